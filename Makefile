@@ -1,0 +1,104 @@
+# chessvar -- build, test, benchmark.
+#
+#   make              build ./chessvar
+#   make play         install what is missing, build, start the variant menu
+#   make check        install what is missing, run every test, normal and
+#                     under AddressSanitizer + UndefinedBehaviorSanitizer
+#   make test         build and run the tests (SANITIZE=address,undefined
+#                     for the sanitized build, in build-san/)
+#   make bench        benchmarks (perft against Debian's stockfish)
+#   make deps         apt-get install the Debian packages that are missing
+
+CC      ?= cc
+PKGS    := lua5.4 cmocka libedit
+DEB_PKGS := build-essential pkg-config liblua5.4-dev libcmocka-dev libedit-dev
+
+SANITIZE ?=
+ifeq ($(SANITIZE),)
+  BUILD := build
+  OPT   ?= -O2
+else
+  BUILD := build-san
+  OPT   ?= -O1 -g
+  SANFLAGS := -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
+endif
+
+ARCH := $(shell uname -m)
+ifeq ($(ARCH),x86_64)
+  MARCH ?= -mpopcnt -mbmi
+endif
+
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs lua5.4 libedit 2>/dev/null)
+CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
+
+CFLAGS  ?= $(OPT) -g
+CFLAGS  += -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Wshadow \
+           -Wpointer-arith -Wstrict-prototypes -Wmissing-prototypes -Werror \
+           $(MARCH) $(SANFLAGS) $(PKG_CFLAGS) -MMD -MP
+LDFLAGS += $(SANFLAGS)
+LDLIBS  := $(PKG_LIBS) -lm
+
+LIB_SRC   := $(filter-out core/main.c,$(wildcard core/*.c)) $(wildcard variants/*/*.c)
+LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o)
+LIB       := $(BUILD)/libchessvar.a
+MAIN_OBJ  := $(BUILD)/core/main.o
+SUPPORT_SRC := $(wildcard tests/support/*.c)
+SUPPORT_OBJ := $(SUPPORT_SRC:%.c=$(BUILD)/%.o)
+TEST_SRC  := $(wildcard tests/test_*.c)
+TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+BENCH_SRC := $(wildcard tests/bench_*.c)
+BENCH_BIN := $(BENCH_SRC:tests/%.c=$(BUILD)/tests/%)
+
+ifeq ($(SANITIZE),)
+  PROGRAM := chessvar
+else
+  PROGRAM := $(BUILD)/chessvar
+endif
+
+.PHONY: all play check test bench deps clean tests-build
+
+all: $(PROGRAM)
+
+$(PROGRAM): $(MAIN_OBJ) $(LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(LIB): $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/%: $(BUILD)/tests/%.o $(SUPPORT_OBJ) $(LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(CMOCKA_LIBS)
+
+tests-build: $(PROGRAM) $(TEST_BIN)
+
+# Every test binary runs; tests/run.sh prints one summary line.
+test: tests-build
+	@CHESSVAR=$(abspath $(PROGRAM)) SHARED=$(abspath ../shared) \
+	  sh tests/run.sh $(TEST_BIN)
+
+check: deps
+	$(MAKE) test
+	$(MAKE) SANITIZE=address,undefined test
+
+play: deps
+	$(MAKE) all
+	./chessvar
+
+bench: deps-bench $(PROGRAM) $(BENCH_BIN)
+	@for b in $(BENCH_BIN); do ./$$b || exit 1; done
+
+deps:
+	@sh tests/deps.sh $(DEB_PKGS)
+
+deps-bench:
+	@sh tests/deps.sh $(DEB_PKGS) stockfish
+
+clean:
+	rm -rf build build-san chessvar
+
+-include $(shell find build build-san -name '*.d' 2>/dev/null)

@@ -1,0 +1,85 @@
+/*
+ * action.c -- figures, action kinds and lists of actions.
+ */
+#include "action.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char FIG_LETTERS[FIG__COUNT] = {0, 'P', 'N', 'B', 'R', 'Q', 'K', '?'};
+static const char *const FIG_NAMES[FIG__COUNT] = {
+    "none", "pawn", "knight", "bishop", "rook", "queen", "king", "masked piece"};
+
+char figure_letter(int fig)
+{
+    return fig > 0 && fig < FIG__COUNT ? FIG_LETTERS[fig] : 0;
+}
+
+int figure_from_letter(char c)
+{
+    c = (char)toupper((unsigned char)c);
+    for (int f = FIG_PAWN; f <= FIG_KING; f++)
+        if (FIG_LETTERS[f] == c)
+            return f;
+    return FIG_NONE;
+}
+
+const char *figure_name(int fig)
+{
+    return fig >= 0 && fig < FIG__COUNT ? FIG_NAMES[fig] : "?";
+}
+
+static const char *const KIND_NAMES[ACT__COUNT] = {
+    "none", "move", "place", "reveal", "announce", "bid", "call", "fold",
+    "choose", "giveup", "pass", "resign", "draw-offer", "draw-accept",
+    "draw-decline", "draw-claim", "takeover"};
+
+const char *action_kind_name(int kind)
+{
+    return kind >= 0 && kind < ACT__COUNT ? KIND_NAMES[kind] : "?";
+}
+
+int action_eq(const Action *a, const Action *b)
+{
+    /* Field by field: the struct has padding that memcmp would read. */
+    return a->kind == b->kind && a->seat == b->seat && a->figure == b->figure &&
+           a->flags == b->flags && coord_eq(a->from, b->from) &&
+           coord_eq(a->to, b->to) && a->amount == b->amount &&
+           a->code == b->code && a->set == b->set;
+}
+
+void al_init(ActionList *l) { l->v = NULL; l->n = l->cap = 0; }
+
+void al_free(ActionList *l)
+{
+    free(l->v);
+    al_init(l);
+}
+
+void al_clear(ActionList *l) { l->n = 0; }
+
+Action *al_push(ActionList *l, const Action *a)
+{
+    if (l->n == l->cap) {
+        int cap = l->cap ? l->cap * 2 : 64;
+        Action *v = realloc(l->v, (size_t)cap * sizeof *v);
+        if (!v) {
+            fputs("chessvar: out of memory\n", stderr);
+            abort();
+        }
+        l->v = v;
+        l->cap = cap;
+    }
+    l->v[l->n] = *a;
+    return &l->v[l->n++];
+}
+
+int al_find(const ActionList *l, const Action *a)
+{
+    for (int i = 0; i < l->n; i++)
+        if (action_eq(&l->v[i], a))
+            return i;
+    return -1;
+}

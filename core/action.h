@@ -1,0 +1,98 @@
+/*
+ * action.h -- the one currency of every game: an Action.
+ *
+ * Placing, moving, revealing, announcing, bidding, choosing, giving up
+ * pieces, passing, resigning, draw offers and taking over a side are all
+ * Actions.  An Action is a small plain struct: it can be copied, compared,
+ * stored in a record (through its text form) and replayed.
+ *
+ * Invariant: the variant's `legal` op produces complete Actions; an Action
+ * is legal exactly when action_eq() matches it to one of that list.
+ */
+#ifndef CHESSVAR_ACTION_H
+#define CHESSVAR_ACTION_H
+
+#include <stdint.h>
+#include "util.h"
+
+#define MAX_SIDES 6
+#define MAX_SEATS 6
+
+/* Figures shared by every variant (Tile, Masqués, Échiqueté all use the
+ * orthodox set).  FIG_HIDDEN is what a view shows for a figure the seat may
+ * not know. */
+typedef enum Figure {
+    FIG_NONE = 0,
+    FIG_PAWN,
+    FIG_KNIGHT,
+    FIG_BISHOP,
+    FIG_ROOK,
+    FIG_QUEEN,
+    FIG_KING,
+    FIG_HIDDEN,
+    FIG__COUNT
+} Figure;
+
+/* 'P','N','B','R','Q','K','?' (upper case); 0 for FIG_NONE. */
+char figure_letter(int fig);
+/* Inverse of figure_letter, case-insensitive; FIG_NONE if unknown. */
+int figure_from_letter(char c);
+const char *figure_name(int fig); /* "pawn", "knight", ... */
+
+typedef enum ActionKind {
+    ACT_NONE = 0,
+    ACT_MOVE,         /* from -> to, figure = promotion / chosen figure */
+    ACT_PLACE,        /* put figure on to */
+    ACT_REVEAL,       /* reveal the piece on from (optionally with a move) */
+    ACT_ANNOUNCE,     /* announce (mask check ...) on to; amount = kind */
+    ACT_BID,          /* amount = bid */
+    ACT_CALL,
+    ACT_FOLD,
+    ACT_CHOOSE,       /* choose among candidates: from/to/figure/amount */
+    ACT_GIVEUP,       /* set = variant-defined set of pieces */
+    ACT_PASS,
+    ACT_RESIGN,       /* core-level (meta) */
+    ACT_DRAW_OFFER,   /* core-level (meta) */
+    ACT_DRAW_ACCEPT,  /* core-level (meta) */
+    ACT_DRAW_DECLINE, /* core-level (meta) */
+    ACT_DRAW_CLAIM,   /* core-level (meta), the variant says whether it holds */
+    ACT_TAKEOVER,     /* a seat takes command of a side, out of turn */
+    ACT__COUNT
+} ActionKind;
+
+typedef struct Action {
+    uint8_t kind;   /* ActionKind */
+    uint8_t seat;   /* the seat that acts */
+    uint8_t figure; /* Figure: promotion, merge choice, revealed figure ... */
+    uint8_t flags;  /* variant-defined bits */
+    Coord from, to;
+    int32_t amount; /* bid, announcement kind, choice index ... */
+    uint32_t code;  /* variant-private packed form (e.g. orthodox move) */
+    uint64_t set;   /* variant-defined set (pieces given up ...) */
+} Action;
+
+/* Meta actions are handled by the core (game.c), never by a variant's
+ * apply: resign and the draw family. */
+static inline int action_is_meta(int kind)
+{
+    return kind >= ACT_RESIGN && kind <= ACT_DRAW_CLAIM;
+}
+
+int action_eq(const Action *a, const Action *b);
+const char *action_kind_name(int kind); /* "move", "bid", ... */
+
+/* A growing list of actions. */
+typedef struct ActionList {
+    Action *v;
+    int n, cap;
+} ActionList;
+
+#define ACTIONLIST_INIT {NULL, 0, 0}
+void al_init(ActionList *l);
+void al_free(ActionList *l);
+void al_clear(ActionList *l);
+Action *al_push(ActionList *l, const Action *a);
+/* Index of the action equal to a, or -1. */
+int al_find(const ActionList *l, const Action *a);
+
+#endif

@@ -1,0 +1,875 @@
+/*
+ * game.c -- the turn loop shared by every variant.
+ *
+ * A Game holds its configuration, the variant's state blob, the history of
+ * actions (with their texts), one repetition key per position reached, the
+ * messages to seats, and the meta state (a pending draw offer, an end set
+ * by resignation, agreement, a claim or a hook).
+ *
+ * Invariant: game_apply either commits an action completely (state,
+ * history, key, messages, meta state) or leaves the game byte-for-byte as
+ * it was: the variant applies to a scratch copy of the blob, and a failing
+ * reaction hook restores the snapshot taken before.
+ */
+#include "game.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct Message {
+    unsigned mask; /* seats that may read it */
+    char *text;
+} Message;
+
+struct Events {
+    Message *v;
+    int n, cap;
+};
+
+struct Game {
+    GameConfig cfg;          /* cfg.position points at `position` below */
+    char *position;          /* owned copy of the start position, or NULL */
+    GameHooks hooks;
+    Rng rng;
+    void *st;                /* the variant's state blob */
+    void *scratch;           /* a second blob: actions apply here first */
+    HistoryEntry *hist;
+    int nhist, caphist;
+    uint64_t *keys;          /* keys[0]: start; one more per play action */
+    int nkeys, capkeys;
+    Events msgs;
+    int offer_seat;          /* seat with a pending draw offer, or -1 */
+    unsigned offer_agreed;   /* seats that agreed to it (offerer included) */
+    int ended;               /* set by resign, agreement, claim, game_end */
+    Status forced;
+};
+
+/* ---- Small helpers ------------------------------------------------------ */
+
+static void *xmalloc(size_t n)
+{
+    void *p = calloc(1, n ? n : 1);
+    if (!p) {
+        fputs("chessvar: out of memory\n", stderr);
+        abort();
+    }
+    return p;
+}
+
+static void *xrealloc(void *p, size_t n)
+{
+    p = realloc(p, n ? n : 1);
+    if (!p) {
+        fputs("chessvar: out of memory\n", stderr);
+        abort();
+    }
+    return p;
+}
+
+static char *xstrdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = xmalloc(n);
+    memcpy(d, s, n);
+    return d;
+}
+
+void ev_emit(Events *ev, unsigned seat_mask, const char *fmt, ...)
+{
+    if (!ev)
+        return;
+    StrBuf b = STRBUF_INIT;
+    va_list ap;
+    va_start(ap, fmt);
+    sb_vprintf(&b, fmt, ap);
+    va_end(ap);
+    if (ev->n == ev->cap) {
+        ev->cap = ev->cap ? ev->cap * 2 : 16;
+        ev->v = xrealloc(ev->v, (size_t)ev->cap * sizeof *ev->v);
+    }
+    ev->v[ev->n].mask = seat_mask;
+    ev->v[ev->n].text = b.s ? b.s : xstrdup("");
+    ev->n++;
+}
+
+/* Drop messages from index n on. */
+static void ev_truncate(Events *ev, int n)
+{
+    while (ev->n > n)
+        free(ev->v[--ev->n].text);
+}
+
+static void ev_free(Events *ev)
+{
+    ev_truncate(ev, 0);
+    free(ev->v);
+    ev->v = NULL;
+    ev->cap = 0;
+}
+
+static void push_key(Game *g, uint64_t k)
+{
+    if (g->nkeys == g->capkeys) {
+        g->capkeys = g->capkeys ? g->capkeys * 2 : 64;
+        g->keys = xrealloc(g->keys, (size_t)g->capkeys * sizeof *g->keys);
+    }
+    g->keys[g->nkeys++] = k;
+}
+
+static void push_hist(Game *g, const HistoryEntry *h)
+{
+    if (g->nhist == g->caphist) {
+        g->caphist = g->caphist ? g->caphist * 2 : 64;
+        g->hist = xrealloc(g->hist, (size_t)g->caphist * sizeof *g->hist);
+    }
+    g->hist[g->nhist++] = *h;
+}
+
+/* ---- Life cycle --------------------------------------------------------- */
+
+static int check_config(const GameConfig *c, Error *e)
+{
+    const VariantOps *v = c->variant;
+    if (!v)
+        return err_set(e, "no variant given");
+    if (c->nsides < v->min_sides || c->nsides > v->max_sides) {
+        if (v->min_sides == v->max_sides)
+            return err_set(e, "%s is played by %d sides, not %d", v->name,
+                           v->min_sides, c->nsides);
+        return err_set(e, "%s is played by %d to %d sides, not %d", v->name,
+                       v->min_sides, v->max_sides, c->nsides);
+    }
+    if (c->nseats < 1 || c->nseats > MAX_SEATS)
+        return err_set(e, "a game has 1 to %d seats, not %d", MAX_SEATS, c->nseats);
+    if (c->params_set && c->params.n != v->nparams)
+        return err_set(e, "the parameters given are not %s's", v->name);
+    return 0;
+}
+
+Game *game_new_hooked(const GameConfig *cfg, const GameHooks *hooks, Error *e)
+{
+    GameConfig c = *cfg;
+    if (c.variant && c.nsides == 0)
+        c.nsides = c.variant->default_sides;
+    if (c.nseats == 0)
+        c.nseats = c.nsides;
+    if (check_config(&c, e))
+        return NULL;
+    if (!c.params_set) {
+        params_defaults(c.variant, &c.params);
+        c.params_set = 1;
+    }
+
+    Game *g = xmalloc(sizeof *g);
+    g->cfg = c;
+    if (hooks)
+        g->hooks = *hooks;
+    g->offer_seat = -1;
+    rng_seed(&g->rng, c.seed);
+    g->st = xmalloc(c.variant->state_size);
+    g->scratch = xmalloc(c.variant->state_size);
+
+    /* A setup hook builds the start position; it is then kept as the
+     * game's position, so a record replays without the hook. */
+    StrBuf pos = STRBUF_INIT;
+    if (!c.position && g->hooks.setup) {
+        if (g->hooks.setup(g->hooks.ud, g, &pos, e)) {
+            err_prefix(e, "setup");
+            goto fail;
+        }
+        c.position = sb_str(&pos);
+    }
+    if (c.position)
+        g->position = xstrdup(c.position);
+    g->cfg.position = g->position;
+    if (c.variant->init(g, g->st, g->position, e))
+        goto fail;
+    sb_free(&pos);
+    push_key(g, c.variant->hash(g, g->st));
+    return g;
+fail:
+    sb_free(&pos);
+    game_free(g);
+    return NULL;
+}
+
+Game *game_new(const GameConfig *cfg, Error *e)
+{
+    return game_new_hooked(cfg, NULL, e);
+}
+
+Game *game_clone(const Game *g)
+{
+    size_t sz = g->cfg.variant->state_size;
+    Game *c = xmalloc(sizeof *c);
+    *c = *g;
+    c->position = g->position ? xstrdup(g->position) : NULL;
+    c->cfg.position = c->position;
+    c->st = xmalloc(sz);
+    memcpy(c->st, g->st, sz);
+    c->scratch = xmalloc(sz);
+    c->hist = xmalloc((size_t)(g->caphist ? g->caphist : 1) * sizeof *c->hist);
+    if (g->nhist)
+        memcpy(c->hist, g->hist, (size_t)g->nhist * sizeof *c->hist);
+    c->keys = xmalloc((size_t)(g->capkeys ? g->capkeys : 1) * sizeof *c->keys);
+    if (g->nkeys)
+        memcpy(c->keys, g->keys, (size_t)g->nkeys * sizeof *c->keys);
+    c->msgs.v = xmalloc((size_t)(g->msgs.cap ? g->msgs.cap : 1) * sizeof *c->msgs.v);
+    for (int i = 0; i < g->msgs.n; i++) {
+        c->msgs.v[i].mask = g->msgs.v[i].mask;
+        c->msgs.v[i].text = xstrdup(g->msgs.v[i].text);
+    }
+    return c;
+}
+
+void game_free(Game *g)
+{
+    if (!g)
+        return;
+    free(g->position);
+    free(g->st);
+    free(g->scratch);
+    free(g->hist);
+    free(g->keys);
+    ev_free(&g->msgs);
+    free(g);
+}
+
+/* ---- Read access -------------------------------------------------------- */
+
+const VariantOps *game_variant(const Game *g) { return g->cfg.variant; }
+const GameConfig *game_config(const Game *g) { return &g->cfg; }
+const Params *game_params(const Game *g) { return &g->cfg.params; }
+int game_param(const Game *g, int index) { return g->cfg.params.v[index]; }
+int game_nsides(const Game *g) { return g->cfg.nsides; }
+int game_nseats(const Game *g) { return g->cfg.nseats; }
+Rng *game_rng(Game *g) { return &g->rng; }
+const void *game_state(const Game *g) { return g->st; }
+int game_history_len(const Game *g) { return g->nhist; }
+
+const HistoryEntry *game_history(const Game *g, int i)
+{
+    return i >= 0 && i < g->nhist ? &g->hist[i] : NULL;
+}
+
+const char *game_side_name(const Game *g, int side)
+{
+    if (side < 0 || side >= g->cfg.nsides)
+        return "nobody";
+    return g->cfg.variant->side_name(g, side);
+}
+
+const char *game_seat_name(const Game *g, int seat)
+{
+    static const char *const extra[MAX_SEATS] = {"seat1", "seat2", "seat3",
+                                                 "seat4", "seat5", "seat6"};
+    if (seat < 0 || seat >= g->cfg.nseats)
+        return "nobody";
+    if (seat < g->cfg.nsides)
+        return game_side_name(g, seat);
+    return extra[seat];
+}
+
+int game_seat_by_name(const Game *g, const char *name)
+{
+    for (int s = 0; s < g->cfg.nseats; s++)
+        if (str_ieq(name, game_seat_name(g, s)))
+            return s;
+    if (isdigit((unsigned char)name[0]) && !name[1] && name[0] - '0' < g->cfg.nseats)
+        return name[0] - '0';
+    return -1;
+}
+
+static int seat_of_side(const Game *g, int side)
+{
+    const VariantOps *v = g->cfg.variant;
+    return v->seat_of_side ? v->seat_of_side(g, g->st, side) : side;
+}
+
+/* Bit mask of the sides a seat commands now. */
+static unsigned seat_sides(const Game *g, int seat)
+{
+    unsigned m = 0;
+    for (int s = 0; s < g->cfg.nsides; s++)
+        if (seat_of_side(g, s) == seat)
+            m |= 1u << s;
+    return m;
+}
+
+void game_status(const Game *g, Status *out)
+{
+    if (g->ended) {
+        *out = g->forced;
+        return;
+    }
+    memset(out, 0, sizeof *out);
+    g->cfg.variant->status(g, g->st, out);
+}
+
+int game_to_act(const Game *g)
+{
+    Status s;
+    game_status(g, &s);
+    if (s.over)
+        return -1;
+    return g->cfg.variant->to_act(g, g->st);
+}
+
+int game_side_to_move(const Game *g)
+{
+    return g->cfg.variant->side_to_move(g, g->st);
+}
+
+const char *game_result_text(const Game *g, char *buf, size_t n)
+{
+    Status s;
+    game_status(g, &s);
+    if (!s.over)
+        str_copy(buf, n, "*");
+    else if (g->cfg.nsides == 2 && s.winners == 0)
+        str_copy(buf, n, "1/2-1/2");
+    else if (g->cfg.nsides == 2)
+        str_copy(buf, n, s.winners == 1 ? "1-0" : s.winners == 2 ? "0-1" : "1-1");
+    else if (s.winners == 0)
+        str_copy(buf, n, "draw");
+    else {
+        StrBuf b = STRBUF_INIT;
+        for (int i = 0; i < g->cfg.nsides; i++)
+            if (s.winners & (1u << i))
+                sb_printf(&b, "%s%s", b.len ? "+" : "", game_side_name(g, i));
+        str_copy(buf, n, sb_str(&b));
+        sb_free(&b);
+    }
+    return buf;
+}
+
+int game_repetitions(const Game *g)
+{
+    uint64_t k = g->keys[g->nkeys - 1];
+    int n = 0;
+    for (int i = 0; i < g->nkeys; i++)
+        n += g->keys[i] == k;
+    return n;
+}
+
+void game_position(const Game *g, StrBuf *out)
+{
+    g->cfg.variant->write_position(g, g->st, out);
+}
+
+int game_draw_offer(const Game *g) { return g->offer_seat; }
+
+/* ---- Legal actions ------------------------------------------------------ */
+
+int game_vetoed(const Game *g, const Action *a, char *why, size_t n)
+{
+    if (!g->hooks.veto)
+        return 0;
+    char buf[256] = "";
+    if (!g->hooks.veto(g->hooks.ud, g, g->st, a, buf, sizeof buf))
+        return 0;
+    if (why)
+        str_copy(why, n, buf[0] ? buf : "forbidden by a house rule");
+    return 1;
+}
+
+/* The variant's play actions for seat in state st, minus vetoed ones. */
+static void legal_play(const Game *g, const void *st, int seat, ActionList *out)
+{
+    int first = out->n;
+    g->cfg.variant->legal(g, st, seat, out);
+    if (!g->hooks.veto)
+        return;
+    int k = first;
+    for (int i = first; i < out->n; i++) {
+        char why[8];
+        if (!g->hooks.veto(g->hooks.ud, g, st, &out->v[i], why, sizeof why))
+            out->v[k++] = out->v[i];
+    }
+    out->n = k;
+}
+
+static void push_meta(ActionList *out, int kind, int seat)
+{
+    Action a;
+    memset(&a, 0, sizeof a);
+    a.kind = (uint8_t)kind;
+    a.seat = (uint8_t)seat;
+    al_push(out, &a);
+}
+
+static int may_resign(const Game *g, int seat)
+{
+    const VariantOps *v = g->cfg.variant;
+    if (v->may_resign)
+        return v->may_resign(g, g->st, seat);
+    return seat_sides(g, seat) != 0;
+}
+
+void game_legal(const Game *g, int seat, ActionList *out)
+{
+    Status s;
+    game_status(g, &s);
+    if (s.over || seat < 0 || seat >= g->cfg.nseats)
+        return;
+    legal_play(g, g->st, seat, out);
+    if (!seat_sides(g, seat))
+        return;
+    if (may_resign(g, seat))
+        push_meta(out, ACT_RESIGN, seat);
+    if (g->offer_seat < 0)
+        push_meta(out, ACT_DRAW_OFFER, seat);
+    else if (!(g->offer_agreed & (1u << seat))) {
+        push_meta(out, ACT_DRAW_ACCEPT, seat);
+        push_meta(out, ACT_DRAW_DECLINE, seat);
+    }
+    char why[128];
+    if (seat == game_to_act(g) && g->cfg.variant->claim &&
+        g->cfg.variant->claim(g, g->st, why, sizeof why))
+        push_meta(out, ACT_DRAW_CLAIM, seat);
+}
+
+void game_legal_play(const Game *g, ActionList *out)
+{
+    int seat = game_to_act(g);
+    if (seat >= 0)
+        legal_play(g, g->st, seat, out);
+}
+
+/* ---- Text --------------------------------------------------------------- */
+
+static const struct {
+    const char *word;
+    int kind;
+} META_WORDS[] = {
+    {"resign", ACT_RESIGN},       {"draw", ACT_DRAW_OFFER},
+    {"offer", ACT_DRAW_OFFER},    {"accept", ACT_DRAW_ACCEPT},
+    {"decline", ACT_DRAW_DECLINE}, {"claim", ACT_DRAW_CLAIM},
+};
+
+void game_format(const Game *g, const Action *a, int style, StrBuf *out)
+{
+    if (action_is_meta(a->kind)) {
+        for (size_t i = 0; i < ARRAY_LEN(META_WORDS); i++)
+            if (META_WORDS[i].kind == a->kind && strcmp(META_WORDS[i].word, "offer")) {
+                sb_puts(out, META_WORDS[i].word);
+                return;
+            }
+    }
+    g->cfg.variant->format(g, g->st, a, style, out);
+}
+
+/* Why a meta action of `kind` is not open to seat now. */
+static int meta_refusal(const Game *g, int kind, int seat, Error *e)
+{
+    const char *who = game_seat_name(g, seat);
+    switch (kind) {
+    case ACT_RESIGN:
+        return err_set(e, "%s may not resign now", who);
+    case ACT_DRAW_OFFER:
+        if (g->offer_seat == seat)
+            return err_set(e, "%s has already offered a draw", who);
+        return err_set(e, "%s offered a draw: accept or decline it", game_seat_name(g, g->offer_seat));
+    case ACT_DRAW_ACCEPT:
+    case ACT_DRAW_DECLINE:
+        if (g->offer_seat < 0)
+            return err_set(e, "there is no draw offer to %s",
+                           kind == ACT_DRAW_ACCEPT ? "accept" : "decline");
+        return err_set(e, "%s cannot answer this draw offer", who);
+    default:
+        return err_set(e, "no draw can be claimed now: the position has not "
+                          "occurred three times and the fifty-move count is not reached");
+    }
+}
+
+int game_parse(const Game *g, int seat, const char *text, Action *out, Error *e)
+{
+    char buf[256];
+    str_copy(buf, sizeof buf, text);
+    str_trim(buf);
+    if (!buf[0])
+        return err_set(e, "nothing to play: type a move, or help");
+    if (seat < 0 || seat >= g->cfg.nseats)
+        return err_set(e, "there is no seat %d", seat);
+    Status s;
+    game_status(g, &s);
+    if (s.over) {
+        char r[64];
+        return err_set(e, "the game is over (%s, %s)", game_result_text(g, r, sizeof r),
+                       s.reason);
+    }
+
+    ActionList legal = ACTIONLIST_INIT;
+    game_legal(g, seat, &legal);
+    int rc = -1;
+    for (size_t i = 0; i < ARRAY_LEN(META_WORDS); i++) {
+        if (!str_ieq(buf, META_WORDS[i].word))
+            continue;
+        Action a;
+        memset(&a, 0, sizeof a);
+        a.kind = (uint8_t)META_WORDS[i].kind;
+        a.seat = (uint8_t)seat;
+        if (al_find(&legal, &a) >= 0) {
+            *out = a;
+            rc = 0;
+        } else {
+            rc = meta_refusal(g, a.kind, seat, e);
+        }
+        goto done;
+    }
+
+    /* Parse against the unfiltered list, so a vetoed action is named as
+     * such rather than as nonsense. */
+    al_clear(&legal);
+    g->cfg.variant->legal(g, g->st, seat, &legal);
+    int to_act = game_to_act(g);
+    if (legal.n == 0 && seat != to_act) {
+        rc = err_set(e, "it is %s's turn to act, not %s's",
+                     game_seat_name(g, to_act), game_seat_name(g, seat));
+        goto done;
+    }
+    if (g->cfg.variant->parse(g, g->st, &legal, buf, out, e))
+        goto done;
+    char why[256];
+    if (game_vetoed(g, out, why, sizeof why)) {
+        rc = err_set(e, "%s is forbidden: %s", buf, why);
+        goto done;
+    }
+    rc = 0;
+done:
+    al_free(&legal);
+    return rc;
+}
+
+/* ---- Applying ----------------------------------------------------------- */
+
+typedef struct Snapshot {
+    int nhist, nkeys, nmsgs;
+    int offer_seat;
+    unsigned offer_agreed;
+    int ended;
+    Status forced;
+    Rng rng;
+} Snapshot;
+
+static void snapshot_take(const Game *g, Snapshot *s, void *blob)
+{
+    s->nhist = g->nhist;
+    s->nkeys = g->nkeys;
+    s->nmsgs = g->msgs.n;
+    s->offer_seat = g->offer_seat;
+    s->offer_agreed = g->offer_agreed;
+    s->ended = g->ended;
+    s->forced = g->forced;
+    s->rng = g->rng;
+    memcpy(blob, g->st, g->cfg.variant->state_size);
+}
+
+static void snapshot_restore(Game *g, const Snapshot *s, const void *blob)
+{
+    g->nhist = s->nhist;
+    g->nkeys = s->nkeys;
+    ev_truncate(&g->msgs, s->nmsgs);
+    g->offer_seat = s->offer_seat;
+    g->offer_agreed = s->offer_agreed;
+    g->ended = s->ended;
+    g->forced = s->forced;
+    g->rng = s->rng;
+    memcpy(g->st, blob, g->cfg.variant->state_size);
+}
+
+static void end_game(Game *g, unsigned winners, const char *reason)
+{
+    g->ended = 1;
+    memset(&g->forced, 0, sizeof g->forced);
+    g->forced.over = 1;
+    g->forced.winners = winners;
+    str_copy(g->forced.reason, sizeof g->forced.reason, reason);
+}
+
+void game_end(Game *g, unsigned winners, const char *reason)
+{
+    end_game(g, winners, reason);
+}
+
+/* Seats still in the game: those commanding at least one side. */
+static unsigned playing_seats(const Game *g)
+{
+    unsigned m = 0;
+    for (int s = 0; s < g->cfg.nsides; s++)
+        m |= 1u << seat_of_side(g, s);
+    return m;
+}
+
+static void apply_meta(Game *g, const Action *a)
+{
+    const char *who = game_seat_name(g, a->seat);
+    char reason[128];
+    switch (a->kind) {
+    case ACT_RESIGN: {
+        unsigned all = (1u << g->cfg.nsides) - 1;
+        snprintf(reason, sizeof reason, "%s resigned", who);
+        end_game(g, all & ~seat_sides(g, a->seat), reason);
+        break;
+    }
+    case ACT_DRAW_OFFER:
+        g->offer_seat = a->seat;
+        g->offer_agreed = 1u << a->seat;
+        ev_emit(&g->msgs, SEATS_ALL, "%s offers a draw", who);
+        break;
+    case ACT_DRAW_ACCEPT:
+        g->offer_agreed |= 1u << a->seat;
+        ev_emit(&g->msgs, SEATS_ALL, "%s accepts the draw", who);
+        if ((playing_seats(g) & ~g->offer_agreed) == 0)
+            end_game(g, 0, "draw by agreement");
+        break;
+    case ACT_DRAW_DECLINE:
+        g->offer_seat = -1;
+        g->offer_agreed = 0;
+        ev_emit(&g->msgs, SEATS_ALL, "%s declines the draw", who);
+        break;
+    case ACT_DRAW_CLAIM: {
+        char why[100] = "";
+        g->cfg.variant->claim(g, g->st, why, sizeof why);
+        snprintf(reason, sizeof reason, "%s claimed by %s", why, who);
+        end_game(g, 0, reason);
+        break;
+    }
+    }
+}
+
+/* Commit a play action: the variant applies it to the scratch blob, which
+ * then becomes the state.  The text is written before, in the old state. */
+static int apply_play(Game *g, const Action *a, HistoryEntry *h, Error *e)
+{
+    const VariantOps *v = g->cfg.variant;
+    memcpy(g->scratch, g->st, v->state_size);
+    if (v->apply(g, g->scratch, a, &g->msgs))
+        return err_set(e, "%s: the variant refused this action", h->text);
+    void *t = g->st;
+    g->st = g->scratch;
+    g->scratch = t;
+    push_key(g, v->hash(g, g->st));
+    /* Any play by a seat that has not agreed answers an offer: no. */
+    if (g->offer_seat >= 0 && !(g->offer_agreed & (1u << a->seat))) {
+        g->offer_seat = -1;
+        g->offer_agreed = 0;
+    }
+    return 0;
+}
+
+int game_apply(Game *g, const Action *a, Error *e)
+{
+    ActionList legal = ACTIONLIST_INIT;
+    game_legal(g, a->seat, &legal);
+    int found = al_find(&legal, a);
+    al_free(&legal);
+    if (found < 0) {
+        char why[256];
+        if (game_vetoed(g, a, why, sizeof why))
+            return err_set(e, "this %s is forbidden: %s", action_kind_name(a->kind), why);
+        return err_set(e, "this %s is not legal for %s now",
+                       action_kind_name(a->kind), game_seat_name(g, a->seat));
+    }
+
+    HistoryEntry h;
+    memset(&h, 0, sizeof h);
+    h.action = *a;
+    StrBuf b = STRBUF_INIT;
+    game_format(g, a, FMT_RECORD, &b);
+    str_copy(h.text, sizeof h.text, sb_str(&b));
+    sb_reset(&b);
+    game_format(g, a, FMT_MACHINE, &b);
+    str_copy(h.machine, sizeof h.machine, sb_str(&b));
+    sb_free(&b);
+
+    Snapshot snap;
+    void *blob = xmalloc(g->cfg.variant->state_size);
+    snapshot_take(g, &snap, blob);
+    int rc = 0;
+    if (action_is_meta(a->kind))
+        apply_meta(g, a);
+    else
+        rc = apply_play(g, a, &h, e);
+    if (rc == 0) {
+        push_hist(g, &h);
+        if (g->hooks.react && g->hooks.react(g->hooks.ud, g, a, e)) {
+            err_prefix(e, "house rule (after %s)", h.text);
+            rc = -1;
+        }
+    }
+    if (rc) {
+        snapshot_restore(g, &snap, blob);
+    } else {
+        Status s;
+        game_status(g, &s);
+        if (s.over) {
+            char r[64];
+            ev_emit(&g->msgs, SEATS_ALL, "game over: %s (%s)",
+                    game_result_text(g, r, sizeof r), s.reason);
+        }
+    }
+    free(blob);
+    return rc;
+}
+
+int game_play(Game *g, int seat, const char *text, Error *e)
+{
+    Action a;
+    if (game_parse(g, seat, text, &a, e))
+        return -1;
+    return game_apply(g, &a, e);
+}
+
+int game_undo(Game *g, int n, Error *e)
+{
+    if (n < 0 || n > g->nhist)
+        return err_set(e, "cannot undo %d action%s: only %d played", n,
+                       n == 1 ? "" : "s", g->nhist);
+    /* Replay from the start: exact for every variant, random draws included. */
+    Game *r = game_new_hooked(&g->cfg, &g->hooks, e);
+    if (!r)
+        return -1;
+    for (int i = 0; i < g->nhist - n; i++) {
+        if (game_apply(r, &g->hist[i].action, e)) {
+            game_free(r);
+            return -1;
+        }
+    }
+    Game tmp = *g;
+    *g = *r;
+    *r = tmp;
+    game_free(r);
+    return 0;
+}
+
+/* ---- Messages ------------------------------------------------------------ */
+
+int game_message_count(const Game *g) { return g->msgs.n; }
+
+const char *game_message(const Game *g, int i, int seat)
+{
+    if (i < 0 || i >= g->msgs.n || seat < 0 || seat >= MAX_SEATS)
+        return NULL;
+    return g->msgs.v[i].mask & (1u << seat) ? g->msgs.v[i].text : NULL;
+}
+
+/* ---- Views ----------------------------------------------------------------- */
+
+void game_view(const Game *g, int seat, View *out)
+{
+    memset(out, 0, sizeof *out);
+    out->seat = seat;
+    out->nsides = g->cfg.nsides;
+    out->side_to_move = game_side_to_move(g);
+    out->seat_to_act = game_to_act(g);
+    game_status(g, &out->status);
+    out->geo = g->cfg.variant->geometry(g, g->st);
+    g->cfg.variant->view(g, g->st, seat, out);
+}
+
+/* ---- Perft ------------------------------------------------------------------ */
+
+typedef struct PerftCtx {
+    const Game *g;
+    size_t size;
+    unsigned char *blobs; /* one blob per remaining depth */
+    ActionList *lists;    /* one list per remaining depth */
+} PerftCtx;
+
+static uint64_t perft_rec(PerftCtx *c, const void *st, int depth)
+{
+    const VariantOps *v = c->g->cfg.variant;
+    int seat = v->to_act(c->g, st);
+    if (seat < 0)
+        return 0;
+    ActionList *l = &c->lists[depth];
+    al_clear(l);
+    legal_play(c->g, st, seat, l);
+    if (depth == 1)
+        return (uint64_t)l->n;
+    void *child = c->blobs + (size_t)depth * c->size;
+    uint64_t n = 0;
+    for (int i = 0; i < l->n; i++) {
+        memcpy(child, st, c->size);
+        v->apply(c->g, child, &l->v[i], NULL);
+        n += perft_rec(c, child, depth - 1);
+    }
+    return n;
+}
+
+/* Perft from st at depth >= 1, fast path when allowed. */
+static uint64_t perft_from(PerftCtx *c, const void *st, int depth, int generic)
+{
+    const VariantOps *v = c->g->cfg.variant;
+    if (depth <= 0)
+        return 1;
+    if (!generic && v->perft && !c->g->hooks.veto)
+        return v->perft(c->g, st, depth);
+    return perft_rec(c, st, depth);
+}
+
+static void perft_init(PerftCtx *c, const Game *g, int depth)
+{
+    c->g = g;
+    c->size = g->cfg.variant->state_size;
+    int levels = depth > 0 ? depth + 1 : 1;
+    c->blobs = xmalloc(c->size * (size_t)levels);
+    c->lists = xmalloc(sizeof *c->lists * (size_t)levels);
+}
+
+static void perft_done(PerftCtx *c, int depth)
+{
+    for (int i = 0; i <= (depth > 0 ? depth : 0); i++)
+        al_free(&c->lists[i]);
+    free(c->lists);
+    free(c->blobs);
+}
+
+static uint64_t perft_top(const Game *g, int depth, int generic)
+{
+    Status s;
+    game_status(g, &s);
+    if (s.over)
+        return depth <= 0 ? 1 : 0;
+    PerftCtx c;
+    perft_init(&c, g, depth);
+    uint64_t n = perft_from(&c, g->st, depth, generic);
+    perft_done(&c, depth);
+    return n;
+}
+
+uint64_t game_perft(const Game *g, int depth) { return perft_top(g, depth, 0); }
+uint64_t game_perft_generic(const Game *g, int depth) { return perft_top(g, depth, 1); }
+
+uint64_t game_perft_divide(const Game *g, int depth,
+                           void (*fn)(void *ud, const char *move, uint64_t n),
+                           void *ud)
+{
+    if (depth <= 0)
+        return 1;
+    ActionList root = ACTIONLIST_INIT;
+    game_legal_play(g, &root);
+    PerftCtx c;
+    perft_init(&c, g, depth);
+    void *child = xmalloc(c.size);
+    StrBuf b = STRBUF_INIT;
+    uint64_t total = 0;
+    for (int i = 0; i < root.n; i++) {
+        memcpy(child, g->st, c.size);
+        g->cfg.variant->apply(g, child, &root.v[i], NULL);
+        uint64_t n = perft_from(&c, child, depth - 1, 0);
+        sb_reset(&b);
+        g->cfg.variant->format(g, g->st, &root.v[i], FMT_MACHINE, &b);
+        if (fn)
+            fn(ud, sb_str(&b), n);
+        total += n;
+    }
+    sb_free(&b);
+    free(child);
+    perft_done(&c, depth);
+    al_free(&root);
+    return total;
+}

@@ -1,0 +1,128 @@
+/*
+ * game.h -- a game: one variant, its parameters, seats, the current state
+ * blob, the history of actions and the messages to seats.
+ *
+ * The core owns the turn loop: it asks the variant who must act and what
+ * that seat may do, adds the meta actions (resign, draw offer / accept /
+ * decline / claim), runs house-rule hooks (veto before, reaction after),
+ * keeps the repetition history and records every action with its text.
+ *
+ * Invariant: a failed game_play/game_apply leaves the game exactly as it
+ * was (the state blob is applied on a copy and committed at the end).
+ */
+#ifndef CHESSVAR_GAME_H
+#define CHESSVAR_GAME_H
+
+#include "action.h"
+#include "params.h"
+#include "util.h"
+#include "variant.h"
+
+typedef struct GameConfig {
+    const VariantOps *variant;
+    int nsides;            /* 0: the variant's default */
+    int nseats;            /* 0: as many seats as sides */
+    uint64_t seed;         /* the game's random generator */
+    const char *position;  /* NULL: the variant's start position */
+    Params params;         /* from params_defaults (+ params_set) */
+    int params_set;        /* 0: the core fills defaults */
+} GameConfig;
+
+/* Seams where house-rule scripts attach (the Lua layer fills them). */
+typedef struct GameHooks {
+    void *ud;
+    /* Build the start position instead of the variant: write a position
+     * string into out (may draw from game_rng(g)).  -1 with e on failure. */
+    int (*setup)(void *ud, Game *g, StrBuf *out, Error *e);
+    /* Forbid a candidate action: return 1 and write a reason for people. */
+    int (*veto)(void *ud, const Game *g, const void *st, const Action *a,
+                char *why, size_t n);
+    /* After an action is applied (the new state is in g).  May end the game
+     * with game_end().  -1 with e: the action is undone, the error given. */
+    int (*react)(void *ud, Game *g, const Action *a, Error *e);
+} GameHooks;
+
+/* One entry of the history. */
+typedef struct HistoryEntry {
+    Action action;
+    char text[48];      /* record form (FMT_RECORD), e.g. "Nf3", "resign" */
+    char machine[48];   /* FMT_MACHINE form, e.g. "g1f3" */
+} HistoryEntry;
+
+/* ---- Life cycle ------------------------------------------------------- */
+/* Create a game; NULL with e on a bad position or configuration. */
+Game *game_new(const GameConfig *cfg, Error *e);
+/* Same, with hooks in place before setup. */
+Game *game_new_hooked(const GameConfig *cfg, const GameHooks *hooks, Error *e);
+/* A deep, independent copy (history included). */
+Game *game_clone(const Game *g);
+void game_free(Game *g);
+
+/* ---- Read access ------------------------------------------------------ */
+const VariantOps *game_variant(const Game *g);
+const GameConfig *game_config(const Game *g);
+const Params *game_params(const Game *g);
+int game_param(const Game *g, int index);   /* value of parameter #index */
+int game_nsides(const Game *g);
+int game_nseats(const Game *g);
+Rng *game_rng(Game *g);
+const void *game_state(const Game *g);
+const char *game_side_name(const Game *g, int side);
+const char *game_seat_name(const Game *g, int seat);
+/* Seat by name ("white") or number ("0"); -1 if none. */
+int game_seat_by_name(const Game *g, const char *name);
+int game_to_act(const Game *g);             /* seat, or -1 when over */
+int game_side_to_move(const Game *g);
+void game_status(const Game *g, Status *out);
+/* "1-0", "0-1", "1/2-1/2", "*" for two sides; "white+red", "draw", "*"
+ * otherwise.  buf of at least 64 bytes. */
+const char *game_result_text(const Game *g, char *buf, size_t n);
+/* How many times the current position occurred (1 = first time). */
+int game_repetitions(const Game *g);
+int game_history_len(const Game *g);
+const HistoryEntry *game_history(const Game *g, int i);
+/* Current position string (full truth: for the engine, tests, records). */
+void game_position(const Game *g, StrBuf *out);
+
+/* ---- Actions ---------------------------------------------------------- */
+/* Everything `seat` may do now: the variant's play actions (minus vetoed
+ * ones) then the meta actions. */
+void game_legal(const Game *g, int seat, ActionList *out);
+/* Only the play actions of the seat to act (what perft counts). */
+void game_legal_play(const Game *g, ActionList *out);
+/* Why is a an illegal candidate? 1 with a reason if a hook vetoes it. */
+int game_vetoed(const Game *g, const Action *a, char *why, size_t n);
+/* Read text typed by `seat` ("e4", "resign", "bid 3") and apply it. */
+int game_play(Game *g, int seat, const char *text, Error *e);
+/* Parse without applying. */
+int game_parse(const Game *g, int seat, const char *text, Action *out,
+               Error *e);
+/* Apply an action from game_legal. */
+int game_apply(Game *g, const Action *a, Error *e);
+/* Text of an action in the current position. */
+void game_format(const Game *g, const Action *a, int style, StrBuf *out);
+/* Undo the last n actions (replays from the start).  -1 if fewer exist. */
+int game_undo(Game *g, int n, Error *e);
+/* End the game now (hooks, tests): winners is a side mask, 0 = draw. */
+void game_end(Game *g, unsigned winners, const char *reason);
+/* The draw offer pending, as the offering seat, or -1. */
+int game_draw_offer(const Game *g);
+
+/* ---- Messages --------------------------------------------------------- */
+int game_message_count(const Game *g);
+/* Message i if `seat` may see it, else NULL. */
+const char *game_message(const Game *g, int i, int seat);
+
+/* ---- Views and perft -------------------------------------------------- */
+void game_view(const Game *g, int seat, View *out);
+/* Count leaves of the play tree (every decision of any seat is a ply).
+ * Uses the variant's fast path unless hooks veto actions. */
+uint64_t game_perft(const Game *g, int depth);
+/* Same, through the generic legal/apply path only (cross-checks). */
+uint64_t game_perft_generic(const Game *g, int depth);
+/* Per root action: calls fn(ud, machine_text, count); returns the total. */
+uint64_t game_perft_divide(const Game *g, int depth,
+                           void (*fn)(void *ud, const char *move, uint64_t n),
+                           void *ud);
+
+#endif

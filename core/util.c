@@ -1,0 +1,273 @@
+/*
+ * util.c -- errors, growing strings, the per-game random generator and
+ * square names.  No global state: every object belongs to its caller.
+ */
+#include "util.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int err_set(Error *e, const char *fmt, ...)
+{
+    if (e) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+void err_prefix(Error *e, const char *fmt, ...)
+{
+    if (!e)
+        return;
+    char pre[256], old[sizeof e->msg];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(pre, sizeof pre, fmt, ap);
+    va_end(ap);
+    memcpy(old, e->msg, sizeof old);
+    /* Truncation is fine: the head of a message says the most. */
+    size_t n = strlen(pre);
+    if (n > sizeof e->msg - 3)
+        n = sizeof e->msg - 3;
+    memcpy(e->msg, pre, n);
+    memcpy(e->msg + n, ": ", 2);
+    str_copy(e->msg + n + 2, sizeof e->msg - n - 2, old);
+}
+
+/* ---- StrBuf ------------------------------------------------------------ */
+
+void sb_init(StrBuf *b) { b->s = NULL; b->len = b->cap = 0; }
+
+void sb_free(StrBuf *b)
+{
+    free(b->s);
+    sb_init(b);
+}
+
+void sb_reset(StrBuf *b)
+{
+    b->len = 0;
+    if (b->s)
+        b->s[0] = '\0';
+}
+
+/* Make room for n more bytes plus the terminator.  Out of memory is not an
+ * input error we can report: abort, as Lua's and Redis's allocators do. */
+static void sb_grow(StrBuf *b, size_t n)
+{
+    if (b->len + n + 1 <= b->cap)
+        return;
+    size_t cap = b->cap ? b->cap : 64;
+    while (cap < b->len + n + 1)
+        cap *= 2;
+    char *s = realloc(b->s, cap);
+    if (!s) {
+        fputs("chessvar: out of memory\n", stderr);
+        abort();
+    }
+    b->s = s;
+    b->cap = cap;
+}
+
+void sb_putn(StrBuf *b, const char *s, size_t n)
+{
+    sb_grow(b, n);
+    memcpy(b->s + b->len, s, n);
+    b->len += n;
+    b->s[b->len] = '\0';
+}
+
+void sb_putc(StrBuf *b, char c) { sb_putn(b, &c, 1); }
+void sb_puts(StrBuf *b, const char *s) { sb_putn(b, s, strlen(s)); }
+
+void sb_vprintf(StrBuf *b, const char *fmt, va_list ap)
+{
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap2);
+    va_end(ap2);
+    if (n < 0)
+        return;
+    sb_grow(b, (size_t)n);
+    vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+    b->len += (size_t)n;
+}
+
+void sb_printf(StrBuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    sb_vprintf(b, fmt, ap);
+    va_end(ap);
+}
+
+const char *sb_str(const StrBuf *b) { return b->s ? b->s : ""; }
+
+void sb_json_str(StrBuf *b, const char *s)
+{
+    sb_putc(b, '"');
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        switch (*p) {
+        case '"': sb_puts(b, "\\\""); break;
+        case '\\': sb_puts(b, "\\\\"); break;
+        case '\n': sb_puts(b, "\\n"); break;
+        case '\r': sb_puts(b, "\\r"); break;
+        case '\t': sb_puts(b, "\\t"); break;
+        default:
+            if (*p < 0x20)
+                sb_printf(b, "\\u%04x", *p);
+            else
+                sb_putc(b, (char)*p);
+        }
+    }
+    sb_putc(b, '"');
+}
+
+/* ---- Random numbers ------------------------------------------------------ */
+
+uint64_t mix64(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+void rng_seed(Rng *r, uint64_t seed)
+{
+    for (int i = 0; i < 4; i++) {
+        seed = mix64(seed);
+        r->s[i] = seed;
+    }
+    if (!(r->s[0] | r->s[1] | r->s[2] | r->s[3]))
+        r->s[0] = 1; /* the all-zero state is a fixed point */
+}
+
+static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+uint64_t rng_next(Rng *r)
+{
+    uint64_t *s = r->s;
+    uint64_t out = rotl(s[1] * 5, 7) * 9;
+    uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl(s[3], 45);
+    return out;
+}
+
+uint32_t rng_below(Rng *r, uint32_t n)
+{
+    /* Rejection sampling: draw again from the biased top slice. */
+    uint64_t limit = UINT64_MAX - UINT64_MAX % n;
+    uint64_t x;
+    do
+        x = rng_next(r);
+    while (x >= limit);
+    return (uint32_t)(x % n);
+}
+
+/* ---- Geometry ------------------------------------------------------------ */
+
+int geo_contains(const Geometry *g, Coord c)
+{
+    if (!g->bounded)
+        return 1;
+    return c.x >= 0 && c.y >= 0 && c.x < g->width && c.y < g->height;
+}
+
+/* Read an optionally signed decimal that fits comfortably in int32. */
+static int parse_int(const char **s, int32_t *out)
+{
+    const char *p = *s;
+    int neg = 0;
+    if (*p == '-' || *p == '+')
+        neg = *p++ == '-';
+    if (!isdigit((unsigned char)*p))
+        return -1;
+    long v = 0;
+    while (isdigit((unsigned char)*p)) {
+        v = v * 10 + (*p++ - '0');
+        if (v > 1000000000L)
+            return -1;
+    }
+    *out = (int32_t)(neg ? -v : v);
+    *s = p;
+    return 0;
+}
+
+int geo_parse_square(const Geometry *g, const char **s, Coord *out, Error *e)
+{
+    const char *p = *s;
+    Coord c;
+    if (!g->bounded) {
+        if (parse_int(&p, &c.x) || *p++ != ',' || parse_int(&p, &c.y))
+            return err_set(e, "'%s' is not a square: write x,y as in 0,0 or -3,2",
+                           *s);
+    } else {
+        char f = (char)tolower((unsigned char)*p);
+        if (f < 'a' || f > 'z' || !isdigit((unsigned char)p[1]))
+            return err_set(e, "'%s' is not a square: write a file letter and a "
+                              "rank number, as in e4", *s);
+        p++;
+        int32_t r;
+        if (parse_int(&p, &r))
+            return err_set(e, "'%s' is not a square", *s);
+        c.x = f - 'a';
+        c.y = r - 1;
+        if (!geo_contains(g, c))
+            return err_set(e, "%c%d is off the board", f, (int)r);
+    }
+    *out = c;
+    *s = p;
+    return 0;
+}
+
+const char *geo_format_square(const Geometry *g, Coord c, char *buf)
+{
+    if (g->bounded && c.x >= 0 && c.x < 26)
+        snprintf(buf, GEO_SQ_MAX, "%c%d", 'a' + c.x, (int)c.y + 1);
+    else
+        snprintf(buf, GEO_SQ_MAX, "%d,%d", (int)c.x, (int)c.y);
+    return buf;
+}
+
+/* ---- Misc ---------------------------------------------------------------- */
+
+void str_copy(char *dst, size_t n, const char *src)
+{
+    size_t l = strlen(src);
+    if (l >= n)
+        l = n - 1;
+    memcpy(dst, src, l);
+    dst[l] = '\0';
+}
+
+int str_ieq(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++)
+        if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+            return 0;
+    return *a == *b;
+}
+
+char *str_trim(char *s)
+{
+    char *p = s;
+    while (isspace((unsigned char)*p))
+        p++;
+    size_t n = strlen(p);
+    while (n && isspace((unsigned char)p[n - 1]))
+        n--;
+    memmove(s, p, n);
+    s[n] = '\0';
+    return s;
+}

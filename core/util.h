@@ -1,0 +1,99 @@
+/*
+ * util.h -- small shared helpers of the core: error objects, growing
+ * strings, the per-game random generator and board geometry.
+ *
+ * Invariant: nothing here holds global state; every object is owned by its
+ * caller, so many games can live side by side in one process.
+ */
+#ifndef CHESSVAR_UTIL_H
+#define CHESSVAR_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- Errors -------------------------------------------------------------
+ * Every function that can fail on outside input returns a negative code and
+ * fills an Error with a message a person can act on.  The Error pointer may
+ * be NULL when the caller does not care. */
+typedef struct Error {
+    char msg[512];
+} Error;
+
+/* Format a message into e (if not NULL).  Always returns -1 so callers can
+ * write `return err_set(e, "...")`. */
+int err_set(Error *e, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Put "prefix: " in front of the message already in e. */
+void err_prefix(Error *e, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* ---- Growing strings ------------------------------------------------------ */
+typedef struct StrBuf {
+    char *s;    /* always NUL-terminated once anything was written */
+    size_t len;
+    size_t cap;
+} StrBuf;
+
+#define STRBUF_INIT {NULL, 0, 0}
+void sb_init(StrBuf *b);
+void sb_free(StrBuf *b);
+void sb_reset(StrBuf *b);        /* len = 0, keeps the memory */
+void sb_putc(StrBuf *b, char c);
+void sb_puts(StrBuf *b, const char *s);
+void sb_putn(StrBuf *b, const char *s, size_t n);
+void sb_printf(StrBuf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void sb_vprintf(StrBuf *b, const char *fmt, va_list ap);
+const char *sb_str(const StrBuf *b); /* "" when empty */
+/* Append s as a JSON string literal, quotes included. */
+void sb_json_str(StrBuf *b, const char *s);
+
+/* ---- Random numbers --------------------------------------------------------
+ * xoshiro256** seeded through splitmix64.  One generator per game, part of
+ * the game's copyable state, so replays are exact. */
+typedef struct Rng {
+    uint64_t s[4];
+} Rng;
+
+void rng_seed(Rng *r, uint64_t seed);
+uint64_t rng_next(Rng *r);
+/* Uniform in [0, n), n > 0, without modulo bias. */
+uint32_t rng_below(Rng *r, uint32_t n);
+/* splitmix64 step: a pure mixing function, usable for hash keys. */
+uint64_t mix64(uint64_t x);
+
+/* ---- Geometry -------------------------------------------------------------
+ * A square is an integer pair.  Bounded boards use x = file (0 = 'a') and
+ * y = rank (0 = '1'); the unbounded plane uses any int32 pair and writes a
+ * square as "x,y". */
+typedef struct Coord {
+    int32_t x, y;
+} Coord;
+
+typedef struct Geometry {
+    int bounded;       /* 1: width x height board; 0: unbounded plane */
+    int width, height; /* bounded only; at most 26 x 99 */
+} Geometry;
+
+static inline int coord_eq(Coord a, Coord b) { return a.x == b.x && a.y == b.y; }
+static inline Coord coord_make(int32_t x, int32_t y) { Coord c = {x, y}; return c; }
+int geo_contains(const Geometry *g, Coord c);
+/* Parse a square at *s ("e4" or "-3,2"); on success store it, advance *s past
+ * it and return 0; otherwise return -1 and leave *s alone.  A bounded board
+ * rejects squares off the board ("e9 is off the board" into e). */
+int geo_parse_square(const Geometry *g, const char **s, Coord *out, Error *e);
+/* Write a square; buf must hold at least GEO_SQ_MAX bytes. */
+#define GEO_SQ_MAX 28
+const char *geo_format_square(const Geometry *g, Coord c, char *buf);
+
+/* ---- Misc ------------------------------------------------------------------ */
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+/* Copy with truncation, always terminates (n > 0). */
+void str_copy(char *dst, size_t n, const char *src);
+/* Case-insensitive equality of ASCII strings. */
+int str_ieq(const char *a, const char *b);
+/* Strip leading and trailing white space in place; returns s. */
+char *str_trim(char *s);
+
+#endif

@@ -1,0 +1,150 @@
+/*
+ * variant.h -- the contract between the core and a variant module.
+ *
+ * A variant is one const VariantOps table, filled with designated
+ * initializers (variants/<name>/).  The core owns the turn loop, meta
+ * actions (resign, draws), history, repetition, records, hooks and views'
+ * delivery; the variant owns its rules.  Its whole position lives in a
+ * plain state blob of `state_size` bytes: the core copies a game with
+ * memcpy (undo, bots, perft) without knowing what is inside.  A blob must
+ * therefore hold no pointers.
+ *
+ * Ops take `const Game *` for read access to the game's parameters, sides
+ * and history; they never keep it.  A NULL optional op means "the core's
+ * default".  New ops are only ever appended (see `version`).
+ */
+#ifndef CHESSVAR_VARIANT_H
+#define CHESSVAR_VARIANT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "action.h"
+#include "params.h"
+#include "util.h"
+
+typedef struct Game Game;
+typedef struct Events Events;
+
+/* ---- Status ---------------------------------------------------------- */
+typedef struct Status {
+    int over;            /* 0: the game goes on */
+    unsigned winners;    /* mask of winning sides; 0 with over = draw */
+    char reason[128];    /* "checkmate", "stalemate", "fivefold repetition" */
+    unsigned in_check;   /* mask of sides whose King is in check now */
+} Status;
+
+/* ---- Views ------------------------------------------------------------ */
+#define MAX_VIEW_PIECES 128
+
+enum ViewPieceFlags {
+    VP_MASKED = 1 << 0, /* still masked (Masqués); figure may be FIG_HIDDEN */
+    VP_MERGED = 1 << 1, /* a merged, two-coloured piece (Échiqueté) */
+    VP_INERT  = 1 << 2, /* belongs to a side that is out (Échiqueté) */
+    VP_TRAPPED = 1 << 3 /* cannot move (Tile) */
+};
+
+typedef struct ViewPiece {
+    Coord at;
+    int8_t side;    /* owner side; -1 for none (merged) */
+    uint8_t figure; /* Figure, FIG_HIDDEN if this seat may not know it */
+    uint8_t flags;  /* ViewPieceFlags */
+    uint8_t side2;  /* merged pieces: the second colour */
+} ViewPiece;
+
+/* What one seat may know, built by the variant from that seat's rights
+ * (never by blanking fields of the full state).  Renderers (terminal,
+ * JSON) take only a View, so they cannot leak what is not in it. */
+typedef struct View {
+    int seat;                 /* whose view */
+    Geometry geo;             /* bounded board, or the unbounded plane */
+    int nsides;
+    int side_to_move;         /* whose turn it is (-1 none) */
+    int seat_to_act;          /* who must decide now (-1: game over) */
+    int npieces;
+    ViewPiece pieces[MAX_VIEW_PIECES];
+    int ncaptured;            /* pieces off the board, as this seat knows them */
+    ViewPiece captured[MAX_VIEW_PIECES];
+    int has_last;             /* the last move's squares, if visible */
+    Coord last_from, last_to;
+    char last_text[48];       /* the last action as this seat may read it */
+    char position[512];       /* a position string, only if the seat may see all */
+    char question[256];       /* what seat_to_act is asked, if this seat */
+    char info[1024];          /* variant lines for this seat (bids, phase ...) */
+    Status status;
+} View;
+
+/* ---- Text styles ------------------------------------------------------ */
+enum { FMT_RECORD = 0, /* records and people: SAN for chess */
+       FMT_MACHINE = 1 /* legal lists, perft divide: UCI for chess */ };
+
+/* ---- The ops table ---------------------------------------------------- */
+typedef struct VariantOps {
+    int version;               /* 1 */
+    const char *name;          /* command-line name: "orthodox" */
+    const char *title;         /* "Orthodox chess" */
+    const char *summary;       /* one line for the menu */
+    const ParamDef *params;    /* parameter table, nparams entries */
+    int nparams;
+    int min_sides, max_sides, default_sides;
+    size_t state_size;         /* bytes of the state blob (no pointers) */
+
+    /* Fill st from a position string (NULL: the variant's start position,
+     * which may draw from game_rng(g)).  Malformed or impossible input:
+     * -1 with a message naming the problem; st may then be garbage. */
+    int (*init)(Game *g, void *st, const char *position, Error *e);
+    /* Write the full-truth position string (FEN for orthodox). */
+    void (*write_position)(const Game *g, const void *st, StrBuf *out);
+    Geometry (*geometry)(const Game *g, const void *st);
+    const char *(*side_name)(const Game *g, int side); /* "white" */
+    /* The seat that must act next in this state, or -1 if none can.  The
+     * core asks `status` first, so this need not detect the end of the
+     * game (and must not use the game's history: perft calls it on copies). */
+    int (*to_act)(const Game *g, const void *st);
+    /* The side whose turn it is (for views and records). */
+    int (*side_to_move)(const Game *g, const void *st);
+    /* Optional: the seat commanding side (default: seat == side). */
+    int (*seat_of_side)(const Game *g, const void *st, int side);
+    /* Append the play actions `seat` may take now (no meta actions: the
+     * core adds those).  For the seat that must act this is the complete
+     * list; other seats usually have none (a takeover is an exception). */
+    void (*legal)(const Game *g, const void *st, int seat, ActionList *out);
+    /* Apply a legal play action.  Messages for seats go to ev (may be NULL,
+     * as in perft).  Returns 0, or -1 if the action is not legal here. */
+    int (*apply)(const Game *g, void *st, const Action *a, Events *ev);
+    /* Read a typed action (SAN, UCI, "bid 5" ...) of `seat`, matching it to
+     * an entry of `legal` (the seat's legal list).  Otherwise -1 with a
+     * helpful message ("e2e5: the pawn on e2 cannot go to e5"). */
+    int (*parse)(const Game *g, const void *st, const ActionList *legal,
+                 const char *text, Action *out, Error *e);
+    /* Write an action of the current state in the given FMT_ style. */
+    void (*format)(const Game *g, const void *st, const Action *a, int style,
+                   StrBuf *out);
+    /* Repetition key of the position (everything that makes positions
+     * "the same" under the variant's draw rules). */
+    uint64_t (*hash)(const Game *g, const void *st);
+    /* Result so far.  May use game_repetitions(g) for automatic draws. */
+    void (*status)(const Game *g, const void *st, Status *out);
+    /* Optional: does a draw claim of the seat to act hold now?  1 and a
+     * reason ("threefold repetition"), or 0. NULL: claims never hold. */
+    int (*claim)(const Game *g, const void *st, char *why, size_t n);
+    /* Build what `seat` may know. The core has zeroed v and filled seat,
+     * nsides, status and seat_to_act already. */
+    void (*view)(const Game *g, const void *st, int seat, View *v);
+    /* Optional fast perft of the play tree (bulk counting allowed); must
+     * use the same generation and apply code as legal/apply. */
+    uint64_t (*perft)(const Game *g, const void *st, int depth);
+    /* Optional: may `seat` resign now? NULL: any seat still playing. */
+    int (*may_resign)(const Game *g, const void *st, int seat);
+} VariantOps;
+
+/* Messages to seats.  seat_mask bit i: seat i sees the text.  ev may be
+ * NULL: nothing is recorded (perft, bots). */
+#define SEATS_ALL 0xFFu
+void ev_emit(Events *ev, unsigned seat_mask, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* The registry of built-in variants, NULL-terminated. */
+extern const VariantOps *const variant_registry[];
+const VariantOps *variant_find(const char *name);
+
+#endif
