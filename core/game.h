@@ -45,8 +45,8 @@ typedef struct GameHooks {
 /* One entry of the history. */
 typedef struct HistoryEntry {
     Action action;
-    char text[48];      /* record form (FMT_RECORD), e.g. "Nf3", "resign" */
-    char machine[48];   /* FMT_MACHINE form, e.g. "g1f3" */
+    char text[96];      /* record form (FMT_RECORD), e.g. "Nf3", "resign" */
+    char machine[96];   /* FMT_MACHINE form, e.g. "g1f3" */
 } HistoryEntry;
 
 /* ---- Life cycle ------------------------------------------------------- */
