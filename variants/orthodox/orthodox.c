@@ -1,0 +1,370 @@
+/*
+ * orthodox.c -- orthodox chess as a variant module: the glue between the
+ * core's VariantOps contract and the bitboard engine (chess.h) and the
+ * notation (notation.h).  Rules ORTH-1 .. ORTH-9 of rules/orthodox.md.
+ *
+ * Invariant: the state blob is plain data (a Position and the last move):
+ * the core copies it with memcpy, and the Position in it is always
+ * consistent (chess_from_fen at init, chess_make of a legal move after).
+ * Repetition-based draws read the game's history through
+ * game_repetitions(); everything else comes from the blob alone.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "orthodox.h"
+#include "chess.h"
+#include "notation.h"
+#include "../../core/game.h"
+
+typedef struct OrthodoxState {
+    Position pos;
+    Move last;      /* the last move played, for views */
+    uint8_t has_last;
+} OrthodoxState;
+
+/* Parameter indices, in table order. */
+enum {
+    P_THREEFOLD,
+    P_FIFTY,
+    P_FIVEFOLD,
+    P_SEVENTY_FIVE,
+    P_INSUFFICIENT,
+    P_CASTLING,
+    P__COUNT
+};
+
+static const ParamDef ORTHODOX_PARAMS[P__COUNT] = {
+    [P_THREEFOLD] = {.name = "threefold", .type = PARAM_BOOL, .def = 1,
+                     .rule = "ORTH-9",
+                     .doc = "the player to move may claim a draw when the "
+                            "position has occurred three times"},
+    [P_FIFTY] = {.name = "fifty_move", .type = PARAM_BOOL, .def = 1,
+                 .rule = "ORTH-9",
+                 .doc = "the player to move may claim a draw after 50 moves "
+                        "each without a capture or a pawn move"},
+    [P_FIVEFOLD] = {.name = "fivefold", .type = PARAM_BOOL, .def = 1,
+                    .rule = "ORTH-9",
+                    .doc = "the game is drawn at once when the position has "
+                           "occurred five times"},
+    [P_SEVENTY_FIVE] = {.name = "seventy_five_move", .type = PARAM_BOOL,
+                        .def = 1, .rule = "ORTH-9",
+                        .doc = "the game is drawn at once after 75 moves each "
+                               "without a capture or a pawn move (unless the "
+                               "last one mates)"},
+    [P_INSUFFICIENT] = {.name = "insufficient_material", .type = PARAM_BOOL,
+                        .def = 1, .rule = "ORTH-9",
+                        .doc = "the game is drawn at once when no mate is "
+                               "possible: K v K, K+minor v K, K+B v K+B with "
+                               "bishops on one colour"},
+    [P_CASTLING] = {.name = "castling", .type = PARAM_BOOL, .def = 1,
+                    .rule = "ORTH-5",
+                    .doc = "castling is allowed (off: every castling right "
+                           "is dropped at the start)"},
+};
+
+static const char *const SIDE_NAMES[2] = {"white", "black"};
+
+static const OrthodoxState *cstate(const void *st) { return st; }
+
+static Coord sq_coord(int sq) { return coord_make(sq & 7, sq >> 3); }
+
+/* ---- Setup and read access --------------------------------------------- */
+
+static int orth_init(Game *g, void *st, const char *position, Error *e)
+{
+    OrthodoxState *s = st;
+    memset(s, 0, sizeof *s);
+    if (!position)
+        chess_startpos(&s->pos);
+    else if (chess_from_fen(&s->pos, position, e))
+        return -1;
+    if (!game_param(g, P_CASTLING) && s->pos.castling) {
+        s->pos.castling = 0; /* a house rule: no castling at all */
+        s->pos.key = chess_compute_key(&s->pos);
+    }
+    return 0;
+}
+
+static void orth_write_position(const Game *g, const void *st, StrBuf *out)
+{
+    (void)g;
+    chess_to_fen(&cstate(st)->pos, out);
+}
+
+static Geometry orth_geometry(const Game *g, const void *st)
+{
+    (void)g;
+    (void)st;
+    Geometry geo = {.bounded = 1, .width = 8, .height = 8};
+    return geo;
+}
+
+static const char *orth_side_name(const Game *g, int side)
+{
+    (void)g;
+    return side == 0 || side == 1 ? SIDE_NAMES[side] : "nobody";
+}
+
+static int orth_side_to_move(const Game *g, const void *st)
+{
+    (void)g;
+    return cstate(st)->pos.side;
+}
+
+/* The seat of the side to move, -1 when it has no move (ORTH-7).  The
+ * draws that depend on parameters or history are in orth_status, which the
+ * core consults first; keeping them out of here keeps the generic perft
+ * equal to chess_perft. */
+static int orth_to_act(const Game *g, const void *st)
+{
+    Move moves[CH_MAX_MOVES];
+    (void)g;
+    if (chess_legal_moves(&cstate(st)->pos, moves) == 0)
+        return -1;
+    return cstate(st)->pos.side;
+}
+
+/* ---- Actions ------------------------------------------------------------ */
+
+static Action move_action(int seat, Move m)
+{
+    Action a;
+    memset(&a, 0, sizeof a);
+    a.kind = ACT_MOVE;
+    a.seat = (uint8_t)seat;
+    a.figure = (uint8_t)MOVE_PROMO_FIG(m);
+    a.from = sq_coord(MOVE_FROM(m));
+    a.to = sq_coord(MOVE_TO(m));
+    a.code = m;
+    return a;
+}
+
+static void orth_legal(const Game *g, const void *st, int seat,
+                       ActionList *out)
+{
+    const Position *p = &cstate(st)->pos;
+    Move moves[CH_MAX_MOVES];
+    (void)g;
+    if (seat != p->side)
+        return;
+    int n = chess_legal_moves(p, moves);
+    for (int i = 0; i < n; i++) {
+        Action a = move_action(seat, moves[i]);
+        al_push(out, &a);
+    }
+}
+
+/* Is a one of the legal moves of p (checked field by field, so an action
+ * forged with a wrong square or figure is refused)? */
+static int is_legal_action(const Position *p, const Action *a)
+{
+    Move moves[CH_MAX_MOVES];
+    if (a->kind != ACT_MOVE || a->seat != p->side || a->code > 0xFFFF)
+        return 0;
+    int n = chess_legal_moves(p, moves);
+    for (int i = 0; i < n; i++) {
+        if (moves[i] != a->code)
+            continue;
+        Action want = move_action(p->side, moves[i]);
+        return action_eq(&want, a);
+    }
+    return 0;
+}
+
+static int orth_apply(const Game *g, void *st, const Action *a, Events *ev)
+{
+    OrthodoxState *s = st;
+    Move m = (Move)a->code;
+    char san[NOTATION_MAX];
+    int mover = s->pos.side;
+    (void)g;
+
+    if (!is_legal_action(&s->pos, a))
+        return -1;
+    if (ev) /* the text needs the position before the move */
+        notation_san_buf(&s->pos, m, san);
+    chess_make(&s->pos, m);
+    s->last = m;
+    s->has_last = 1;
+    if (ev) {
+        ev_emit(ev, SEATS_ALL, "%s plays %s", SIDE_NAMES[mover], san);
+        Move replies[CH_MAX_MOVES]; /* mate is announced by the core */
+        if (chess_in_check(&s->pos) && chess_legal_moves(&s->pos, replies))
+            ev_emit(ev, SEATS_ALL, "check: %s's king is attacked",
+                    SIDE_NAMES[s->pos.side]);
+    }
+    return 0;
+}
+
+static int orth_parse(const Game *g, const void *st, const ActionList *legal,
+                      const char *text, Action *out, Error *e)
+{
+    Move moves[CH_MAX_MOVES], m;
+    int n = 0;
+    (void)g;
+    for (int i = 0; i < legal->n && n < CH_MAX_MOVES; i++)
+        if (legal->v[i].kind == ACT_MOVE)
+            moves[n++] = (Move)legal->v[i].code;
+    if (notation_parse(&cstate(st)->pos, moves, n, text, &m, e))
+        return -1;
+    for (int i = 0; i < legal->n; i++)
+        if (legal->v[i].kind == ACT_MOVE && legal->v[i].code == m) {
+            *out = legal->v[i];
+            return 0;
+        }
+    return err_set(e, "%s is not a legal move here", text);
+}
+
+static void orth_format(const Game *g, const void *st, const Action *a,
+                        int style, StrBuf *out)
+{
+    const Position *p = &cstate(st)->pos;
+    (void)g;
+    if (a->kind != ACT_MOVE) {
+        sb_puts(out, action_kind_name(a->kind));
+        return;
+    }
+    /* SAN needs a legal move of this position (disambiguation, check);
+     * anything else is still written, in UCI. */
+    if (style == FMT_RECORD && is_legal_action(p, a))
+        notation_san(p, (Move)a->code, out);
+    else
+        notation_uci((Move)a->code, out);
+}
+
+/* ---- Results ------------------------------------------------------------ */
+
+static uint64_t orth_hash(const Game *g, const void *st)
+{
+    (void)g;
+    return cstate(st)->pos.key;
+}
+
+static void set_result(Status *out, unsigned winners, const char *reason)
+{
+    out->over = 1;
+    out->winners = winners;
+    str_copy(out->reason, sizeof out->reason, reason);
+}
+
+static void orth_status(const Game *g, const void *st, Status *out)
+{
+    const Position *p = &cstate(st)->pos;
+    Move moves[CH_MAX_MOVES];
+    int check = chess_in_check(p);
+
+    out->in_check = check ? 1u << p->side : 0;
+    if (chess_legal_moves(p, moves) == 0) { /* ORTH-7 */
+        if (check)
+            set_result(out, 1u << (p->side ^ 1), "checkmate");
+        else
+            set_result(out, 0, "stalemate");
+        return;
+    }
+    /* ORTH-9 automatic draws; a mate on the 150th ply was caught above. */
+    if (game_param(g, P_FIVEFOLD) && game_repetitions(g) >= 5)
+        set_result(out, 0, "fivefold repetition");
+    else if (game_param(g, P_SEVENTY_FIVE) && p->halfmove >= 150)
+        set_result(out, 0, "seventy-five-move rule");
+    else if (game_param(g, P_INSUFFICIENT) && chess_insufficient_material(p))
+        set_result(out, 0, "insufficient material");
+}
+
+/* ORTH-9: draws the player to move may claim. */
+static int orth_claim(const Game *g, const void *st, char *why, size_t n)
+{
+    if (game_param(g, P_THREEFOLD) && game_repetitions(g) >= 3) {
+        str_copy(why, n, "threefold repetition");
+        return 1;
+    }
+    if (game_param(g, P_FIFTY) && cstate(st)->pos.halfmove >= 100) {
+        str_copy(why, n, "fifty-move rule");
+        return 1;
+    }
+    return 0;
+}
+
+/* ---- Views and perft ---------------------------------------------------- */
+
+/* The record text of the last move, from the game's history (a meta action
+ * such as a draw offer may have come after it). */
+static void last_move_text(const Game *g, View *v)
+{
+    for (int i = game_history_len(g) - 1; i >= 0; i--) {
+        const HistoryEntry *h = game_history(g, i);
+        if (h->action.kind == ACT_MOVE) {
+            str_copy(v->last_text, sizeof v->last_text, h->text);
+            return;
+        }
+    }
+}
+
+static void orth_view(const Game *g, const void *st, int seat, View *v)
+{
+    const OrthodoxState *s = cstate(st);
+    const Position *p = &s->pos;
+    StrBuf fen = STRBUF_INIT;
+
+    v->geo = orth_geometry(g, st);
+    v->side_to_move = p->side;
+    for (int sq = 0; sq < 64 && v->npieces < MAX_VIEW_PIECES; sq++) {
+        int pc = p->board[sq];
+        if (!pc)
+            continue;
+        ViewPiece *vp = &v->pieces[v->npieces++];
+        vp->at = sq_coord(sq); /* orthodox chess hides nothing */
+        vp->side = (int8_t)CH_COLOR(pc);
+        vp->figure = (uint8_t)CH_FIG(pc);
+    }
+    if (s->has_last) {
+        v->has_last = 1;
+        v->last_from = sq_coord(MOVE_FROM(s->last));
+        v->last_to = sq_coord(MOVE_TO(s->last));
+        last_move_text(g, v);
+    }
+    chess_to_fen(p, &fen);
+    str_copy(v->position, sizeof v->position, sb_str(&fen));
+    sb_free(&fen);
+    if (v->seat_to_act >= 0 && seat == v->seat_to_act)
+        snprintf(v->question, sizeof v->question, "%s to move",
+                 SIDE_NAMES[p->side]);
+    if (!v->status.over && chess_in_check(p))
+        snprintf(v->info, sizeof v->info, "check: %s's king is attacked",
+                 SIDE_NAMES[p->side]);
+}
+
+static uint64_t orth_perft(const Game *g, const void *st, int depth)
+{
+    (void)g;
+    return chess_perft(&cstate(st)->pos, depth);
+}
+
+const VariantOps orthodox_variant = {
+    .version = 1,
+    .name = "orthodox",
+    .title = "Orthodox chess",
+    .summary = "the standard game: check, mate, castling, en passant, "
+               "draw rules (ORTH-1..9)",
+    .params = ORTHODOX_PARAMS,
+    .nparams = P__COUNT,
+    .min_sides = 2,
+    .max_sides = 2,
+    .default_sides = 2,
+    .state_size = sizeof(OrthodoxState),
+    .init = orth_init,
+    .write_position = orth_write_position,
+    .geometry = orth_geometry,
+    .side_name = orth_side_name,
+    .to_act = orth_to_act,
+    .side_to_move = orth_side_to_move,
+    .legal = orth_legal,
+    .apply = orth_apply,
+    .parse = orth_parse,
+    .format = orth_format,
+    .hash = orth_hash,
+    .status = orth_status,
+    .claim = orth_claim,
+    .view = orth_view,
+    .perft = orth_perft,
+};
