@@ -584,6 +584,12 @@ static int err_ambiguous(const Position *p, const char *text,
         else if (MOVE_PROMO_FIG(cand[i]) == FIG_QUEEN)
             shown[j] = cand[i];
     }
+    for (int i = 1; i < ns; i++) /* by square, so messages are stable */
+        for (int j = i; j > 0 && MOVE_FROM(shown[j]) < MOVE_FROM(shown[j - 1]); j--) {
+            Move t = shown[j];
+            shown[j] = shown[j - 1];
+            shown[j - 1] = t;
+        }
     for (int i = 0; i < ns; i++) {
         san_body(p, shown[i], all, n, san);
         sb_printf(&b, "%s%s", i == 0 ? "" : i == ns - 1 ? " or " : ", ", san);
@@ -604,6 +610,22 @@ static void where_text(const SanQuery *q, char *buf, size_t n)
         snprintf(buf, n, " on rank %c", '1' + q->from_rank);
     else
         buf[0] = '\0';
+}
+
+/* Does a piece (not a pawn) of fig move from -> to by its pattern, on an
+ * empty board? */
+static int shape_fits(int fig, int from, int to)
+{
+    int df = abs(FILE_OF(to) - FILE_OF(from));
+    int dr = abs(RANK_OF(to) - RANK_OF(from));
+    int line = (df == 0) != (dr == 0), diag = df == dr && df > 0;
+    switch (fig) {
+    case FIG_KNIGHT: return df * dr == 2;
+    case FIG_BISHOP: return diag;
+    case FIG_ROOK: return line;
+    case FIG_QUEEN: return line || diag;
+    default: return df <= 1 && dr <= 1 && df + dr > 0;
+    }
 }
 
 /* The own pawn a pawn move of q would start from, or CH_NO_SQ. */
@@ -658,6 +680,7 @@ static int err_san_none(const Position *p, const char *text,
                                    ? "capture on" : "move to",
                            sq);
     } else {
+        int fitting = CH_NO_SQ, nfit = 0;
         count = 0;
         for (int s = 0; s < 64; s++) {
             if (!own_piece(p, s, q->fig)
@@ -666,12 +689,19 @@ static int err_san_none(const Position *p, const char *text,
                 continue;
             src = s;
             count++;
+            if (shape_fits(q->fig, s, q->to)) {
+                fitting = s;
+                nfit++;
+            }
         }
         where_text(q, where, sizeof where);
         if (count == 0)
             return err_set(e, "%s: %s has no %s%s", text, COLOR_NAMES[us],
                            FIG_NAMES[q->fig], where);
-        if (count > 1)
+        /* Of several, the one whose way of moving fits is the one meant. */
+        if (count > 1 && nfit == 1)
+            src = fitting;
+        else if (count > 1)
             return err_set(e, "%s: none of %s's %s%s can move to %s", text,
                            COLOR_NAMES[us], FIG_PLURALS[q->fig], where, sq);
     }
