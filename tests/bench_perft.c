@@ -1,0 +1,217 @@
+/*
+ * bench_perft.c -- `make bench`: orthodox perft speed against Debian's
+ * stockfish, plus deeper perft counts than `make test` can afford.
+ *
+ * Invariant: both engines are timed the same way (CLOCK_MONOTONIC around
+ * one perft 6 from the start position, single-threaded); stockfish's clock
+ * starts when "go perft 6" is sent, after it answered "readyok", and stops
+ * at its "Nodes searched" line.  Any wrong count makes the exit status 1.
+ */
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../variants/orthodox/chess.h"
+
+#define START_NODES_6 119060324ULL
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* /usr/games/stockfish, else the first stockfish on PATH, into found. */
+static const char *find_stockfish(char *found, size_t size)
+{
+    if (access("/usr/games/stockfish", X_OK) == 0)
+        return "/usr/games/stockfish";
+    const char *path = getenv("PATH");
+    if (!path)
+        return NULL;
+    for (const char *d = path; *d;) {
+        size_t n = strcspn(d, ":");
+        if (n > 0 && n + 11 < size) {
+            memcpy(found, d, n);
+            strcpy(found + n, "/stockfish");
+            if (access(found, X_OK) == 0)
+                return found;
+        }
+        d += n;
+        if (*d == ':')
+            d++;
+    }
+    return NULL;
+}
+
+typedef struct Engine {
+    pid_t pid;
+    FILE *in;   /* we write commands here */
+    FILE *out;  /* we read its answers here */
+} Engine;
+
+static int engine_start(Engine *en, const char *exe)
+{
+    int to_child[2], from_child[2];
+    if (pipe(to_child) < 0)
+        return -1;
+    if (pipe(from_child) < 0) {
+        close(to_child[0]);
+        close(to_child[1]);
+        return -1;
+    }
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        dup2(to_child[0], 0);
+        dup2(from_child[1], 1);
+        close(to_child[1]);
+        close(from_child[0]);
+        execl(exe, exe, (char *)NULL);
+        _exit(127);
+    }
+    close(to_child[0]);
+    close(from_child[1]);
+    en->pid = pid;
+    en->in = fdopen(to_child[1], "w");
+    en->out = fdopen(from_child[0], "r");
+    return en->in && en->out ? 0 : -1;
+}
+
+static void engine_send(Engine *en, const char *cmd)
+{
+    fputs(cmd, en->in);
+    fflush(en->in);
+}
+
+/* Read lines until one starts with `prefix`; copies it to line. */
+static int engine_wait(Engine *en, const char *prefix, char *line, size_t n)
+{
+    while (fgets(line, (int)n, en->out))
+        if (strncmp(line, prefix, strlen(prefix)) == 0)
+            return 0;
+    return -1;
+}
+
+static void engine_stop(Engine *en)
+{
+    if (en->in) {
+        fputs("quit\n", en->in);
+        fclose(en->in);
+    }
+    if (en->out)
+        fclose(en->out);
+    int status;
+    waitpid(en->pid, &status, 0);
+}
+
+/* Stockfish's perft 6 nodes/s, or 0 when it is not there or misbehaves. */
+static double bench_stockfish(void)
+{
+    char path_buf[4096];
+    const char *exe = find_stockfish(path_buf, sizeof path_buf);
+    if (!exe) {
+        printf("stockfish: NOT AVAILABLE (install Debian's stockfish: make deps-bench); "
+               "no ratio\n");
+        return 0;
+    }
+    Engine en = {0, NULL, NULL};
+    char line[512];
+    if (engine_start(&en, exe) < 0) {
+        printf("stockfish: could not start %s\n", exe);
+        return 0;
+    }
+    engine_send(&en, "uci\n");
+    if (engine_wait(&en, "uciok", line, sizeof line) < 0) {
+        printf("stockfish: %s did not answer uciok\n", exe);
+        engine_stop(&en);
+        return 0;
+    }
+    engine_send(&en, "setoption name Threads value 1\nposition startpos\nisready\n");
+    if (engine_wait(&en, "readyok", line, sizeof line) < 0) {
+        printf("stockfish: %s did not answer readyok\n", exe);
+        engine_stop(&en);
+        return 0;
+    }
+    double t0 = now_seconds();
+    engine_send(&en, "go perft 6\n");
+    int rc = engine_wait(&en, "Nodes searched", line, sizeof line);
+    double secs = now_seconds() - t0;
+    engine_stop(&en);
+    unsigned long long nodes = 0;
+    if (rc < 0 || sscanf(line, "Nodes searched: %llu", &nodes) != 1) {
+        printf("stockfish: no \"Nodes searched\" line\n");
+        return 0;
+    }
+    double nps = (double)nodes / secs;
+    printf("stockfish (%s) perft 6: %llu nodes in %.3f s = %.1f M nodes/s%s\n", exe, nodes,
+           secs, nps / 1e6, nodes == START_NODES_6 ? "" : " (WRONG COUNT)");
+    return nps;
+}
+
+typedef struct DeepCase {
+    const char *name, *fen;
+    int depth;
+    uint64_t nodes;
+} DeepCase;
+
+static const DeepCase DEEP[] = {
+    {"kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+     5, 193690690},
+    {"position 3", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 7, 178633661},
+    {"position 4", "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+     5, 15833292},
+    {"position 5", "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", 5, 89941194},
+    {"position 6", "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+     5, 164075551},
+};
+
+int main(void)
+{
+    int bad = 0;
+    Position p;
+    chess_startpos(&p);
+    double t0 = now_seconds();
+    uint64_t nodes = chess_perft(&p, 6);
+    double secs = now_seconds() - t0;
+    double nps = (double)nodes / secs;
+    printf("chessvar perft 6: %" PRIu64 " nodes in %.3f s = %.1f M nodes/s%s\n", nodes, secs,
+           nps / 1e6, nodes == START_NODES_6 ? "" : " (WRONG COUNT)");
+    bad |= nodes != START_NODES_6;
+
+    signal(SIGPIPE, SIG_IGN);   /* a dying stockfish must not kill the bench */
+    double sf = bench_stockfish();
+    if (sf > 0)
+        printf("ratio chessvar/stockfish: %.2f\n", nps / sf);
+
+    for (size_t i = 0; i < sizeof DEEP / sizeof DEEP[0]; i++) {
+        Error e;
+        if (chess_from_fen(&p, DEEP[i].fen, &e) < 0) {
+            printf("%s: bad FEN: %s\n", DEEP[i].name, e.msg);
+            bad = 1;
+            continue;
+        }
+        t0 = now_seconds();
+        nodes = chess_perft(&p, DEEP[i].depth);
+        secs = now_seconds() - t0;
+        int ok = nodes == DEEP[i].nodes;
+        printf("%-11s perft %d: %11" PRIu64 " nodes in %6.3f s = %5.1f M nodes/s %s\n",
+               DEEP[i].name, DEEP[i].depth, nodes, secs, (double)nodes / secs / 1e6,
+               ok ? "ok" : "MISMATCH");
+        if (!ok) {
+            printf("  expected %" PRIu64 "\n", DEEP[i].nodes);
+            bad = 1;
+        }
+    }
+    if (bad)
+        printf("bench: FAILED (wrong perft count)\n");
+    return bad;
+}
