@@ -1,0 +1,656 @@
+/*
+ * cli.c -- the `chessvar` command line: subcommands, options, help, and
+ * the small commands (list, params, perft, legal).
+ *
+ * Invariant: each command accepts exactly the options its table entry
+ * names; anything else is refused with a message listing what is valid,
+ * before a game is started.  Errors go to stderr as "chessvar CMD: ...".
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "record.h"
+
+enum {
+    OPT_FEN = 1 << 0,
+    OPT_SEED = 1 << 1,
+    OPT_LOAD = 1 << 2,
+    OPT_PARAM = 1 << 3,
+    OPT_SIDES = 1 << 4,
+    OPT_ASCII = 1 << 5,
+    OPT_JSON = 1 << 6,
+    OPT_DEPTH = 1 << 7,
+    OPT_DIVIDE = 1 << 8
+};
+
+typedef struct OptionDef {
+    const char *name;
+    unsigned bit;
+    const char *arg; /* NULL: a flag */
+    const char *doc;
+} OptionDef;
+
+static const OptionDef OPTIONS[] = {
+    {"--fen", OPT_FEN, "POS", "start from this position (FEN for orthodox chess)"},
+    {"--seed", OPT_SEED, "N", "seed of the game's random generator (0 .. 2^64-1)"},
+    {"--load", OPT_LOAD, "FILE", "start from the game saved in FILE (its variant, "
+                                 "parameters and seed)"},
+    {"--param", OPT_PARAM, "NAME=VALUE", "set a variant parameter; repeatable "
+                                         "(chessvar params VARIANT lists them)"},
+    {"--sides", OPT_SIDES, "N", "number of sides (the variant's default otherwise)"},
+    {"--ascii", OPT_ASCII, NULL, "draw pieces as letters (K/k) instead of Unicode"},
+    {"--json", OPT_JSON, NULL, "answer every command with one JSON object per line"},
+    {"--depth", OPT_DEPTH, "N", "depth of the perft search (plies)"},
+    {"--divide", OPT_DIVIDE, NULL, "one 'move: count' line per root action"},
+};
+
+enum { VARIANT_NONE, VARIANT_REQUIRED, VARIANT_OPTIONAL };
+
+typedef struct CommandDef {
+    const char *name;
+    const char *usage;     /* after "chessvar NAME " */
+    unsigned opts;
+    int variant;           /* VARIANT_* */
+    const char *summary;
+    const char *details;
+    int (*fn)(const CliOptions *o);
+} CommandDef;
+
+static int cmd_list(const CliOptions *o);
+static int cmd_params(const CliOptions *o);
+static int cmd_perft(const CliOptions *o);
+static int cmd_legal(const CliOptions *o);
+static int cmd_help(const CliOptions *o);
+
+#define GAME_OPTS (OPT_FEN | OPT_SEED | OPT_LOAD | OPT_PARAM | OPT_SIDES)
+
+static const CommandDef COMMANDS[] = {
+    {"menu", "[--ascii] [--seed N]", OPT_ASCII | OPT_SEED, VARIANT_NONE,
+     "choose a variant from a menu, then play it in the terminal (hot-seat)",
+     "This is also what 'chessvar' without arguments does.", cli_menu},
+    {"list", "", 0, VARIANT_NONE, "list the variants, one per line",
+     "Each line: name, title, summary.", cmd_list},
+    {"params", "VARIANT [--param NAME=VALUE]...", OPT_PARAM, VARIANT_REQUIRED,
+     "list a variant's parameters",
+     "One line each: name, type, default (and the value given with --param),\n"
+     "the rule it belongs to, what it does and its valid values.", cmd_params},
+    {"play", "VARIANT [--fen POS] [--seed N] [--load FILE] [--param NAME=VALUE]...\n"
+             "                     [--sides N] [--ascii]",
+     GAME_OPTS | OPT_ASCII, VARIANT_OPTIONAL,
+     "play a game in the terminal, hot-seat",
+     "The board is shown from the point of view of the seat to act.  Type\n"
+     "'help' at the prompt for the commands.  With --load the variant may be\n"
+     "left out.", cli_play},
+    {"perft", "VARIANT [--fen POS] --depth N [--divide] [--param NAME=VALUE]...",
+     GAME_OPTS | OPT_DEPTH | OPT_DIVIDE, VARIANT_OPTIONAL,
+     "count the leaves of the action tree, like Stockfish's 'go perft'",
+     "With --divide, one 'action: count' line per root action (machine\n"
+     "notation, UCI for chess), then an empty line.  Always a last line\n"
+     "'Nodes searched: N'.", cmd_perft},
+    {"legal", "VARIANT [--fen POS] [--param NAME=VALUE]...",
+     GAME_OPTS, VARIANT_OPTIONAL,
+     "list the legal actions of the seat to act, one per line",
+     "Machine notation (UCI for chess); resign and draw actions are not\n"
+     "listed.", cmd_legal},
+    {"run", "VARIANT [--fen POS] [--seed N] [--load FILE] [--param NAME=VALUE]...\n"
+            "                    [--sides N] [--json] [--ascii]",
+     GAME_OPTS | OPT_JSON | OPT_ASCII, VARIANT_OPTIONAL,
+     "batch mode: read commands from standard input, answer each",
+     "One command per line; blank lines and lines starting with # are\n"
+     "ignored.  Type 'help' for the commands.  --json answers each command\n"
+     "with exactly one JSON object on one line (docs/PROTOCOL.md).  Exit\n"
+     "status 0 if every command succeeded, 1 if any failed.", cli_run},
+    {"help", "[COMMAND]", 0, VARIANT_NONE, "help on chessvar or on one command",
+     "", cmd_help},
+};
+
+/* ---- Help --------------------------------------------------------------- */
+
+static const CommandDef *command_find(const char *name)
+{
+    for (size_t i = 0; i < ARRAY_LEN(COMMANDS); i++)
+        if (strcmp(COMMANDS[i].name, name) == 0)
+            return &COMMANDS[i];
+    return NULL;
+}
+
+static void command_names(StrBuf *b)
+{
+    for (size_t i = 0; i < ARRAY_LEN(COMMANDS); i++)
+        sb_printf(b, "%s%s", i ? ", " : "", COMMANDS[i].name);
+}
+
+static void variant_names(StrBuf *b)
+{
+    for (int i = 0; variant_registry[i]; i++)
+        sb_printf(b, "%s%s", i ? ", " : "", variant_registry[i]->name);
+}
+
+static void print_main_help(void)
+{
+    fputs("usage: chessvar [COMMAND] [ARGUMENTS]\n\n"
+          "A rules-variant sandbox for chess.  Without a command: the variant\n"
+          "menu, then a game in the terminal.\n\ncommands:\n", stdout);
+    for (size_t i = 0; i < ARRAY_LEN(COMMANDS); i++)
+        printf("  %-8s %s\n", COMMANDS[i].name, COMMANDS[i].summary);
+    fputs("\nvariants:", stdout);
+    for (int i = 0; variant_registry[i]; i++)
+        printf(" %s", variant_registry[i]->name);
+    fputs("\n\n'chessvar help COMMAND' or 'chessvar COMMAND --help' shows a command's\n"
+          "options.  docs/PROTOCOL.md describes every command and the JSON of\n"
+          "batch mode.\n", stdout);
+}
+
+static void print_command_help(const CommandDef *c)
+{
+    printf("usage: chessvar %s %s\n\n%s.\n", c->name, c->usage, c->summary);
+    if (c->details[0])
+        printf("%s\n", c->details);
+    if (c->opts) {
+        fputs("\noptions:\n", stdout);
+        for (size_t i = 0; i < ARRAY_LEN(OPTIONS); i++) {
+            const OptionDef *d = &OPTIONS[i];
+            if (!(c->opts & d->bit))
+                continue;
+            char head[40];
+            snprintf(head, sizeof head, "%s%s%s", d->name, d->arg ? " " : "",
+                     d->arg ? d->arg : "");
+            printf("  %-18s %s\n", head, d->doc);
+        }
+    }
+    fputs("  --help             this text\n", stdout);
+}
+
+static int cmd_help(const CliOptions *o)
+{
+    (void)o;
+    print_main_help();
+    return CLI_EXIT_OK;
+}
+
+/* ---- Parsing ------------------------------------------------------------ */
+
+static int usage_error(const char *cmd, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static int usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "chessvar%s%s: ", cmd ? " " : "", cmd ? cmd : "");
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return CLI_EXIT_USAGE;
+}
+
+static int parse_u64(const char *s, uint64_t *out)
+{
+    char *end;
+    if (!s[0] || s[0] == '-' || s[0] == '+')
+        return -1;
+    errno = 0;
+    unsigned long long x = strtoull(s, &end, 10);
+    if (errno || *end)
+        return -1;
+    *out = (uint64_t)x;
+    return 0;
+}
+
+static int parse_int(const char *s, int lo, int hi, int *out)
+{
+    uint64_t x;
+    if (parse_u64(s, &x) || x < (uint64_t)lo || x > (uint64_t)hi)
+        return -1;
+    *out = (int)x;
+    return 0;
+}
+
+static int option_value(const CommandDef *c, const OptionDef *d,
+                        const char *val, CliOptions *o)
+{
+    switch (d->bit) {
+    case OPT_FEN: o->fen = val; break;
+    case OPT_LOAD: o->load = val; break;
+    case OPT_SEED:
+        if (parse_u64(val, &o->seed))
+            return usage_error(c->name, "--seed %s: give a whole number from 0 to "
+                                        "18446744073709551615", val);
+        o->have_seed = 1;
+        break;
+    case OPT_SIDES:
+        if (parse_int(val, 1, MAX_SIDES, &o->sides))
+            return usage_error(c->name, "--sides %s: give a number from 1 to %d",
+                               val, MAX_SIDES);
+        break;
+    case OPT_DEPTH:
+        if (parse_int(val, 0, 64, &o->depth))
+            return usage_error(c->name, "--depth %s: give a whole number from 0 "
+                                        "to 64", val);
+        break;
+    case OPT_PARAM:
+        if (o->nparams == CLI_MAX_PARAMS)
+            return usage_error(c->name, "too many --param options (at most %d)",
+                               CLI_MAX_PARAMS);
+        o->params[o->nparams++] = val;
+        break;
+    }
+    return 0;
+}
+
+static void option_names(unsigned opts, StrBuf *b)
+{
+    int first = 1;
+    for (size_t i = 0; i < ARRAY_LEN(OPTIONS); i++) {
+        if (!(opts & OPTIONS[i].bit))
+            continue;
+        sb_printf(b, "%s%s", first ? "" : ", ", OPTIONS[i].name);
+        first = 0;
+    }
+    sb_printf(b, "%s--help", first ? "" : ", ");
+}
+
+static int unknown_option(const CommandDef *c, const char *arg)
+{
+    StrBuf b = STRBUF_INIT;
+    option_names(c->opts, &b);
+    usage_error(c->name, "unknown option '%s'; valid options: %s", arg, sb_str(&b));
+    sb_free(&b);
+    return CLI_EXIT_USAGE;
+}
+
+static int set_variant(const CommandDef *c, const char *name, CliOptions *o)
+{
+    o->variant = variant_find(name);
+    if (o->variant)
+        return 0;
+    StrBuf b = STRBUF_INIT;
+    variant_names(&b);
+    usage_error(c->name, "unknown variant '%s'; the variants are: %s", name,
+                sb_str(&b));
+    sb_free(&b);
+    return CLI_EXIT_USAGE;
+}
+
+/* One option at argv[*i] ("--seed 5" or "--seed=5"). */
+static int parse_option(const CommandDef *c, int argc, char **argv, int *i,
+                        CliOptions *o)
+{
+    const char *arg = argv[*i];
+    const char *eq = strchr(arg, '=');
+    size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+    for (size_t k = 0; k < ARRAY_LEN(OPTIONS); k++) {
+        const OptionDef *d = &OPTIONS[k];
+        if (strlen(d->name) != len || strncmp(d->name, arg, len) != 0)
+            continue;
+        if (!(c->opts & d->bit))
+            return unknown_option(c, arg);
+        if (!d->arg) {
+            if (eq)
+                return usage_error(c->name, "%s takes no value", d->name);
+            if (d->bit == OPT_ASCII) o->ascii = 1;
+            if (d->bit == OPT_JSON) o->json = 1;
+            if (d->bit == OPT_DIVIDE) o->divide = 1;
+            return 0;
+        }
+        const char *val = eq ? eq + 1 : NULL;
+        if (!val) {
+            if (*i + 1 >= argc)
+                return usage_error(c->name, "%s needs a value: %s", d->name, d->arg);
+            val = argv[++*i];
+        }
+        return option_value(c, d, val, o);
+    }
+    return unknown_option(c, arg);
+}
+
+static int wants_help(const char *a)
+{
+    return strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0;
+}
+
+/* Options and positional arguments after the command name. */
+static int parse_args(const CommandDef *c, int argc, char **argv, int first,
+                      CliOptions *o, const char **help_topic)
+{
+    for (int i = first; i < argc; i++) {
+        const char *a = argv[i];
+        if (wants_help(a)) {
+            print_command_help(c);
+            return -1;
+        }
+        if (a[0] == '-' && a[1]) {
+            int rc = parse_option(c, argc, argv, &i, o);
+            if (rc)
+                return rc;
+            continue;
+        }
+        if (c->fn == cmd_help && !*help_topic) {
+            *help_topic = a;
+        } else if (c->variant != VARIANT_NONE && !o->variant) {
+            int rc = set_variant(c, a, o);
+            if (rc)
+                return rc;
+        } else {
+            return usage_error(c->name, "unexpected argument '%s'%s; see "
+                               "'chessvar help' for the usage", a,
+                               c->variant != VARIANT_NONE ? " (one variant only)" : "");
+        }
+    }
+    if (c->variant == VARIANT_REQUIRED && !o->variant) {
+        StrBuf b = STRBUF_INIT;
+        variant_names(&b);
+        usage_error(c->name, "name a variant: chessvar %s VARIANT (variants: %s)",
+                    c->name, sb_str(&b));
+        sb_free(&b);
+        return CLI_EXIT_USAGE;
+    }
+    if (c->variant == VARIANT_OPTIONAL && !o->variant && !o->load) {
+        StrBuf b = STRBUF_INIT;
+        variant_names(&b);
+        usage_error(c->name, "name a variant or --load FILE (variants: %s)",
+                    sb_str(&b));
+        sb_free(&b);
+        return CLI_EXIT_USAGE;
+    }
+    return 0;
+}
+
+static int help_on(const char *topic)
+{
+    const CommandDef *c = command_find(topic);
+    if (!c) {
+        StrBuf b = STRBUF_INIT;
+        command_names(&b);
+        usage_error("help", "unknown command '%s'; commands: %s", topic, sb_str(&b));
+        sb_free(&b);
+        return CLI_EXIT_USAGE;
+    }
+    print_command_help(c);
+    return CLI_EXIT_OK;
+}
+
+int cli_main(int argc, char **argv)
+{
+    CliOptions o;
+    memset(&o, 0, sizeof o);
+    o.depth = -1;
+    const CommandDef *c;
+    int first = 2;
+    if (argc < 2) {
+        c = command_find("menu");
+    } else if (wants_help(argv[1])) {
+        print_main_help();
+        return CLI_EXIT_OK;
+    } else if (argv[1][0] == '-') {
+        c = command_find("menu"); /* "chessvar --ascii" */
+        first = 1;
+    } else {
+        c = command_find(argv[1]);
+        if (!c) {
+            StrBuf b = STRBUF_INIT;
+            command_names(&b);
+            usage_error(NULL, "unknown command '%s'; commands: %s (see "
+                        "'chessvar --help')", argv[1], sb_str(&b));
+            sb_free(&b);
+            return CLI_EXIT_USAGE;
+        }
+    }
+    o.command = c->name;
+    const char *topic = NULL;
+    int rc = parse_args(c, argc, argv, first, &o, &topic);
+    if (rc < 0)
+        return CLI_EXIT_OK; /* --help was shown */
+    if (rc)
+        return rc;
+    if (c->fn == cmd_help && topic)
+        return help_on(topic);
+    fflush(stdout);
+    rc = c->fn(&o);
+    if (fflush(stdout) != 0 && rc == CLI_EXIT_OK) {
+        fprintf(stderr, "chessvar %s: cannot write the output: %s\n", c->name,
+                strerror(errno));
+        return CLI_EXIT_FAIL;
+    }
+    return rc;
+}
+
+/* ---- Shared by the commands -------------------------------------------- */
+
+uint64_t cli_fresh_seed(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return mix64((uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec) ^
+           mix64((uint64_t)getpid());
+}
+
+static Game *load_game(const CliOptions *o, Error *e, int *status)
+{
+    const char *clash = o->fen ? "--fen" : o->nparams ? "--param"
+                      : o->have_seed ? "--seed" : o->sides ? "--sides" : NULL;
+    if (clash) {
+        *status = CLI_EXIT_USAGE;
+        err_set(e, "--load takes the variant, parameters, seed and position from "
+                   "the record; leave out %s", clash);
+        return NULL;
+    }
+    *status = CLI_EXIT_FAIL;
+    Game *g = record_load_file(o->load, e);
+    if (!g)
+        return NULL;
+    if (o->variant && game_variant(g) != o->variant) {
+        err_set(e, "%s holds a game of %s, not %s", o->load, game_variant(g)->name,
+                o->variant->name);
+        game_free(g);
+        *status = CLI_EXIT_USAGE;
+        return NULL;
+    }
+    return g;
+}
+
+/* "--param foo=1: ..." without saying "foo=1" twice. */
+static void param_error(Error *e, const char *assign)
+{
+    if (strncmp(e->msg, assign, strlen(assign)) == 0)
+        err_prefix(e, "--param");
+    else
+        err_prefix(e, "--param %s", assign);
+}
+
+Game *cli_start_game(const CliOptions *o, uint64_t default_seed, Error *e,
+                     int *status)
+{
+    if (o->load)
+        return load_game(o, e, status);
+    *status = CLI_EXIT_USAGE;
+    const VariantOps *v = o->variant;
+    GameConfig cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.variant = v;
+    cfg.nsides = o->sides;
+    cfg.seed = o->have_seed ? o->seed : default_seed;
+    cfg.position = o->fen;
+    if (o->sides && (o->sides < v->min_sides || o->sides > v->max_sides)) {
+        if (v->min_sides == v->max_sides)
+            err_set(e, "--sides %d: %s is played by %d sides", o->sides, v->name,
+                    v->min_sides);
+        else
+            err_set(e, "--sides %d: %s is played by %d to %d sides", o->sides,
+                    v->name, v->min_sides, v->max_sides);
+        return NULL;
+    }
+    params_defaults(v, &cfg.params);
+    for (int i = 0; i < o->nparams; i++) {
+        if (params_set(v, &cfg.params, o->params[i], e) < 0) {
+            param_error(e, o->params[i]);
+            return NULL;
+        }
+    }
+    cfg.params_set = 1;
+    Game *g = game_new(&cfg, e);
+    if (!g && o->fen)
+        err_prefix(e, "--fen");
+    return g;
+}
+
+void cli_names(const Game *g, RenderNames *n)
+{
+    memset(n, 0, sizeof *n);
+    n->nsides = game_nsides(g);
+    for (int i = 0; i < n->nsides && i < MAX_SIDES; i++)
+        n->side[i] = game_side_name(g, i);
+    n->nseats = game_nseats(g);
+    for (int i = 0; i < n->nseats && i < MAX_SEATS; i++)
+        n->seat[i] = game_seat_name(g, i);
+}
+
+/* A View holding only what everyone knows: whose turn, the status. */
+static void public_view(const Game *g, View *v)
+{
+    memset(v, 0, sizeof *v);
+    v->seat = -1;
+    v->nsides = game_nsides(g);
+    v->side_to_move = game_side_to_move(g);
+    v->seat_to_act = game_to_act(g);
+    game_status(g, &v->status);
+}
+
+void cli_status_line(const Game *g, StrBuf *out)
+{
+    View *v = malloc(sizeof *v);
+    RenderNames n;
+    if (!v)
+        return;
+    public_view(g, v);
+    cli_names(g, &n);
+    render_status_line(v, &n, out);
+    free(v);
+}
+
+void cli_status_json(const Game *g, StrBuf *out)
+{
+    Status s;
+    RenderNames n;
+    game_status(g, &s);
+    cli_names(g, &n);
+    render_status_json(&s, &n, out);
+}
+
+int cli_use_color(void)
+{
+    const char *nc = getenv("NO_COLOR");
+    return isatty(STDOUT_FILENO) && !(nc && nc[0]);
+}
+
+/* ---- The small commands ------------------------------------------------- */
+
+static int cmd_list(const CliOptions *o)
+{
+    (void)o;
+    for (int i = 0; variant_registry[i]; i++) {
+        const VariantOps *v = variant_registry[i];
+        printf("%-12s %-24s %s\n", v->name, v->title, v->summary);
+    }
+    return CLI_EXIT_OK;
+}
+
+static int cmd_params(const CliOptions *o)
+{
+    Params p;
+    Error e;
+    params_defaults(o->variant, &p);
+    for (int i = 0; i < o->nparams; i++) {
+        if (params_set(o->variant, &p, o->params[i], &e) < 0) {
+            param_error(&e, o->params[i]);
+            fprintf(stderr, "chessvar params: %s\n", e.msg);
+            return CLI_EXIT_USAGE;
+        }
+    }
+    StrBuf out = STRBUF_INIT;
+    if (o->variant->nparams == 0)
+        sb_printf(&out, "(%s has no parameters of its own)\n", o->variant->name);
+    params_describe(o->variant, o->nparams ? &p : NULL, &out);
+    fputs(sb_str(&out), stdout);
+    sb_free(&out);
+    return CLI_EXIT_OK;
+}
+
+/* Commands that need a game report a failed start the same way. */
+static Game *start_or_report(const CliOptions *o, uint64_t seed, int *status)
+{
+    Error e;
+    e.msg[0] = '\0';
+    Game *g = cli_start_game(o, seed, &e, status);
+    if (!g)
+        fprintf(stderr, "chessvar %s: %s\n", o->command,
+                e.msg[0] ? e.msg : "cannot start the game");
+    return g;
+}
+
+static void print_divide(void *ud, const char *move, uint64_t n)
+{
+    (void)ud;
+    printf("%s: %" PRIu64 "\n", move, n);
+}
+
+static int cmd_perft(const CliOptions *o)
+{
+    if (o->depth < 0) {
+        fputs("chessvar perft: give the depth: --depth N\n", stderr);
+        return CLI_EXIT_USAGE;
+    }
+    int status;
+    Game *g = start_or_report(o, 0, &status);
+    if (!g)
+        return status;
+    uint64_t n;
+    if (o->depth == 0) {
+        n = 1; /* the root alone, as Stockfish counts it */
+    } else if (o->divide) {
+        n = game_perft_divide(g, o->depth, print_divide, NULL);
+        fputc('\n', stdout);
+    } else {
+        n = game_perft(g, o->depth);
+    }
+    printf("Nodes searched: %" PRIu64 "\n", n);
+    game_free(g);
+    return CLI_EXIT_OK;
+}
+
+static int cmd_legal(const CliOptions *o)
+{
+    int status;
+    Game *g = start_or_report(o, 0, &status);
+    if (!g)
+        return status;
+    int seat = game_to_act(g);
+    if (seat < 0) {
+        char buf[64];
+        fprintf(stderr, "chessvar legal: the game is over (%s): no legal actions\n",
+                game_result_text(g, buf, sizeof buf));
+        game_free(g);
+        return CLI_EXIT_OK;
+    }
+    ActionList l = ACTIONLIST_INIT;
+    StrBuf out = STRBUF_INIT;
+    game_legal(g, seat, &l);
+    for (int i = 0; i < l.n; i++) {
+        if (action_is_meta(l.v[i].kind))
+            continue;
+        game_format(g, &l.v[i], FMT_MACHINE, &out);
+        sb_putc(&out, '\n');
+    }
+    fputs(sb_str(&out), stdout);
+    sb_free(&out);
+    al_free(&l);
+    game_free(g);
+    return CLI_EXIT_OK;
+}

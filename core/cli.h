@@ -1,0 +1,76 @@
+/*
+ * cli.h -- the `chessvar` command: argument parsing, subcommand dispatch
+ * and what the subcommands share (starting a game from options, playing a
+ * typed command for a seat, names for the renderers).
+ *
+ * Invariant: every failure reaches the user as one message on standard
+ * error and a non-zero exit status (CLI_EXIT_*); nothing here exits the
+ * process behind its caller's back, so the commands are plain functions.
+ */
+#ifndef CHESSVAR_CLI_H
+#define CHESSVAR_CLI_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "game.h"
+#include "render.h"
+#include "util.h"
+#include "variant.h"
+
+/* Exit statuses (docs/PROTOCOL.md, "Exit status"). */
+enum {
+    CLI_EXIT_OK = 0,
+    CLI_EXIT_FAIL = 1,  /* a command failed: batch error, file, I/O */
+    CLI_EXIT_USAGE = 2  /* the command line is wrong: unknown command,
+                           option, variant, parameter, bad value or FEN */
+};
+
+#define CLI_MAX_PARAMS 64
+
+typedef struct CliOptions {
+    const char *command;        /* "play", "run", ... */
+    const VariantOps *variant;  /* NULL when none was named */
+    const char *fen;            /* --fen */
+    const char *load;           /* --load */
+    int have_seed;
+    uint64_t seed;              /* --seed */
+    int sides;                  /* --sides, 0 = the variant's default */
+    int nparams;
+    const char *params[CLI_MAX_PARAMS]; /* --param NAME=VALUE, in order */
+    int ascii;                  /* --ascii */
+    int json;                   /* --json */
+    int depth;                  /* --depth, -1 when not given */
+    int divide;                 /* --divide */
+} CliOptions;
+
+/* The whole program: parse argv, run the command, return the exit status. */
+int cli_main(int argc, char **argv);
+
+/* Start the game the options describe: a new game of o->variant (--fen,
+ * --seed, --sides, --param) or the record of --load.  NULL with e set;
+ * *status gets CLI_EXIT_USAGE or CLI_EXIT_FAIL to say whose fault it is.
+ * default_seed is used when --seed is absent. */
+Game *cli_start_game(const CliOptions *o, uint64_t default_seed, Error *e,
+                     int *status);
+
+/* A seed for games the user did not seed: differs from run to run. */
+uint64_t cli_fresh_seed(void);
+
+/* Side and seat names of g for the renderers. */
+void cli_names(const Game *g, RenderNames *n);
+
+/* The status line of g ("white to move", "game over: 1-0, white wins
+ * (checkmate)") and its JSON object, from public facts only. */
+void cli_status_line(const Game *g, StrBuf *out);
+void cli_status_json(const Game *g, StrBuf *out);
+
+/* Colours on stdout: a terminal, and NO_COLOR unset or empty. */
+int cli_use_color(void);
+
+/* Subcommands (cli_run.c, cli_play.c). */
+int cli_run(const CliOptions *o);
+int cli_play(const CliOptions *o);
+int cli_menu(const CliOptions *o);
+
+#endif

@@ -1,0 +1,566 @@
+/*
+ * render.c -- the text board and the JSON form of a View.
+ *
+ * Invariant: only the View and public names are read (see render.h), so
+ * whatever a seat may not know cannot appear in what is drawn for it.
+ * Every board cell has the same display width, so columns line up whatever
+ * the pieces (Unicode figures count as one column).
+ */
+#include "render.h"
+
+#include <ctype.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Index by Figure; white and black sets. */
+static const char *const WHITE_GLYPH[FIG__COUNT] = {
+    "", "\u2659", "\u2658", "\u2657", "\u2656", "\u2655", "\u2654", ""};
+static const char *const BLACK_GLYPH[FIG__COUNT] = {
+    "", "\u265F", "\u265E", "\u265D", "\u265C", "\u265B", "\u265A", ""};
+
+#define ANSI_RESET "\x1b[0m"
+#define ANSI_LIGHT "\x1b[30;48;5;223m"
+#define ANSI_DARK "\x1b[30;48;5;180m"
+#define ANSI_LAST_LIGHT "\x1b[30;48;5;186m"
+#define ANSI_LAST_DARK "\x1b[30;48;5;143m"
+
+/* A cell's content: UTF-8 bytes and display width. */
+typedef struct Token {
+    char s[24];
+    int width;
+} Token;
+
+static void tok_put(Token *t, const char *s, int width)
+{
+    size_t len = strlen(t->s);
+    str_copy(t->s + len, sizeof t->s - len, s);
+    t->width += width;
+}
+
+static void tok_putc(Token *t, char c)
+{
+    char s[2] = {c, 0};
+    tok_put(t, s, 1);
+}
+
+/* A View filled by a careless variant must still not make us read past
+ * its arrays. */
+static int npieces(const View *v)
+{
+    return v->npieces < 0 ? 0 : v->npieces > MAX_VIEW_PIECES ? MAX_VIEW_PIECES : v->npieces;
+}
+
+static int known_figure(int fig)
+{
+    return fig >= FIG_PAWN && fig <= FIG_KING;
+}
+
+/* The marks are documented in docs/PROTOCOL.md ("Board marks"). */
+static void piece_token(const ViewPiece *p, int nsides, int ascii, Token *t)
+{
+    int fig = p->figure;
+    char letter = known_figure(fig) ? figure_letter(fig) : '?';
+    memset(t, 0, sizeof *t);
+    if (p->flags & VP_MERGED) {
+        tok_putc(t, letter);
+        tok_putc(t, '*');
+    } else if (nsides <= 2 && (p->side == 0 || p->side == 1)) {
+        if (!known_figure(fig))
+            tok_put(t, ascii ? (p->side ? "x" : "X")
+                             : (p->side ? "\u25CF" : "\u25CB"), 1);
+        else if (ascii)
+            tok_putc(t, p->side ? (char)tolower((unsigned char)letter) : letter);
+        else
+            tok_put(t, p->side ? BLACK_GLYPH[fig] : WHITE_GLYPH[fig], 1);
+    } else {
+        tok_putc(t, letter);
+        tok_putc(t, p->side >= 0 && p->side < 9 ? (char)('1' + p->side) : '-');
+    }
+    if ((p->flags & VP_MASKED) && known_figure(fig))
+        tok_putc(t, '~');
+    if (p->flags & VP_TRAPPED)
+        tok_putc(t, '#');
+    if (p->flags & VP_INERT)
+        tok_putc(t, '-');
+}
+
+/* The frame of a drawing: which square each column and row shows. */
+typedef struct Frame {
+    int ncols, nrows;
+    int32_t col_x[RENDER_MAX_CELLS];
+    int32_t row_y[RENDER_MAX_CELLS];
+    char col_label[RENDER_MAX_CELLS][12];
+    char row_label[RENDER_MAX_CELLS][12];
+    int cw, lw;        /* cell width, row label width */
+    int tokw;          /* token width inside a cell */
+} Frame;
+
+static void frame_bounded(const View *v, Frame *f)
+{
+    int w = v->geo.width, h = v->geo.height;
+    int flip = v->seat == 1; /* Black looks from rank 8 */
+    f->ncols = w < RENDER_MAX_CELLS ? w : RENDER_MAX_CELLS;
+    f->nrows = h < RENDER_MAX_CELLS ? h : RENDER_MAX_CELLS;
+    for (int i = 0; i < f->ncols; i++) {
+        int x = flip ? w - 1 - i : i;
+        f->col_x[i] = x;
+        snprintf(f->col_label[i], sizeof f->col_label[i], "%c", 'a' + x % 26);
+    }
+    for (int i = 0; i < f->nrows; i++) {
+        int y = flip ? i : h - 1 - i;
+        f->row_y[i] = y;
+        snprintf(f->row_label[i], sizeof f->row_label[i], "%d", y + 1);
+    }
+}
+
+/* Bounding box of the pieces and the last move, plus a margin of one.
+ * Returns -1 if that is too large to draw. */
+static int frame_plane(const View *v, Frame *f)
+{
+    int64_t x0 = 0, x1 = 0, y0 = 0, y1 = 0;
+    int any = 0, np = npieces(v);
+    for (int i = 0; i <= np + 1; i++) {
+        Coord c;
+        if (i < np)
+            c = v->pieces[i].at;
+        else if (v->has_last)
+            c = i == np ? v->last_from : v->last_to;
+        else
+            break;
+        if (!any || c.x < x0) x0 = c.x;
+        if (!any || c.x > x1) x1 = c.x;
+        if (!any || c.y < y0) y0 = c.y;
+        if (!any || c.y > y1) y1 = c.y;
+        any = 1;
+    }
+    x0--, y0--, x1++, y1++;
+    if (x1 - x0 + 1 > RENDER_MAX_CELLS || y1 - y0 + 1 > RENDER_MAX_CELLS)
+        return -1;
+    f->ncols = (int)(x1 - x0 + 1);
+    f->nrows = (int)(y1 - y0 + 1);
+    for (int i = 0; i < f->ncols; i++) {
+        f->col_x[i] = (int32_t)(x0 + i);
+        snprintf(f->col_label[i], sizeof f->col_label[i], "%d", f->col_x[i]);
+    }
+    for (int i = 0; i < f->nrows; i++) {
+        f->row_y[i] = (int32_t)(y1 - i); /* y grows upwards */
+        snprintf(f->row_label[i], sizeof f->row_label[i], "%d", f->row_y[i]);
+    }
+    return 0;
+}
+
+static void frame_widths(const View *v, const RenderOpts *o, Frame *f)
+{
+    f->tokw = 1;
+    for (int i = 0; i < npieces(v); i++) {
+        Token t;
+        piece_token(&v->pieces[i], v->nsides, o->ascii, &t);
+        if (t.width > f->tokw)
+            f->tokw = t.width;
+    }
+    f->cw = f->tokw + 2;
+    for (int i = 0; i < f->ncols; i++) {
+        int len = (int)strlen(f->col_label[i]);
+        if (len + 1 > f->cw)
+            f->cw = len + 1;
+    }
+    f->lw = 1;
+    for (int i = 0; i < f->nrows; i++) {
+        int len = (int)strlen(f->row_label[i]);
+        if (len > f->lw)
+            f->lw = len;
+    }
+}
+
+static void put_spaces(StrBuf *out, int n)
+{
+    while (n-- > 0)
+        sb_putc(out, ' ');
+}
+
+static void column_labels(const Frame *f, StrBuf *out)
+{
+    StrBuf line = STRBUF_INIT;
+    put_spaces(&line, f->lw + 1);
+    for (int i = 0; i < f->ncols; i++) {
+        int len = (int)strlen(f->col_label[i]);
+        int left = (f->cw - len + 1) / 2;
+        put_spaces(&line, left);
+        sb_puts(&line, f->col_label[i]);
+        put_spaces(&line, f->cw - len - left);
+    }
+    /* no trailing blanks: they only get in the way of tests and diffs */
+    while (line.len && line.s[line.len - 1] == ' ')
+        line.s[--line.len] = '\0';
+    sb_puts(out, sb_str(&line));
+    sb_putc(out, '\n');
+    sb_free(&line);
+}
+
+static const ViewPiece *piece_at(const View *v, Coord c)
+{
+    for (int i = 0; i < npieces(v); i++)
+        if (coord_eq(v->pieces[i].at, c))
+            return &v->pieces[i];
+    return NULL;
+}
+
+static int is_last_square(const View *v, Coord c)
+{
+    return v->has_last && (coord_eq(v->last_from, c) || coord_eq(v->last_to, c));
+}
+
+static void draw_cell(const View *v, const RenderOpts *o, const Frame *f,
+                      Coord c, StrBuf *out)
+{
+    const ViewPiece *p = piece_at(v, c);
+    int last = is_last_square(v, c);
+    int dark = ((c.x + c.y) % 2 + 2) % 2 == 0; /* a1 is dark */
+    Token t;
+    if (p) {
+        piece_token(p, v->nsides, o->ascii, &t);
+    } else {
+        memset(&t, 0, sizeof t);
+        tok_put(&t, o->ascii ? "." : "\u00B7", 1);
+    }
+    int pad = f->cw - 2 - t.width;
+    if (o->color) {
+        sb_puts(out, last ? (dark ? ANSI_LAST_DARK : ANSI_LAST_LIGHT)
+                          : (dark ? ANSI_DARK : ANSI_LIGHT));
+        sb_putc(out, ' ');
+    } else {
+        sb_putc(out, last ? '[' : ' ');
+    }
+    sb_puts(out, t.s);
+    put_spaces(out, pad);
+    if (o->color) {
+        sb_putc(out, ' ');
+        sb_puts(out, ANSI_RESET);
+    } else {
+        sb_putc(out, last ? ']' : ' ');
+    }
+}
+
+static void list_pieces(const View *v, const RenderOpts *o, StrBuf *out)
+{
+    sb_puts(out, "(the pieces are too far apart to draw; they are at)\n");
+    for (int i = 0; i < npieces(v); i++) {
+        char sq[GEO_SQ_MAX];
+        Token t;
+        piece_token(&v->pieces[i], v->nsides, o->ascii, &t);
+        sb_printf(out, "  %s %s\n", t.s,
+                  geo_format_square(&v->geo, v->pieces[i].at, sq));
+    }
+}
+
+void render_board(const View *v, const RenderOpts *o, StrBuf *out)
+{
+    Frame f;
+    memset(&f, 0, sizeof f);
+    if (v->geo.bounded) {
+        frame_bounded(v, &f);
+    } else if (frame_plane(v, &f) < 0) {
+        list_pieces(v, o, out);
+        return;
+    }
+    frame_widths(v, o, &f);
+    column_labels(&f, out);
+    for (int r = 0; r < f.nrows; r++) {
+        sb_printf(out, "%*s ", f.lw, f.row_label[r]);
+        for (int c = 0; c < f.ncols; c++)
+            draw_cell(v, o, &f, coord_make(f.col_x[c], f.row_y[r]), out);
+        sb_printf(out, " %s\n", f.row_label[r]);
+    }
+    column_labels(&f, out);
+}
+
+/* ---- Status ----------------------------------------------------------- */
+
+static const char *name_of(const char *const *names, int count, int i)
+{
+    return i >= 0 && i < count && names[i] ? names[i] : "?";
+}
+
+void render_result(const Status *s, const RenderNames *n, StrBuf *out)
+{
+    if (!s->over) {
+        sb_putc(out, '*');
+        return;
+    }
+    if (n->nsides == 2) {
+        sb_puts(out, s->winners == 1u ? "1-0" : s->winners == 2u ? "0-1"
+                     : s->winners == 0 ? "1/2-1/2" : "*");
+        return;
+    }
+    if (s->winners == 0) {
+        sb_puts(out, "draw");
+        return;
+    }
+    int first = 1;
+    for (int i = 0; i < n->nsides; i++) {
+        if (!(s->winners & (1u << i)))
+            continue;
+        sb_printf(out, "%s%s", first ? "" : "+", name_of(n->side, n->nsides, i));
+        first = 0;
+    }
+}
+
+static void side_list(unsigned mask, const RenderNames *n, StrBuf *out)
+{
+    int count = 0, total = 0;
+    for (int i = 0; i < n->nsides; i++)
+        total += (mask >> i) & 1u;
+    for (int i = 0; i < n->nsides; i++) {
+        if (!(mask & (1u << i)))
+            continue;
+        count++;
+        sb_printf(out, "%s%s", count == 1 ? "" : count == total ? " and " : ", ",
+                  name_of(n->side, n->nsides, i));
+    }
+}
+
+void render_status_line(const View *v, const RenderNames *n, StrBuf *out)
+{
+    const Status *s = &v->status;
+    if (s->over) {
+        sb_puts(out, "game over: ");
+        render_result(s, n, out);
+        sb_puts(out, ", ");
+        if (s->winners) {
+            side_list(s->winners, n, out);
+            sb_puts(out, (s->winners & (s->winners - 1)) ? " win" : " wins");
+        } else {
+            sb_puts(out, "draw");
+        }
+        if (s->reason[0])
+            sb_printf(out, " (%s)", s->reason);
+        return;
+    }
+    const char *mover = v->side_to_move >= 0
+                            ? name_of(n->side, n->nsides, v->side_to_move) : NULL;
+    const char *actor = v->seat_to_act >= 0
+                            ? name_of(n->seat, n->nseats, v->seat_to_act) : NULL;
+    if (mover)
+        sb_printf(out, "%s to move", mover);
+    if (actor && (!mover || strcmp(actor, mover) != 0))
+        sb_printf(out, "%s%s must act", mover ? "; " : "", actor);
+    if (s->in_check) {
+        sb_puts(out, mover || actor ? ", " : "");
+        side_list(s->in_check, n, out);
+        sb_puts(out, (s->in_check & (s->in_check - 1)) ? " are in check" : " is in check");
+    }
+}
+
+void render_view_text(const View *v, const RenderNames *n,
+                      const RenderOpts *o, StrBuf *out)
+{
+    render_board(v, o, out);
+    if (v->last_text[0])
+        sb_printf(out, "last move: %s\n", v->last_text);
+    StrBuf st = STRBUF_INIT;
+    render_status_line(v, n, &st);
+    sb_printf(out, "%s\n", sb_str(&st));
+    /* Variants often ask what the status line says already. */
+    if (v->question[0] && strcmp(v->question, sb_str(&st)) != 0)
+        sb_printf(out, "question: %s\n", v->question);
+    sb_free(&st);
+    if (v->info[0]) {
+        sb_puts(out, v->info);
+        if (v->info[strlen(v->info) - 1] != '\n')
+            sb_putc(out, '\n');
+    }
+    if (v->ncaptured > 0) {
+        sb_puts(out, "captured:");
+        for (int i = 0; i < v->ncaptured && i < MAX_VIEW_PIECES; i++) {
+            Token t;
+            piece_token(&v->captured[i], v->nsides, o->ascii, &t);
+            sb_printf(out, " %s", t.s);
+        }
+        sb_putc(out, '\n');
+    }
+}
+
+/* ---- JSON ------------------------------------------------------------- */
+
+void render_json_name(StrBuf *out, const char *const *names, int count, int i)
+{
+    if (names && i >= 0 && i < count && names[i])
+        sb_json_str(out, names[i]);
+    else
+        sb_puts(out, "null");
+}
+
+static void json_mask(StrBuf *out, unsigned mask, const RenderNames *n)
+{
+    sb_putc(out, '[');
+    int first = 1;
+    for (int i = 0; i < n->nsides; i++) {
+        if (!(mask & (1u << i)))
+            continue;
+        if (!first)
+            sb_putc(out, ',');
+        render_json_name(out, n->side, n->nsides, i);
+        first = 0;
+    }
+    sb_putc(out, ']');
+}
+
+void render_status_json(const Status *s, const RenderNames *n, StrBuf *out)
+{
+    sb_printf(out, "{\"over\":%s,\"result\":", s->over ? "true" : "false");
+    StrBuf r = STRBUF_INIT;
+    render_result(s, n, &r);
+    sb_json_str(out, sb_str(&r));
+    sb_free(&r);
+    sb_puts(out, ",\"winners\":");
+    json_mask(out, s->over ? s->winners : 0, n);
+    sb_puts(out, ",\"reason\":");
+    if (s->reason[0])
+        sb_json_str(out, s->reason);
+    else
+        sb_puts(out, "null");
+    sb_puts(out, ",\"in_check\":");
+    json_mask(out, s->in_check, n);
+    sb_putc(out, '}');
+}
+
+static void json_piece(const View *v, const ViewPiece *p, int on_board,
+                       const RenderNames *n, StrBuf *out)
+{
+    sb_putc(out, '{');
+    if (on_board) {
+        char sq[GEO_SQ_MAX];
+        sb_puts(out, "\"square\":");
+        sb_json_str(out, geo_format_square(&v->geo, p->at, sq));
+        sb_printf(out, ",\"x\":%d,\"y\":%d,", (int)p->at.x, (int)p->at.y);
+    }
+    sb_puts(out, "\"side\":");
+    render_json_name(out, n->side, n->nsides, p->side);
+    if (p->flags & VP_MERGED) {
+        sb_puts(out, ",\"side2\":");
+        render_json_name(out, n->side, n->nsides, p->side2);
+    }
+    sb_puts(out, ",\"figure\":");
+    if (known_figure(p->figure))
+        sb_printf(out, "\"%s\",\"letter\":\"%c\"", figure_name(p->figure),
+                  figure_letter(p->figure));
+    else
+        sb_puts(out, "\"hidden\",\"letter\":\"?\"");
+    static const struct { unsigned bit; const char *name; } FLAGS[] = {
+        {VP_MASKED, "masked"}, {VP_MERGED, "merged"},
+        {VP_INERT, "inert"}, {VP_TRAPPED, "trapped"}};
+    sb_puts(out, ",\"flags\":[");
+    int first = 1;
+    for (size_t i = 0; i < ARRAY_LEN(FLAGS); i++) {
+        if (!(p->flags & FLAGS[i].bit))
+            continue;
+        sb_printf(out, "%s\"%s\"", first ? "" : ",", FLAGS[i].name);
+        first = 0;
+    }
+    sb_puts(out, "]}");
+}
+
+static void json_pieces(const View *v, const ViewPiece *pieces, int count,
+                        int on_board, const RenderNames *n, StrBuf *out)
+{
+    sb_putc(out, '[');
+    for (int i = 0; i < count && i < MAX_VIEW_PIECES; i++) {
+        if (i)
+            sb_putc(out, ',');
+        json_piece(v, &pieces[i], on_board, n, out);
+    }
+    sb_putc(out, ']');
+}
+
+static void json_opt_str(StrBuf *out, const char *key, const char *s)
+{
+    sb_printf(out, ",\"%s\":", key);
+    if (s[0])
+        sb_json_str(out, s);
+    else
+        sb_puts(out, "null");
+}
+
+/* Info is free text of several lines; programs get it line by line. */
+static void json_lines(StrBuf *out, const char *text)
+{
+    sb_putc(out, '[');
+    int first = 1;
+    const char *p = text;
+    while (*p) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        StrBuf line = STRBUF_INIT;
+        sb_putn(&line, p, len);
+        if (!first)
+            sb_putc(out, ',');
+        sb_json_str(out, sb_str(&line));
+        sb_free(&line);
+        first = 0;
+        p += len + (nl ? 1 : 0);
+    }
+    sb_putc(out, ']');
+}
+
+static void json_last_move(const View *v, StrBuf *out)
+{
+    sb_puts(out, ",\"last_move\":");
+    if (!v->has_last && !v->last_text[0]) {
+        sb_puts(out, "null");
+        return;
+    }
+    sb_puts(out, "{\"text\":");
+    if (v->last_text[0])
+        sb_json_str(out, v->last_text);
+    else
+        sb_puts(out, "null");
+    if (v->has_last) {
+        char a[GEO_SQ_MAX], b[GEO_SQ_MAX];
+        sb_puts(out, ",\"from\":");
+        sb_json_str(out, geo_format_square(&v->geo, v->last_from, a));
+        sb_puts(out, ",\"to\":");
+        sb_json_str(out, geo_format_square(&v->geo, v->last_to, b));
+    }
+    sb_putc(out, '}');
+}
+
+void render_view_json(const View *v, const RenderNames *n,
+                      const char *const *msgs, int nmsgs, StrBuf *out)
+{
+    sb_puts(out, "{\"seat\":");
+    render_json_name(out, n->seat, n->nseats, v->seat);
+    if (v->geo.bounded)
+        sb_printf(out, ",\"geometry\":{\"bounded\":true,\"width\":%d,\"height\":%d}",
+                  v->geo.width, v->geo.height);
+    else
+        sb_puts(out, ",\"geometry\":{\"bounded\":false}");
+    sb_puts(out, ",\"sides\":[");
+    for (int i = 0; i < n->nsides; i++) {
+        if (i)
+            sb_putc(out, ',');
+        render_json_name(out, n->side, n->nsides, i);
+    }
+    sb_puts(out, "],\"side_to_move\":");
+    render_json_name(out, n->side, n->nsides, v->side_to_move);
+    sb_puts(out, ",\"seat_to_act\":");
+    render_json_name(out, n->seat, n->nseats, v->seat_to_act);
+    sb_puts(out, ",\"pieces\":");
+    json_pieces(v, v->pieces, npieces(v), 1, n, out);
+    sb_puts(out, ",\"captured\":");
+    json_pieces(v, v->captured, v->ncaptured, 0, n, out);
+    json_last_move(v, out);
+    json_opt_str(out, "position", v->position);
+    json_opt_str(out, "question", v->question);
+    sb_puts(out, ",\"info\":");
+    json_lines(out, v->info);
+    sb_puts(out, ",\"status\":");
+    render_status_json(&v->status, n, out);
+    sb_puts(out, ",\"messages\":[");
+    for (int i = 0; i < nmsgs; i++) {
+        if (i)
+            sb_putc(out, ',');
+        sb_json_str(out, msgs[i]);
+    }
+    sb_puts(out, "]}");
+}
