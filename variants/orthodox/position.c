@@ -98,6 +98,9 @@ static int parse_placement(Position *q, const char *s, Error *e)
             if (!pc && !isgraph((unsigned char)*c))
                 return err_set(e, "unexpected character (code %d) in FEN rank %d",
                                (unsigned char)*c, rank + 1);
+            if (!pc && !isalpha((unsigned char)*c))
+                return err_set(e, "unexpected character '%c' in FEN rank %d "
+                               "(1-8 count empty squares)", *c, rank + 1);
             if (!pc)
                 return err_set(e, "unknown piece letter '%c' in FEN rank %d "
                                "(use PNBRQK for White, pnbrqk for Black, 1-8 for empty squares)",
@@ -300,9 +303,9 @@ int chess_from_fen(Position *p, const char *fen, Error *e)
     char *field[7];
     int n = split_fields(buf, field);
     if (n < 4 || n > 6)
-        return err_set(e, "FEN has %s%d fields; expected 4 to 6 (placement, side, castling, "
+        return err_set(e, "FEN has %s%d field%s; expected 4 to 6 (placement, side, castling, "
                        "en passant, halfmove clock, fullmove number)", n > 6 ? "more than " : "",
-                       n > 6 ? 6 : n);
+                       n > 6 ? 6 : n, n == 1 ? "" : "s");
     Position q;
     memset(&q, 0, sizeof q);
     if (parse_fields(&q, field, n, e) < 0)
