@@ -21,10 +21,10 @@
 #include "../variants/orthodox/chess.h"
 
 #if defined(__SANITIZE_ADDRESS__)
-#define PERFT_CAP 100000ULL     /* ASan + UBSan run about 20x slower */
+#define PERFT_CAP 1000000ULL    /* ASan + UBSan run several times slower */
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer)
-#define PERFT_CAP 100000ULL
+#define PERFT_CAP 1000000ULL
 #endif
 #endif
 #ifndef PERFT_CAP
