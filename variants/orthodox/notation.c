@@ -676,7 +676,8 @@ static int err_san_none(const Position *p, const char *text,
         if (src == CH_NO_SQ)
             return err_set(e, "%s: no %s pawn can %s %s", text,
                            COLOR_NAMES[us],
-                           q->from_file >= 0 && q->from_file != FILE_OF(q->to)
+                           q->capture || (q->from_file >= 0
+                                          && q->from_file != FILE_OF(q->to))
                                    ? "capture on" : "move to",
                            sq);
     } else {
