@@ -179,16 +179,16 @@ static void put_spaces(StrBuf *out, int n)
         sb_putc(out, ' ');
 }
 
+/* A label starts where the figures start: one column into its cell. */
 static void column_labels(const Frame *f, StrBuf *out)
 {
     StrBuf line = STRBUF_INIT;
     put_spaces(&line, f->lw + 1);
     for (int i = 0; i < f->ncols; i++) {
         int len = (int)strlen(f->col_label[i]);
-        int left = (f->cw - len + 1) / 2;
-        put_spaces(&line, left);
+        sb_putc(&line, ' ');
         sb_puts(&line, f->col_label[i]);
-        put_spaces(&line, f->cw - len - left);
+        put_spaces(&line, f->cw - len - 1);
     }
     /* no trailing blanks: they only get in the way of tests and diffs */
     while (line.len && line.s[line.len - 1] == ' ')
@@ -233,12 +233,12 @@ static void draw_cell(const View *v, const RenderOpts *o, const Frame *f,
         sb_putc(out, last ? '[' : ' ');
     }
     sb_puts(out, t.s);
-    put_spaces(out, pad);
     if (o->color) {
-        sb_putc(out, ' ');
+        put_spaces(out, pad + 1);
         sb_puts(out, ANSI_RESET);
     } else {
         sb_putc(out, last ? ']' : ' ');
+        put_spaces(out, pad);
     }
 }
 

@@ -1,0 +1,934 @@
+/*
+ * test_cli.c -- end-to-end tests of the `chessvar` program: the built
+ * binary (env CHESSVAR, default ./chessvar) runs through the shell with
+ * standard input fed from a file; the tests assert on its output and exit
+ * status.  A few tests call the renderers directly on hand-made Views
+ * (unbounded plane, hidden, masked and merged pieces) that no built-in
+ * variant produces yet.
+ *
+ * Invariant: every test checks behaviour that could fail (counts, results,
+ * unchanged positions, exit codes), citing the rule (ORTH-n) it exercises.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../core/render.h"
+
+#define START_FEN "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+#define SCHOLAR "e4\ne5\nBc4\nNc6\nQh5\nNf6\nQxf7#\n"
+
+/* ---- Running the program ------------------------------------------------ */
+
+typedef struct Run {
+    char *out;   /* standard output */
+    char *err;   /* standard error */
+    int status;  /* exit status, -1 if it did not exit normally */
+} Run;
+
+static const char *program(void)
+{
+    const char *p = getenv("CHESSVAR");
+    return p && p[0] ? p : "./chessvar";
+}
+
+static char *slurp(FILE *f)
+{
+    size_t len = 0, cap = 4096;
+    char *s = malloc(cap);
+    assert_non_null(s);
+    size_t n;
+    while ((n = fread(s + len, 1, cap - len - 1, f)) > 0) {
+        len += n;
+        if (cap - len < 2) {
+            cap *= 2;
+            s = realloc(s, cap);
+            assert_non_null(s);
+        }
+    }
+    s[len] = '\0';
+    return s;
+}
+
+static void temp_path(char *buf, size_t n, const char *tag)
+{
+    snprintf(buf, n, "/tmp/chessvar_test_%s_XXXXXX", tag);
+    int fd = mkstemp(buf);
+    assert_true(fd >= 0);
+    close(fd);
+}
+
+/* Run "chessvar ARGS" (ARGS as shell words) with `input` on stdin. */
+static void run(Run *r, const char *args, const char *input)
+{
+    char in[64], err[64];
+    temp_path(in, sizeof in, "in");
+    temp_path(err, sizeof err, "err");
+    FILE *f = fopen(in, "w");
+    assert_non_null(f);
+    fputs(input ? input : "", f);
+    fclose(f);
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "NO_COLOR= '%s' %s < '%s' 2> '%s'", program(), args,
+             in, err);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    r->out = slurp(p);
+    int st = pclose(p);
+    r->status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    f = fopen(err, "r");
+    assert_non_null(f);
+    r->err = slurp(f);
+    fclose(f);
+    unlink(in);
+    unlink(err);
+}
+
+static void run_free(Run *r)
+{
+    free(r->out);
+    free(r->err);
+}
+
+static int count_lines(const char *s)
+{
+    int n = 0;
+    for (; *s; s++)
+        n += *s == '\n';
+    return n;
+}
+
+static int count_str(const char *s, const char *needle)
+{
+    int n = 0;
+    for (const char *p = strstr(s, needle); p; p = strstr(p + 1, needle))
+        n++;
+    return n;
+}
+
+/* Line i (0-based) of s, copied into buf. */
+static const char *line_at(const char *s, int i, char *buf, size_t n)
+{
+    while (i-- > 0 && s) {
+        s = strchr(s, '\n');
+        if (s)
+            s++;
+    }
+    buf[0] = '\0';
+    if (!s)
+        return buf;
+    size_t len = strcspn(s, "\n");
+    if (len >= n)
+        len = n - 1;
+    memcpy(buf, s, len);
+    buf[len] = '\0';
+    return buf;
+}
+
+#define assert_contains(hay, needle)                                          \
+    do {                                                                      \
+        if (!strstr((hay), (needle)))                                         \
+            fail_msg("expected \"%s\" in:\n%s", (needle), (hay));             \
+    } while (0)
+
+/* ---- A small JSON validator ---------------------------------------------- */
+
+typedef struct Json {
+    const char *p;
+    int depth;
+} Json;
+
+static int json_value(Json *j);
+
+static void json_ws(Json *j)
+{
+    while (*j->p == ' ' || *j->p == '\t' || *j->p == '\r' || *j->p == '\n')
+        j->p++;
+}
+
+static int json_string(Json *j)
+{
+    if (*j->p != '"')
+        return -1;
+    for (j->p++; *j->p != '"'; j->p++) {
+        unsigned char c = (unsigned char)*j->p;
+        if (c < 0x20)
+            return -1;
+        if (c == '\\') {
+            j->p++;
+            if (*j->p == 'u') {
+                for (int k = 1; k <= 4; k++)
+                    if (!strchr("0123456789abcdefABCDEF", j->p[k]) || !j->p[k])
+                        return -1;
+                j->p += 4;
+            } else if (!*j->p || !strchr("\"\\/bfnrt", *j->p)) {
+                return -1;
+            }
+        }
+    }
+    j->p++;
+    return 0;
+}
+
+static int json_number(Json *j)
+{
+    const char *s = j->p;
+    if (*j->p == '-')
+        j->p++;
+    if (*j->p < '0' || *j->p > '9')
+        return -1;
+    while ((*j->p >= '0' && *j->p <= '9') || strchr(".eE+-", *j->p))
+        j->p++;
+    return j->p > s ? 0 : -1;
+}
+
+static int json_list(Json *j, char close, int members)
+{
+    j->p++;
+    json_ws(j);
+    if (*j->p == close) {
+        j->p++;
+        return 0;
+    }
+    for (;;) {
+        json_ws(j);
+        if (members) {
+            if (json_string(j))
+                return -1;
+            json_ws(j);
+            if (*j->p++ != ':')
+                return -1;
+        }
+        if (json_value(j))
+            return -1;
+        json_ws(j);
+        if (*j->p == ',') {
+            j->p++;
+            continue;
+        }
+        if (*j->p++ != close)
+            return -1;
+        return 0;
+    }
+}
+
+static int json_value(Json *j)
+{
+    json_ws(j);
+    if (++j->depth > 64)
+        return -1;
+    int rc;
+    switch (*j->p) {
+    case '{': rc = json_list(j, '}', 1); break;
+    case '[': rc = json_list(j, ']', 0); break;
+    case '"': rc = json_string(j); break;
+    case 't': rc = strncmp(j->p, "true", 4) ? -1 : (j->p += 4, 0); break;
+    case 'f': rc = strncmp(j->p, "false", 5) ? -1 : (j->p += 5, 0); break;
+    case 'n': rc = strncmp(j->p, "null", 4) ? -1 : (j->p += 4, 0); break;
+    default: rc = json_number(j); break;
+    }
+    j->depth--;
+    return rc;
+}
+
+/* 1 if line is exactly one JSON object. */
+static int json_object_line(const char *line)
+{
+    Json j = {line, 0};
+    json_ws(&j);
+    if (*j.p != '{' || json_value(&j))
+        return 0;
+    json_ws(&j);
+    return *j.p == '\0';
+}
+
+static void test_json_validator_itself(void **state)
+{
+    (void)state;
+    assert_true(json_object_line("{\"a\":[1,-2.5e3,true,null,{\"b\":\"x\\n\"}]}"));
+    assert_false(json_object_line("{\"a\":1,}"));
+    assert_false(json_object_line("{\"a\":\"unterminated}"));
+    assert_false(json_object_line("{\"a\":1}{\"b\":2}"));
+    assert_false(json_object_line("[1,2]"));
+}
+
+/* Every line of out is one JSON object; returns the number of lines. */
+static int assert_json_lines(const char *out)
+{
+    int n = 0;
+    const char *s = out;
+    while (*s) {
+        size_t len = strcspn(s, "\n");
+        char *line = malloc(len + 1);
+        assert_non_null(line);
+        memcpy(line, s, len);
+        line[len] = '\0';
+        if (!json_object_line(line))
+            fail_msg("not one JSON object: %s", line);
+        free(line);
+        n++;
+        s += len + (s[len] == '\n');
+    }
+    return n;
+}
+
+/* ---- Commands ----------------------------------------------------------- */
+
+static void test_help_and_list(void **state)
+{
+    (void)state;
+    Run r;
+    run(&r, "--help", NULL);
+    assert_int_equal(r.status, 0);
+    assert_contains(r.out, "perft");
+    assert_contains(r.out, "run");
+    run_free(&r);
+
+    run(&r, "help", NULL);
+    assert_int_equal(r.status, 0);
+    assert_contains(r.out, "legal");
+    run_free(&r);
+
+    static const char *const cmds[] = {"play", "perft", "legal", "run", "params",
+                                       "list", "menu"};
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        char args[64];
+        snprintf(args, sizeof args, "%s --help", cmds[i]);
+        run(&r, args, NULL);
+        assert_int_equal(r.status, 0);
+        assert_contains(r.out, "usage: chessvar");
+        run_free(&r);
+    }
+
+    run(&r, "list", NULL);
+    assert_int_equal(r.status, 0);
+    assert_contains(r.out, "orthodox");
+    assert_contains(r.out, "Orthodox chess");
+    run_free(&r);
+}
+
+static void test_unknown_command_option_variant(void **state)
+{
+    (void)state;
+    Run r;
+    run(&r, "frobnicate", NULL);
+    assert_int_equal(r.status, 2);
+    assert_contains(r.err, "unknown command 'frobnicate'");
+    assert_contains(r.err, "perft");
+    assert_string_equal(r.out, "");
+    run_free(&r);
+
+    run(&r, "run nosuchchess", NULL);
+    assert_int_equal(r.status, 2);
+    assert_contains(r.err, "unknown variant 'nosuchchess'");
+    assert_contains(r.err, "orthodox");
+    run_free(&r);
+
+    run(&r, "legal orthodox --colour red", NULL);
+    assert_int_equal(r.status, 2);
+    assert_contains(r.err, "unknown option '--colour'");
+    assert_contains(r.err, "--fen");
+    run_free(&r);
+
+    run(&r, "perft orthodox", NULL);      /* no --depth */
+    assert_int_equal(r.status, 2);
+    assert_contains(r.err, "--depth");
+    run_free(&r);
+
+    run(&r, "perft orthodox --depth x", NULL);
+    assert_int_equal(r.status, 2);
+    run_free(&r);
+
+    run(&r, "play", NULL);                /* no variant */
+    assert_int_equal(r.status, 2);
+    assert_contains(r.err, "orthodox");
+    run_free(&r);
+}
+
+/* ORTH-2..6 through the program: the published start-position counts. */
+static void test_perft_and_divide(void **state)
+{
+    (void)state;
+    Run r;
+    run(&r, "perft orthodox --depth 3", NULL);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "Nodes searched: 8902\n");
+    run_free(&r);
+
+    run(&r, "perft orthodox --depth 3 --divide", NULL);
+    assert_int_equal(r.status, 0);
+    int lines = count_lines(r.out);
+    assert_int_equal(lines, 20 + 2); /* 20 root moves, a blank line, the total */
+    unsigned long long sum = 0;
+    char buf[128];
+    for (int i = 0; i < 20; i++) {
+        char move[16];
+        unsigned long long n;
+        line_at(r.out, i, buf, sizeof buf);
+        if (sscanf(buf, "%15[a-h1-8qrbn]: %llu", move, &n) != 2)
+            fail_msg("not a 'move: count' line: %s", buf);
+        assert_true(strlen(move) == 4);
+        sum += n;
+    }
+    assert_int_equal(sum, 8902);
+    assert_contains(r.out, "e2e4: 600\n");
+    assert_string_equal(line_at(r.out, 20, buf, sizeof buf), "");
+    assert_string_equal(line_at(r.out, 21, buf, sizeof buf), "Nodes searched: 8902");
+    run_free(&r);
+
+    /* Kiwipete, depth 2: 2039 (chessprogramming wiki), castling and ep. */
+    run(&r, "perft orthodox --depth 2 --fen "
+            "'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1'",
+        NULL);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "Nodes searched: 2039\n");
+    run_free(&r);
+}
+
+static void test_legal_list(void **state)
+{
+    (void)state;
+    Run r;
+    run(&r, "legal orthodox", NULL);
+    assert_int_equal(r.status, 0);
+    assert_int_equal(count_lines(r.out), 20);
+    assert_contains(r.out, "g1f3\n");
+    assert_contains(r.out, "e2e4\n");
+    assert_true(strstr(r.out, "resign") == NULL);
+    run_free(&r);
+
+    /* ORTH-4: four promotions per pawn move, in UCI. */
+    run(&r, "legal orthodox --fen '8/P7/8/8/8/8/8/k6K w - - 0 1'", NULL);
+    assert_int_equal(r.status, 0);
+    assert_contains(r.out, "a7a8q\n");
+    assert_contains(r.out, "a7a8n\n");
+    assert_int_equal(count_lines(r.out), 4 + 3);
+    run_free(&r);
+
+    run(&r, "legal orthodox --fen 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w KQkq - 0 1'",
+        NULL);
+    assert_int_equal(r.status, 2);
+    assert_contains(r.err, "--fen");
+    run_free(&r);
+}
+
+/* Parameters: listed with their rule ids; bad ones refused with the valid
+ * choices, before any game starts (ORTH-5, ORTH-9). */
+static void test_params(void **state)
+{
+    (void)state;
+    Run r;
+    run(&r, "params orthodox", NULL);
+    assert_int_equal(r.status, 0);
+    assert_contains(r.out, "fivefold");
+    assert_contains(r.out, "ORTH-9");
+    assert_contains(r.out, "castling");
+    run_free(&r);
+
+    run(&r, "run orthodox --param nosuch=1", "e4\n");
+    assert_int_equal(r.status, 2);
+    assert_contains(r.err, "nosuch");
+    assert_contains(r.err, "fivefold");   /* the valid names */
+    assert_string_equal(r.out, "");
+    run_free(&r);
+
+    run(&r, "run orthodox --param fivefold=maybe", "e4\n");
+    assert_int_equal(r.status, 2);
+    assert_contains(r.err, "on or off");
+    run_free(&r);
+
+    run(&r, "params orthodox --param castling=sometimes", NULL);
+    assert_int_equal(r.status, 2);
+    assert_contains(r.err, "castling");
+    run_free(&r);
+
+    /* ORTH-5 off: no castling from a position where it would be legal. */
+    const char *fen = "'r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1'";
+    char args[256];
+    snprintf(args, sizeof args, "legal orthodox --fen %s", fen);
+    run(&r, args, NULL);
+    assert_int_equal(r.status, 0);
+    assert_contains(r.out, "e1g1\n");
+    run_free(&r);
+    snprintf(args, sizeof args, "legal orthodox --param castling=off --fen %s", fen);
+    run(&r, args, NULL);
+    assert_int_equal(r.status, 0);
+    assert_true(strstr(r.out, "e1g1") == NULL);
+    assert_true(strstr(r.out, "e1c1") == NULL);
+    run_free(&r);
+
+    run(&r, "run orthodox --json --param fivefold=off", "params\n");
+    assert_int_equal(r.status, 0);
+    assert_contains(r.out, "{\"name\":\"fivefold\",\"type\":\"bool\",\"value\":\"off\","
+                           "\"default\":\"on\"");
+    run_free(&r);
+}
+
+/* ---- Batch mode ------------------------------------------------------------ */
+
+/* ORTH-7: Scholar's mate ends the game 1-0 by checkmate. */
+static void test_run_scholars_mate_orth7(void **state)
+{
+    (void)state;
+    Run r;
+    run(&r, "run orthodox", SCHOLAR "status\n");
+    assert_int_equal(r.status, 0);
+    assert_contains(r.out, "white: Qxf7# (h5f7)");
+    assert_contains(r.out, "game over: 1-0, white wins (checkmate)");
+    run_free(&r);
+
+    run(&r, "run orthodox --json", SCHOLAR "status\nlegal\n");
+    assert_int_equal(r.status, 0);
+    assert_int_equal(assert_json_lines(r.out), 9);
+    char buf[1024];
+    line_at(r.out, 6, buf, sizeof buf);
+    assert_contains(buf, "\"action\":\"Qxf7#\"");
+    assert_contains(buf, "\"over\":true,\"result\":\"1-0\",\"winners\":[\"white\"],"
+                         "\"reason\":\"checkmate\"");
+    assert_contains(buf, "\"to_act\":null");
+    line_at(r.out, 8, buf, sizeof buf);
+    assert_contains(buf, "\"actions\":[]");
+    run_free(&r);
+
+    /* After the mate nothing more may be played: an error, exit 1. */
+    run(&r, "run orthodox", SCHOLAR "Ke7\n");
+    assert_int_equal(r.status, 1);
+    assert_contains(r.out, "error: the game is over");
+    assert_contains(r.err, "1 of 8 commands failed");
+    run_free(&r);
+}
+
+/* An illegal move is refused and leaves the position exactly as it was. */
+static void test_run_illegal_move_changes_nothing(void **state)
+{
+    (void)state;
+    Run r;
+    run(&r, "run orthodox", "e4\nposition\ne4\nKe3\nposition\nhistory\n");
+    assert_int_equal(r.status, 1);
+    char before[256], after[256];
+    /* e4 answers 3 lines; then position; then two errors; position */
+    const char *p = strstr(r.out, "rnbqkbnr/");
+    assert_non_null(p);
+    line_at(p, 0, before, sizeof before);
+    const char *q = strstr(p + 1, "rnbqkbnr/");
+    assert_non_null(q);
+    line_at(q, 0, after, sizeof after);
+    assert_string_equal(before, after);
+    assert_string_equal(before,
+                        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+    assert_int_equal(count_str(r.out, "error: "), 2);
+    assert_contains(r.out, "\ne4\n"); /* history: one action */
+    run_free(&r);
+
+    run(&r, "run orthodox --json", "e2e5\nposition\n");
+    assert_int_equal(r.status, 1);
+    assert_int_equal(assert_json_lines(r.out), 2);
+    assert_contains(r.out, "{\"ok\":false,\"cmd\":\"play\",\"error\":\"");
+    assert_contains(r.out, "\"position\":\"" START_FEN "\"");
+    run_free(&r);
+}
+
+static void test_run_json_one_object_per_command(void **state)
+{
+    (void)state;
+    Run r;
+    const char *in = "# a comment, then a blank line\n\n"
+                     "help\nlegal\nlegal black\nview\nview black\nstatus\n"
+                     "e4\n  e5  \nNf3\nposition\nhistory\nparams\nundo\nundo 99\n"
+                     "as nobody e5\nas black\nsave\nxyzzy \"quoted\"\\\nquit\nlegal\n";
+    run(&r, "run orthodox --json", in);
+    assert_int_equal(r.status, 1); /* undo 99, as nobody, as black, save, xyzzy */
+    assert_int_equal(assert_json_lines(r.out), 19); /* stops at quit */
+    assert_int_equal(count_str(r.out, "{\"ok\":false"), 5);
+    assert_contains(r.out, "{\"ok\":true,\"cmd\":\"quit\"}");
+    assert_contains(r.out, "no seat 'nobody'; the seats are: white, black");
+    assert_contains(r.out, "\"view\":{\"seat\":\"black\"");
+    assert_int_equal(count_str(r.out, "\"square\":"), 2 * 32);
+    assert_contains(r.out, "\"history\":[{\"seat\":\"white\",\"kind\":\"move\","
+                           "\"text\":\"e4\",\"machine\":\"e2e4\"}");
+    assert_contains(r.out, "\"undone\":1");
+    run_free(&r);
+}
+
+static void test_run_undo(void **state)
+{
+    (void)state;
+    Run r;
+    run(&r, "run orthodox", "e4\ne5\nundo 2\nposition\n");
+    assert_int_equal(r.status, 0);
+    assert_contains(r.out, START_FEN "\n");
+    run_free(&r);
+}
+
+/* ORTH-8: resignation by the seat not to move, via "as". */
+static void test_run_resign_orth8(void **state)
+{
+    (void)state;
+    Run r;
+    run(&r, "run orthodox --json", "e4\nas black resign\nstatus\n");
+    assert_int_equal(r.status, 0);
+    assert_int_equal(assert_json_lines(r.out), 3);
+    assert_contains(r.out, "\"result\":\"1-0\",\"winners\":[\"white\"],"
+                           "\"reason\":\"black resigned\"");
+    run_free(&r);
+
+    run(&r, "run orthodox", "as white resign\n");
+    assert_int_equal(r.status, 0);
+    assert_contains(r.out, "game over: 0-1, black wins (white resigned)");
+    run_free(&r);
+}
+
+/* ORTH-8: draw by agreement; a declined offer lets the game go on. */
+static void test_run_draw_offer_orth8(void **state)
+{
+    (void)state;
+    Run r;
+    run(&r, "run orthodox", "draw\nstatus\nas white accept\nas black accept\nstatus\n");
+    assert_int_equal(r.status, 1); /* white cannot accept its own offer */
+    assert_contains(r.out, "white offers a draw");
+    assert_contains(r.out, "game over: 1/2-1/2, draw (draw by agreement)");
+    run_free(&r);
+
+    run(&r, "run orthodox", "draw\nas black decline\nstatus\ne4\n");
+    assert_int_equal(r.status, 0);
+    assert_contains(r.out, "black declines the draw");
+    assert_contains(r.out, "white: e4 (e2e4)");
+    run_free(&r);
+
+    run(&r, "run orthodox", "accept\n");
+    assert_int_equal(r.status, 1);
+    assert_contains(r.out, "error: there is no draw offer to accept");
+    run_free(&r);
+}
+
+/* ORTH-9: threefold repetition is claimed by the player to move. */
+static void test_run_claim_threefold_orth9(void **state)
+{
+    (void)state;
+    Run r;
+    run(&r, "run orthodox", "Nf3\nNf6\nNg1\nNg8\nclaim\n");
+    assert_int_equal(r.status, 1); /* only twice so far */
+    run_free(&r);
+    run(&r, "run orthodox", "Nf3\nNf6\nNg1\nNg8\nNf3\nNf6\nNg1\nNg8\nclaim\n");
+    assert_int_equal(r.status, 0);
+    assert_contains(r.out, "game over: 1/2-1/2, draw (threefold repetition");
+    run_free(&r);
+}
+
+static void test_run_view_text_orientation(void **state)
+{
+    (void)state;
+    Run r;
+    char buf[256];
+    run(&r, "run orthodox --ascii", "view white\n");
+    assert_int_equal(r.status, 0);
+    assert_string_equal(line_at(r.out, 0, buf, sizeof buf), "   a  b  c  d  e  f  g  h");
+    assert_string_equal(line_at(r.out, 1, buf, sizeof buf),
+                        "8  r  n  b  q  k  b  n  r  8");
+    assert_string_equal(line_at(r.out, 8, buf, sizeof buf),
+                        "1  R  N  B  Q  K  B  N  R  1");
+    run_free(&r);
+
+    /* Black sees the board turned: rank 1 on top, h on the left; the last
+     * move (e2e4) bracketed. */
+    run(&r, "run orthodox --ascii", "e4\nview black\n");
+    assert_int_equal(r.status, 0);
+    const char *v = strstr(r.out, "   h  g");
+    assert_non_null(v);
+    assert_string_equal(line_at(v, 1, buf, sizeof buf), "1  R  N  B  K  Q  B  N  R  1");
+    assert_string_equal(line_at(v, 2, buf, sizeof buf), "2  P  P  P [.] P  P  P  P  2");
+    assert_string_equal(line_at(v, 4, buf, sizeof buf), "4  .  .  . [P] .  .  .  .  4");
+    assert_contains(v, "last move: e4\nblack to move\n");
+    run_free(&r);
+
+    run(&r, "run orthodox", "view\n");
+    assert_contains(r.out, "\u265C");  /* Unicode by default */
+    assert_true(strchr(r.out, '\x1b') == NULL); /* no colours into a pipe */
+    run_free(&r);
+}
+
+/* A saved record loads back to the same game: position and history. */
+static void test_save_and_load(void **state)
+{
+    (void)state;
+    char path[64], in[512];
+    temp_path(path, sizeof path, "rec");
+    Run r, l;
+    snprintf(in, sizeof in, "e4\nc5\nNf3\nd6\nd4\ncxd4\nsave %s\nposition\nhistory\n", path);
+    run(&r, "run orthodox --param fivefold=off --seed 7", in);
+    assert_int_equal(r.status, 0);
+    assert_contains(r.out, "saved to");
+
+    char args[256];
+    snprintf(args, sizeof args, "run orthodox --load %s", path);
+    run(&l, args, "position\nhistory\nparams\n");
+    assert_int_equal(l.status, 0);
+    const char *fen = "rnbqkbnr/pp2pppp/3p4/8/3pP3/5N2/PPP2PPP/RNBQKB1R w KQkq - 0 4";
+    assert_contains(r.out, fen);
+    assert_contains(l.out, fen);
+    assert_contains(l.out, "e4 c5 Nf3 d6 d4 cxd4\n");
+    assert_contains(l.out, "now off"); /* the parameter came back too */
+    run_free(&l);
+
+    /* The record names its variant and takes no new start options. */
+    snprintf(args, sizeof args, "run orthodox --load %s --fen '%s'", path, START_FEN);
+    run(&l, args, "position\n");
+    assert_int_equal(l.status, 2);
+    assert_contains(l.err, "--load");
+    run_free(&l);
+
+    /* play --load resumes the game in the terminal. */
+    snprintf(args, sizeof args, "play --load %s --ascii", path);
+    run(&l, args, "Nxd4\nquit\n");
+    assert_int_equal(l.status, 0);
+    assert_contains(l.out, "loaded");
+    assert_contains(l.out, "white plays Nxd4");
+    run_free(&l);
+
+    run(&l, "run orthodox --load /nonexistent/chessvar.rec", "");
+    assert_int_not_equal(l.status, 0);
+    assert_contains(l.err, "/nonexistent/chessvar.rec");
+    run_free(&l);
+    run_free(&r);
+    unlink(path);
+}
+
+/* ---- The terminal game, driven through a pipe --------------------------- */
+
+/* ORTH-7 in the hot-seat game: moves typed at the prompt, mate, result. */
+static void test_play_piped_to_mate_orth7(void **state)
+{
+    (void)state;
+    Run r;
+    run(&r, "play orthodox --ascii", "e4\nhelp\nlegal\nnonsense\ne5\nBc4\nNc6\nQh5\n"
+                                     "Nf6\nQxf7#\n\n");
+    assert_int_equal(r.status, 0);
+    assert_contains(r.out, "white> e4\n");
+    assert_contains(r.out, "black> ");
+    assert_contains(r.out, "resign");              /* help lists the commands */
+    assert_contains(r.out, "black: 20 moves");     /* legal */
+    assert_contains(r.out, "error: 'nonsense'");   /* a typo: a message ... */
+    assert_contains(r.out, "'help' for the commands");
+    assert_contains(r.out, "game over: 1-0, white wins (checkmate)");
+    assert_contains(r.out, "Save the game?");
+    assert_true(strchr(r.out, '\x1b') == NULL);
+    assert_string_equal(r.err, "");
+    run_free(&r);
+}
+
+static void test_play_commands(void **state)
+{
+    (void)state;
+    Run r;
+    char path[64], in[512];
+    temp_path(path, sizeof path, "play");
+    snprintf(in, sizeof in, "e4\nundo\nd4\nposition\nparams\ndraw\naccept\n%s\n", path);
+    run(&r, "play orthodox --ascii", in);
+    assert_int_equal(r.status, 0);
+    assert_contains(r.out, "took back 1 action");
+    assert_contains(r.out, "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq d3 0 1");
+    assert_contains(r.out, "fivefold");
+    assert_contains(r.out, "game over: 1/2-1/2, draw (draw by agreement)");
+    assert_contains(r.out, "saved to");
+    run_free(&r);
+
+    char args[128];
+    snprintf(args, sizeof args, "run orthodox --load %s", path);
+    run(&r, args, "status\nhistory\n");
+    assert_int_equal(r.status, 0);
+    assert_contains(r.out, "draw by agreement");
+    assert_contains(r.out, "d4 draw accept");
+    run_free(&r);
+    unlink(path);
+
+    /* End of input leaves the game quietly. */
+    run(&r, "play orthodox", "e4\n");
+    assert_int_equal(r.status, 0);
+    run_free(&r);
+}
+
+static void test_menu_piped(void **state)
+{
+    (void)state;
+    Run r;
+    run(&r, "", "9\nnosuch\n1\ne4\nquit\n");
+    assert_int_equal(r.status, 0);
+    assert_contains(r.out, "choose a variant");
+    assert_contains(r.out, "1  orthodox");
+    assert_contains(r.out, "no variant '9'");
+    assert_contains(r.out, "no variant 'nosuch'");
+    assert_contains(r.out, "white plays e4");
+    run_free(&r);
+
+    run(&r, "menu --ascii", "orthodox\nquit\n");
+    assert_int_equal(r.status, 0);
+    assert_contains(r.out, "R  N  B  Q  K  B  N  R");
+    run_free(&r);
+
+    run(&r, "", "q\n");
+    assert_int_equal(r.status, 0);
+    run_free(&r);
+}
+
+/* ---- Renderers on hand-made views ------------------------------------------ */
+
+static RenderNames three_names(void)
+{
+    RenderNames n;
+    memset(&n, 0, sizeof n);
+    n.nsides = n.nseats = 3;
+    n.side[0] = n.seat[0] = "white";
+    n.side[1] = n.seat[1] = "black";
+    n.side[2] = n.seat[2] = "red";
+    return n;
+}
+
+static void add_piece(View *v, int x, int y, int side, int fig, int flags)
+{
+    ViewPiece *p = &v->pieces[v->npieces++];
+    p->at = coord_make(x, y);
+    p->side = (int8_t)side;
+    p->figure = (uint8_t)fig;
+    p->flags = (uint8_t)flags;
+}
+
+/* The unbounded plane: bounding box plus a margin of one, x,y labels,
+ * y upwards, side numbers with three sides, '?' for a hidden figure. */
+static void test_render_unbounded_three_sides(void **state)
+{
+    (void)state;
+    View *v = calloc(1, sizeof *v);
+    assert_non_null(v);
+    v->seat = 2;
+    v->nsides = 3;
+    v->geo.bounded = 0;
+    v->side_to_move = 2;
+    v->seat_to_act = 2;
+    add_piece(v, 0, 0, 0, FIG_KING, 0);
+    add_piece(v, 1, 1, 1, FIG_HIDDEN, VP_MASKED);
+    add_piece(v, -1, 0, 2, FIG_QUEEN, VP_TRAPPED);
+    v->has_last = 1;
+    v->last_from = coord_make(1, 0);
+    v->last_to = coord_make(1, 1);
+    RenderNames n = three_names();
+    RenderOpts o = {1, 0};
+    StrBuf b = STRBUF_INIT;
+    render_board(v, &o, &b);
+    const char *expect =
+        "    -2   -1   0    1    2\n"
+        " 2  .    .    .    .    .    2\n"
+        " 1  .    .    .   [?2]  .    1\n"
+        " 0  .    Q3#  K1  [.]   .    0\n"
+        "-1  .    .    .    .    .    -1\n"
+        "    -2   -1   0    1    2\n";
+    assert_string_equal(sb_str(&b), expect);
+    sb_reset(&b);
+    render_view_json(v, &n, NULL, 0, &b);
+    assert_true(json_object_line(sb_str(&b)));
+    assert_contains(sb_str(&b), "\"geometry\":{\"bounded\":false}");
+    assert_contains(sb_str(&b), "{\"square\":\"1,1\",\"x\":1,\"y\":1,\"side\":\"black\","
+                                "\"figure\":\"hidden\",\"letter\":\"?\",\"flags\":[\"masked\"]}");
+    assert_contains(sb_str(&b), "\"flags\":[\"trapped\"]");
+    assert_contains(sb_str(&b), "\"last_move\":{\"text\":null,\"from\":\"1,0\",\"to\":\"1,1\"}");
+    assert_contains(sb_str(&b), "\"position\":null");
+    sb_reset(&b);
+    render_status_line(v, &n, &b);
+    assert_string_equal(sb_str(&b), "red to move");
+    sb_free(&b);
+    free(v);
+}
+
+/* Two sides: Unicode figures, ○/● for hidden figures, ~ for a still-masked
+ * piece its owner knows, * for a merged piece; status in check. */
+static void test_render_two_sides_marks(void **state)
+{
+    (void)state;
+    View *v = calloc(1, sizeof *v);
+    assert_non_null(v);
+    v->seat = 0;
+    v->nsides = 2;
+    v->geo.bounded = 1;
+    v->geo.width = 3;
+    v->geo.height = 2;
+    v->side_to_move = 0;
+    v->seat_to_act = 0;
+    v->status.in_check = 1;
+    add_piece(v, 0, 0, 0, FIG_KING, 0);
+    add_piece(v, 1, 0, 0, FIG_QUEEN, VP_MASKED);
+    add_piece(v, 2, 1, 1, FIG_HIDDEN, VP_MASKED);
+    add_piece(v, 0, 1, -1, FIG_ROOK, VP_MERGED);
+    v->pieces[3].side2 = 1;
+    RenderNames n;
+    memset(&n, 0, sizeof n);
+    n.nsides = n.nseats = 2;
+    n.side[0] = n.seat[0] = "white";
+    n.side[1] = n.seat[1] = "black";
+    RenderOpts o = {0, 0};
+    StrBuf b = STRBUF_INIT;
+    render_view_text(v, &n, &o, &b);
+    const char *expect =
+        "   a   b   c\n"
+        "2  R*  \u00B7   \u25CF   2\n"
+        "1  \u2654   \u2655~  \u00B7   1\n"
+        "   a   b   c\n"
+        "white to move, white is in check\n";
+    assert_string_equal(sb_str(&b), expect);
+    sb_reset(&b);
+    o.ascii = 1;
+    render_board(v, &o, &b);
+    assert_contains(sb_str(&b), "2  R*  .   x   2\n");
+    assert_contains(sb_str(&b), "1  K   Q~  .   1\n");
+    sb_reset(&b);
+    render_view_json(v, &n, NULL, 0, &b);
+    assert_true(json_object_line(sb_str(&b)));
+    assert_contains(sb_str(&b), "\"side\":null,\"side2\":\"black\",\"figure\":\"rook\"");
+    sb_reset(&b);
+    /* Seat 1 sees a bounded board turned around. */
+    v->seat = 1;
+    o.ascii = 1;
+    render_board(v, &o, &b);
+    assert_contains(sb_str(&b), "   c   b   a\n1  .   Q~  K   1\n");
+    sb_reset(&b);
+    v->status.over = 1;
+    v->status.winners = 0;
+    str_copy(v->status.reason, sizeof v->status.reason, "stalemate");
+    render_status_line(v, &n, &b);
+    assert_string_equal(sb_str(&b), "game over: 1/2-1/2, draw (stalemate)");
+    sb_free(&b);
+    free(v);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_json_validator_itself),
+        cmocka_unit_test(test_help_and_list),
+        cmocka_unit_test(test_unknown_command_option_variant),
+        cmocka_unit_test(test_perft_and_divide),
+        cmocka_unit_test(test_legal_list),
+        cmocka_unit_test(test_params),
+        cmocka_unit_test(test_run_scholars_mate_orth7),
+        cmocka_unit_test(test_run_illegal_move_changes_nothing),
+        cmocka_unit_test(test_run_json_one_object_per_command),
+        cmocka_unit_test(test_run_undo),
+        cmocka_unit_test(test_run_resign_orth8),
+        cmocka_unit_test(test_run_draw_offer_orth8),
+        cmocka_unit_test(test_run_claim_threefold_orth9),
+        cmocka_unit_test(test_run_view_text_orientation),
+        cmocka_unit_test(test_save_and_load),
+        cmocka_unit_test(test_play_piped_to_mate_orth7),
+        cmocka_unit_test(test_play_commands),
+        cmocka_unit_test(test_menu_piped),
+        cmocka_unit_test(test_render_unbounded_three_sides),
+        cmocka_unit_test(test_render_two_sides_marks),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
