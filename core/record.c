@@ -1,0 +1,595 @@
+/*
+ * record.c -- write a game as a text record and rebuild a game from one.
+ *
+ * Saving writes the tags that rebuild the GameConfig, the result, then
+ * each history entry as "N. SEAT: TEXT".  Loading reads the tags, starts
+ * the game, and replays every action line with game_play, exactly as a
+ * person typing them would; the Result tag is then checked against the
+ * replay, which catches truncated files.
+ *
+ * Invariant: record_load either returns a game that is the saved game, or
+ * NULL with "source:line: problem" and nothing leaked; it never reads past
+ * the text it was given, whatever the bytes are.
+ */
+#include "record.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Tags that rebuild the game or check it.  New ones (a future "Rules" tag
+ * for house-rule scripts) are added here; see docs/RECORDS.md. */
+enum {
+    TAG_VARIANT,
+    TAG_SEED,
+    TAG_SIDES,
+    TAG_SEATS,
+    TAG_PARAMS,
+    TAG_POSITION,
+    TAG_RESULT,
+    TAG_TERMINATION,
+    TAG__COUNT
+};
+
+static const char *const tag_names[TAG__COUNT] = {
+    "Variant", "Seed", "Sides", "Seats", "Params", "Position", "Result",
+    "Termination"};
+
+/* Tags for people (PGN habits) that do not change the game: accepted and
+ * ignored.  Any other tag is an error, because a tag this build does not
+ * understand may change the game, and replaying without it would silently
+ * give a different game. */
+static const char *const info_tags[] = {"Event", "Site",      "Date",
+                                        "Round", "Annotator", "Comment"};
+
+/* Longest file record_load_file accepts: far more than any game. */
+#define RECORD_MAX_BYTES (16u << 20)
+
+/* ---- Saving ------------------------------------------------------------ */
+
+/* A value that must fit on one line of the record. */
+static int one_line(const char *s)
+{
+    return strpbrk(s, "\r\n") == NULL;
+}
+
+static int put_tag(StrBuf *out, const char *name, const char *value)
+{
+    if (!one_line(value))
+        return -1;
+    sb_printf(out, "[%s \"", name);
+    for (const char *p = value; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            sb_putc(out, '\\');
+        sb_putc(out, *p);
+    }
+    sb_puts(out, "\"]\n");
+    return 0;
+}
+
+/* The seat as the record names it: its name, or its number when the name
+ * could not be read back from an action line. */
+static void put_seat(StrBuf *out, const Game *g, int seat)
+{
+    const char *name = game_seat_name(g, seat);
+    if (name && *name && !strpbrk(name, ":\r\n") &&
+        game_seat_by_name(g, name) == seat)
+        sb_puts(out, name);
+    else
+        sb_printf(out, "%d", seat);
+}
+
+int record_save(const Game *g, StrBuf *out)
+{
+    const GameConfig *cfg = game_config(g);
+    StrBuf tmp = STRBUF_INIT;
+    char buf[64];
+    int rc = 0;
+
+    rc |= put_tag(out, "Variant", game_variant(g)->name);
+    snprintf(buf, sizeof buf, "%llu", (unsigned long long)cfg->seed);
+    rc |= put_tag(out, "Seed", buf);
+    snprintf(buf, sizeof buf, "%d", game_nsides(g));
+    rc |= put_tag(out, "Sides", buf);
+    if (game_nseats(g) != game_nsides(g)) {
+        snprintf(buf, sizeof buf, "%d", game_nseats(g));
+        rc |= put_tag(out, "Seats", buf);
+    }
+    params_diff(game_variant(g), game_params(g), &tmp);
+    if (tmp.len > 0)
+        rc |= put_tag(out, "Params", sb_str(&tmp));
+    sb_free(&tmp);
+    if (cfg->position)
+        rc |= put_tag(out, "Position", cfg->position);
+    rc |= put_tag(out, "Result", game_result_text(g, buf, sizeof buf));
+    Status st;
+    game_status(g, &st);
+    if (st.over && st.reason[0])
+        rc |= put_tag(out, "Termination", st.reason);
+
+    int n = game_history_len(g);
+    if (n > 0)
+        sb_putc(out, '\n');
+    for (int i = 0; i < n; i++) {
+        const HistoryEntry *h = game_history(g, i);
+        /* An action that cannot be read back makes the record useless. */
+        if (!h->text[0] || !one_line(h->text))
+            rc = -1;
+        sb_printf(out, "%d. ", i + 1);
+        put_seat(out, g, h->action.seat);
+        sb_printf(out, ": %s\n", h->text);
+    }
+    return rc ? -1 : 0;
+}
+
+int record_save_file(const Game *g, const char *path, Error *e)
+{
+    StrBuf text = STRBUF_INIT;
+    if (record_save(g, &text) < 0) {
+        sb_free(&text);
+        return err_set(e, "%s: this game cannot be written as a record "
+                          "(an action has no one-line text)", path);
+    }
+    FILE *f = fopen(path, "wb");
+    if (!f) {
+        int err = errno;
+        sb_free(&text);
+        return err_set(e, "%s: cannot write: %s", path, strerror(err));
+    }
+    size_t wrote = fwrite(sb_str(&text), 1, text.len, f);
+    int err = ferror(f) ? errno : 0;
+    int closed = fclose(f);
+    if (closed != 0 && !err)
+        err = errno;
+    int short_write = wrote != text.len;
+    sb_free(&text);
+    if (short_write || closed != 0)
+        return err_set(e, "%s: cannot write: %s", path,
+                       strerror(err ? err : EIO));
+    return 0;
+}
+
+/* ---- Loading ------------------------------------------------------------ */
+
+typedef struct Loader {
+    const char *src;             /* name for messages */
+    Error *e;
+    StrBuf tag[TAG__COUNT];      /* values of the tags seen */
+    int tag_line[TAG__COUNT];    /* line of each tag, 0 if absent */
+    const VariantOps *const *variants; /* where Variant names are found */
+    Game *g;                     /* started at the first action line */
+} Loader;
+
+/* Fill e with "src:line: message"; always -1. */
+static int load_fail(Loader *L, int line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int load_fail(Loader *L, int line, const char *fmt, ...)
+{
+    char msg[sizeof(L->e->msg)];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return err_set(L->e, "%s:%d: %s", L->src, line, msg);
+}
+
+static int is_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+static int is_alpha(char c)
+{
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+}
+
+static int is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+/* Make b->s a writable string even when nothing was written to b. */
+static void rec_cstr(StrBuf *b)
+{
+    sb_putc(b, '\0');
+    b->len--;
+}
+
+/* Decimal digits only, no sign, no overflow. */
+static int parse_u64(const char *s, uint64_t *out)
+{
+    uint64_t v = 0;
+    if (!is_digit(*s))
+        return -1;
+    for (; *s; s++) {
+        if (!is_digit(*s))
+            return -1;
+        unsigned d = (unsigned)(*s - '0');
+        if (v > (UINT64_MAX - d) / 10)
+            return -1;
+        v = v * 10 + d;
+    }
+    *out = v;
+    return 0;
+}
+
+/* "[Name "value"]", value with \" and \\ escapes, into name and value. */
+static int parse_tag_line(Loader *L, int line, const char *s, StrBuf *name,
+                          StrBuf *value)
+{
+    static const char form[] = "expected a tag like [Name \"value\"]";
+    s++; /* '[' */
+    while (is_space(*s))
+        s++;
+    if (!is_alpha(*s))
+        return load_fail(L, line, "bad tag: %s", form);
+    while (is_alpha(*s) || is_digit(*s) || *s == '_')
+        sb_putc(name, *s++);
+    if (!is_space(*s) && *s != '"')
+        return load_fail(L, line, "bad tag name: %s", form);
+    while (is_space(*s))
+        s++;
+    if (*s != '"')
+        return load_fail(L, line, "bad tag %.40s: the value must be in "
+                         "double quotes (%s)", sb_str(name), form);
+    for (s++; *s != '"'; s++) {
+        if (!*s)
+            return load_fail(L, line, "bad tag %.40s: no closing quote",
+                             sb_str(name));
+        if (*s == '\\') {
+            s++;
+            if (*s != '"' && *s != '\\')
+                return load_fail(L, line, "bad tag %.40s: unknown escape "
+                                 "in the value (only \\\" and \\\\ are "
+                                 "allowed)", sb_str(name));
+        }
+        sb_putc(value, *s);
+    }
+    s++;
+    while (is_space(*s))
+        s++;
+    if (*s != ']')
+        return load_fail(L, line, "bad tag %.40s: expected ']' after the "
+                         "value", sb_str(name));
+    s++;
+    while (is_space(*s))
+        s++;
+    if (*s)
+        return load_fail(L, line, "bad tag %.40s: text after ']'",
+                         sb_str(name));
+    rec_cstr(value);
+    return 0;
+}
+
+static int read_tag(Loader *L, int line, const char *s)
+{
+    StrBuf name = STRBUF_INIT, value = STRBUF_INIT;
+    int rc = parse_tag_line(L, line, s, &name, &value);
+    int i = 0;
+    while (rc == 0 && i < TAG__COUNT && strcmp(tag_names[i], sb_str(&name)))
+        i++;
+    if (rc == 0 && i < TAG__COUNT) {
+        if (L->tag_line[i])
+            rc = load_fail(L, line, "second %s tag (the first is on line "
+                           "%d)", tag_names[i], L->tag_line[i]);
+        else {
+            L->tag[i] = value; /* the loader owns the value now */
+            sb_init(&value);
+            L->tag_line[i] = line;
+        }
+    } else if (rc == 0) {
+        size_t k = 0;
+        while (k < ARRAY_LEN(info_tags) && strcmp(info_tags[k], sb_str(&name)))
+            k++;
+        if (k == ARRAY_LEN(info_tags)) {
+            StrBuf known = STRBUF_INIT;
+            for (int t = 0; t < TAG__COUNT; t++)
+                sb_printf(&known, "%s%s", t ? ", " : "", tag_names[t]);
+            for (k = 0; k < ARRAY_LEN(info_tags); k++)
+                sb_printf(&known, ", %s", info_tags[k]);
+            rc = load_fail(L, line, "unknown tag %.40s (known tags: %s)",
+                           sb_str(&name), sb_str(&known));
+            sb_free(&known);
+        }
+    }
+    sb_free(&name);
+    sb_free(&value);
+    return rc;
+}
+
+static int missing_tag(Loader *L, int line, int tag, const char *example)
+{
+    return load_fail(L, line, "the record has no %s tag before its actions "
+                     "(every record carries one, e.g. [%s \"%s\"])",
+                     tag_names[tag], tag_names[tag], example);
+}
+
+static int config_variant(Loader *L, int line, GameConfig *cfg)
+{
+    if (!L->tag_line[TAG_VARIANT])
+        return missing_tag(L, line, TAG_VARIANT, "orthodox");
+    const char *name = sb_str(&L->tag[TAG_VARIANT]);
+    for (int i = 0; L->variants[i]; i++)
+        if (str_ieq(name, L->variants[i]->name)) {
+            cfg->variant = L->variants[i];
+            return 0;
+        }
+    StrBuf valid = STRBUF_INIT;
+    for (int i = 0; L->variants[i]; i++)
+        sb_printf(&valid, "%s%s", i ? ", " : "", L->variants[i]->name);
+    load_fail(L, L->tag_line[TAG_VARIANT], "unknown variant \"%.40s\" "
+              "(valid variants: %s)", name, sb_str(&valid));
+    sb_free(&valid);
+    return -1;
+}
+
+static int config_params(Loader *L, GameConfig *cfg)
+{
+    params_defaults(cfg->variant, &cfg->params);
+    cfg->params_set = 1;
+    if (!L->tag_line[TAG_PARAMS])
+        return 0;
+    /* NAME=VALUE words separated by white space; edited in place. */
+    char *p = L->tag[TAG_PARAMS].s;
+    while (p && *p) {
+        while (is_space(*p))
+            p++;
+        if (!*p)
+            break;
+        char *word = p;
+        while (*p && !is_space(*p))
+            p++;
+        char saved = *p;
+        *p = '\0';
+        Error pe;
+        pe.msg[0] = '\0';
+        int rc = params_set(cfg->variant, &cfg->params, word, &pe);
+        *p = saved;
+        if (rc < 0)
+            return load_fail(L, L->tag_line[TAG_PARAMS], "Params: %s",
+                             pe.msg);
+    }
+    return 0;
+}
+
+/* A small count tag (Sides, Seats) within [lo, hi]. */
+static int config_count(Loader *L, int tag, int lo, int hi, int *out)
+{
+    uint64_t v;
+    if (parse_u64(sb_str(&L->tag[tag]), &v) < 0 || v < (uint64_t)lo ||
+        v > (uint64_t)hi)
+        return load_fail(L, L->tag_line[tag], "%s must be a number from %d "
+                         "to %d here, not \"%.40s\"", tag_names[tag], lo, hi,
+                         sb_str(&L->tag[tag]));
+    *out = (int)v;
+    return 0;
+}
+
+/* Rebuild the GameConfig from the tags and start the game; line is where
+ * the tags ended (for missing ones). */
+static int start_game(Loader *L, int line)
+{
+    GameConfig cfg;
+    memset(&cfg, 0, sizeof cfg);
+    if (config_variant(L, line, &cfg) < 0 || config_params(L, &cfg) < 0)
+        return -1;
+    const VariantOps *v = cfg.variant;
+    if (!L->tag_line[TAG_SEED])
+        return missing_tag(L, line, TAG_SEED, "1");
+    if (parse_u64(sb_str(&L->tag[TAG_SEED]), &cfg.seed) < 0)
+        return load_fail(L, L->tag_line[TAG_SEED], "Seed must be a whole "
+                         "number from 0 to %llu, not \"%.40s\"",
+                         (unsigned long long)UINT64_MAX,
+                         sb_str(&L->tag[TAG_SEED]));
+    if (!L->tag_line[TAG_SIDES])
+        return missing_tag(L, line, TAG_SIDES, "2");
+    if (config_count(L, TAG_SIDES, v->min_sides, v->max_sides,
+                     &cfg.nsides) < 0)
+        return -1;
+    cfg.nseats = cfg.nsides;
+    if (L->tag_line[TAG_SEATS] &&
+        config_count(L, TAG_SEATS, 1, MAX_SEATS, &cfg.nseats) < 0)
+        return -1;
+    if (!L->tag_line[TAG_RESULT])
+        return missing_tag(L, line, TAG_RESULT, "*");
+    if (L->tag_line[TAG_POSITION])
+        cfg.position = sb_str(&L->tag[TAG_POSITION]);
+
+    Error ge;
+    ge.msg[0] = '\0';
+    L->g = game_new(&cfg, &ge);
+    if (L->g)
+        return 0;
+    if (L->tag_line[TAG_POSITION])
+        return load_fail(L, L->tag_line[TAG_POSITION], "Position: %s",
+                         ge.msg);
+    return load_fail(L, L->tag_line[TAG_VARIANT], "cannot start the game: "
+                     "%s", ge.msg);
+}
+
+/* "N. SEAT: TEXT" -> replayed on L->g. */
+static int read_action(Loader *L, int line, char *s)
+{
+    static const char form[] = "expected an action line like "
+                                "\"12. white: Nf3\"";
+    uint64_t num = 0;
+    int digits = 0;
+    while (is_digit(*s)) {
+        if (++digits > 9)
+            return load_fail(L, line, "action number too large");
+        num = num * 10 + (uint64_t)(*s++ - '0');
+    }
+    if (!digits || *s != '.')
+        return load_fail(L, line, "%s", form);
+    s++;
+    char *colon = strchr(s, ':');
+    if (!colon)
+        return load_fail(L, line, "%s (no ':' after the seat)", form);
+    *colon = '\0';
+    char *seat_name = str_trim(s);
+    char *text = str_trim(colon + 1);
+    int expect = game_history_len(L->g) + 1;
+    if (num != (uint64_t)expect)
+        return load_fail(L, line, "action number %llu is out of sequence "
+                         "(expected %d)", (unsigned long long)num, expect);
+    int seat = game_seat_by_name(L->g, seat_name);
+    if (seat < 0) {
+        StrBuf seats = STRBUF_INIT;
+        for (int i = 0; i < game_nseats(L->g); i++)
+            sb_printf(&seats, "%s%s", i ? ", " : "", game_seat_name(L->g, i));
+        load_fail(L, line, "unknown seat \"%.40s\" (the seats are: %s)",
+                  seat_name, sb_str(&seats));
+        sb_free(&seats);
+        return -1;
+    }
+    if (!*text)
+        return load_fail(L, line, "no action after \"%.40s:\"", seat_name);
+    Error pe;
+    pe.msg[0] = '\0';
+    if (game_play(L->g, seat, text, &pe) < 0)
+        return load_fail(L, line, "%s cannot play \"%.60s\": %s",
+                         game_seat_name(L->g, seat), text, pe.msg);
+    return 0;
+}
+
+/* After the last line: the replay must end as the tags say. */
+static int check_result(Loader *L)
+{
+    char got[64];
+    game_result_text(L->g, got, sizeof got);
+    const char *want = sb_str(&L->tag[TAG_RESULT]);
+    if (strcmp(got, want))
+        return load_fail(L, L->tag_line[TAG_RESULT], "Result says \"%.40s\" "
+                         "but replaying the actions gives \"%s\" (is the "
+                         "record truncated or edited?)", want, got);
+    if (!L->tag_line[TAG_TERMINATION])
+        return 0;
+    Status st;
+    game_status(L->g, &st);
+    const char *term = sb_str(&L->tag[TAG_TERMINATION]);
+    if (!st.over)
+        return load_fail(L, L->tag_line[TAG_TERMINATION], "Termination "
+                         "\"%.40s\" but the game is not over after the "
+                         "actions", term);
+    if (strcmp(st.reason, term))
+        return load_fail(L, L->tag_line[TAG_TERMINATION], "Termination "
+                         "says \"%.40s\" but the game ended by \"%s\"", term,
+                         st.reason);
+    return 0;
+}
+
+/* One line, without its end, into buf; returns the start of the next line
+ * or NULL at the end of the text. */
+static const char *next_line(const char *p, StrBuf *buf)
+{
+    const char *end = strchr(p, '\n');
+    size_t n = end ? (size_t)(end - p) : strlen(p);
+    sb_reset(buf);
+    sb_putn(buf, p, n);
+    rec_cstr(buf);
+    return end ? end + 1 : NULL;
+}
+
+static int load_lines(Loader *L, const char *text)
+{
+    StrBuf buf = STRBUF_INIT;
+    int line = 0, rc = 0;
+    const char *p = text;
+    if (!strncmp(p, "\xEF\xBB\xBF", 3))
+        p += 3; /* a UTF-8 byte order mark some editors add */
+    while (rc == 0 && p && *p) {
+        p = next_line(p, &buf);
+        line++;
+        char *s = str_trim(buf.s);
+        if (!*s || *s == '#')
+            continue;
+        if (*s == '[') {
+            if (L->g)
+                rc = load_fail(L, line, "tag after the first action (all "
+                               "tags come before the actions)");
+            else
+                rc = read_tag(L, line, s);
+            continue;
+        }
+        if (!L->g && start_game(L, line) < 0)
+            rc = -1;
+        else
+            rc = read_action(L, line, s);
+    }
+    if (rc == 0 && !L->g)
+        rc = start_game(L, line > 0 ? line : 1);
+    if (rc == 0)
+        rc = check_result(L);
+    sb_free(&buf);
+    return rc;
+}
+
+Game *record_load(const char *text, const char *source_name, Error *e)
+{
+    return record_load_from(text, source_name, variant_registry, e);
+}
+
+Game *record_load_from(const char *text, const char *source_name,
+                       const VariantOps *const *variants, Error *e)
+{
+    Loader L;
+    memset(&L, 0, sizeof L);
+    L.src = source_name ? source_name : "record";
+    L.variants = variants;
+    Error local;
+    L.e = e ? e : &local;
+    for (int i = 0; i < TAG__COUNT; i++)
+        sb_init(&L.tag[i]);
+    int rc = text ? load_lines(&L, text)
+                  : err_set(L.e, "%s: no record text", L.src);
+    for (int i = 0; i < TAG__COUNT; i++)
+        sb_free(&L.tag[i]);
+    if (rc < 0) {
+        game_free(L.g);
+        return NULL;
+    }
+    return L.g;
+}
+
+Game *record_load_file(const char *path, Error *e)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        err_set(e, "%s: cannot read: %s", path, strerror(errno));
+        return NULL;
+    }
+    StrBuf text = STRBUF_INIT;
+    char chunk[8192];
+    size_t n;
+    int too_big = 0;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        if (text.len + n > RECORD_MAX_BYTES) {
+            too_big = 1;
+            break;
+        }
+        sb_putn(&text, chunk, n);
+    }
+    int bad = ferror(f);
+    fclose(f);
+    Game *g = NULL;
+    if (bad)
+        err_set(e, "%s: cannot read: %s", path, strerror(EIO));
+    else if (too_big)
+        err_set(e, "%s: too large for a record (over %u bytes)", path,
+                RECORD_MAX_BYTES);
+    else if (text.len > 0 && memchr(text.s, '\0', text.len)) {
+        /* A NUL would silently end the text early: name its line. */
+        const char *nul = memchr(text.s, '\0', text.len);
+        int line = 1;
+        for (const char *q = text.s; q < nul; q++)
+            line += *q == '\n';
+        err_set(e, "%s:%d: a NUL byte (this is not a text record)", path,
+                line);
+    } else
+        g = record_load(sb_str(&text), path, e);
+    sb_free(&text);
+    return g;
+}

@@ -1,0 +1,45 @@
+/*
+ * record.h -- game records: save a game as readable text (PGN-like tags,
+ * then one action per line) and load it back by replaying every action.
+ *
+ *     [Variant "orthodox"]
+ *     [Seed "42"]
+ *     [Sides "2"]
+ *     [Result "1-0"]
+ *     [Termination "resignation"]
+ *
+ *     1. white: e4
+ *     2. black: resign
+ *
+ * Invariant: a record holds only what rebuilds the game (variant, seed,
+ * sides, seats, parameters, start position) and the actions in order;
+ * loading replays them through game_play, so a loaded game is exactly the
+ * game that was saved, or loading fails with "source:line: what is wrong".
+ * docs/RECORDS.md describes the format in full.
+ */
+#ifndef CHESSVAR_RECORD_H
+#define CHESSVAR_RECORD_H
+
+#include "game.h"
+#include "util.h"
+
+/* Append the record of g to out.  0, or -1 if g cannot be written as a
+ * record (an action whose text is empty or holds a line break); out may
+ * then hold part of the text. */
+int record_save(const Game *g, StrBuf *out);
+/* Write the record of g to the file at path (created or replaced).
+ * 0, or -1 with e naming the path and the system's reason. */
+int record_save_file(const Game *g, const char *path, Error *e);
+/* Build a game from record text.  source_name names the text in messages
+ * ("game.rec"; NULL: "record").  NULL with e = "source:line: problem" on
+ * any malformed, inconsistent or truncated record; never crashes. */
+Game *record_load(const char *text, const char *source_name, Error *e);
+/* Read the file at path and load it (path names it in messages). */
+Game *record_load_file(const char *path, Error *e);
+/* record_load, finding the Variant tag's name in `variants` (a
+ * NULL-terminated table such as variant_registry) instead of the built-in
+ * registry: for variants that are not built in (tests, later scripts). */
+Game *record_load_from(const char *text, const char *source_name,
+                       const VariantOps *const *variants, Error *e);
+
+#endif
