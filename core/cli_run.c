@@ -436,6 +436,23 @@ static int cmd_act(Batch *b, const char *line, Error *e)
 
 /* ---- The loop ----------------------------------------------------------- */
 
+/* Answers echo what was typed; JSON strings must stay valid UTF-8. */
+static int utf8_valid(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        int n = *p < 0x80 ? 0 : (*p & 0xE0) == 0xC0 ? 1 : (*p & 0xF0) == 0xE0 ? 2
+              : (*p & 0xF8) == 0xF0 ? 3 : -1;
+        if (n < 0 || (n == 1 && *p < 0xC2))
+            return 0;
+        p++;
+        for (int k = 0; k < n; k++, p++)
+            if ((*p & 0xC0) != 0x80)
+                return 0;
+    }
+    return 1;
+}
+
 /* Run one command line; write its answer; 0 or -1. */
 static int run_line(Batch *b, char *line)
 {
@@ -450,7 +467,13 @@ static int run_line(Batch *b, char *line)
     e.msg[0] = '\0';
     sb_reset(&b->json);
     sb_reset(&b->text);
-    int rc = c ? c->fn(b, arg, &e) : cmd_act(b, line, &e);
+    int rc;
+    if (!utf8_valid(line)) {
+        name = "none";
+        rc = err_set(&e, "the line is not valid UTF-8 text");
+    } else {
+        rc = c ? c->fn(b, arg, &e) : cmd_act(b, line, &e);
+    }
     StrBuf out = STRBUF_INIT;
     if (rc == 0 && b->o->json) {
         sb_printf(&out, "{\"ok\":true,\"cmd\":\"%s\"%s}\n", name, sb_str(&b->json));

@@ -543,11 +543,14 @@ static void test_run_json_one_object_per_command(void **state)
     const char *in = "# a comment, then a blank line\n\n"
                      "help\nlegal\nlegal black\nview\nview black\nstatus\n"
                      "e4\n  e5  \nNf3\nposition\nhistory\nparams\nundo\nundo 99\n"
-                     "as nobody e5\nas black\nsave\nxyzzy \"quoted\"\\\nquit\nlegal\n";
+                     "as nobody e5\nas black\nsave\nxyzzy \"quoted\"\\\n\xff\xfe\n"
+                     "quit\nlegal\n";
     run(&r, "run orthodox --json", in);
-    assert_int_equal(r.status, 1); /* undo 99, as nobody, as black, save, xyzzy */
-    assert_int_equal(assert_json_lines(r.out), 19); /* stops at quit */
-    assert_int_equal(count_str(r.out, "{\"ok\":false"), 5);
+    /* failing: undo 99, as nobody, as black, save, xyzzy, the bad bytes */
+    assert_int_equal(r.status, 1);
+    assert_int_equal(assert_json_lines(r.out), 20); /* stops at quit */
+    assert_int_equal(count_str(r.out, "{\"ok\":false"), 6);
+    assert_contains(r.out, "not valid UTF-8");
     assert_contains(r.out, "{\"ok\":true,\"cmd\":\"quit\"}");
     assert_contains(r.out, "no seat 'nobody'; the seats are: white, black");
     assert_contains(r.out, "\"view\":{\"seat\":\"black\"");
