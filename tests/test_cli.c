@@ -21,7 +21,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../core/game.h"
 #include "../core/render.h"
+#include "support/toy_variant.h"
 
 #define START_FEN "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 #define SCHOLAR "e4\ne5\nBc4\nNc6\nQh5\nNf6\nQxf7#\n"
@@ -909,6 +911,54 @@ static void test_render_two_sides_marks(void **state)
     free(v);
 }
 
+/* The renderers on real engine views: the test-only toy variant (three
+ * sides on the plane, TOY-3 secrets).  Each seat's text and JSON show its
+ * own secret and no other: what is not in a View cannot be drawn. */
+static void test_render_toy_views_hide_secrets(void **state)
+{
+    (void)state;
+    GameConfig cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.variant = &toy_variant;
+    cfg.seed = 5;
+    Error e;
+    Game *g = game_new(&cfg, &e);
+    if (!g)
+        fail_msg("toy game: %s", e.msg);
+    RenderNames n;
+    memset(&n, 0, sizeof n);
+    n.nsides = n.nseats = game_nsides(g);
+    for (int i = 0; i < n.nsides; i++)
+        n.side[i] = n.seat[i] = game_side_name(g, i);
+    View *v = calloc(1, sizeof *v);
+    assert_non_null(v);
+    for (int seat = 0; seat < n.nseats; seat++) {
+        StrBuf b = STRBUF_INIT;
+        RenderOpts o = {1, 0};
+        game_view(g, seat, v);
+        render_view_text(v, &n, &o, &b);
+        render_view_json(v, &n, NULL, 0, &b);
+        for (int side = 0; side < n.nsides; side++) {
+            char secret[16];
+            snprintf(secret, sizeof secret, "%d", (int)toy_secret(g, side));
+            if (side == seat)
+                assert_contains(sb_str(&b), secret);
+            else if (strstr(sb_str(&b), secret))
+                fail_msg("seat %d sees side %d's secret %s", seat, side, secret);
+        }
+        /* red 1,0  green -1,1  blue 0,-1, plus a margin: x and y -2 .. 2 */
+        assert_contains(sb_str(&b), "    -2  -1  0   1   2\n");
+        assert_contains(sb_str(&b), " 1  .   K2  .   .   .   1\n");
+        assert_contains(sb_str(&b), " 0  .   .   .   K1  .   0\n");
+        assert_contains(sb_str(&b), "-1  .   .   K3  .   .   -1\n");
+        assert_contains(sb_str(&b), "\"geometry\":{\"bounded\":false}");
+        assert_contains(sb_str(&b), "\"position\":null");
+        sb_free(&b);
+    }
+    free(v);
+    game_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -932,6 +982,7 @@ int main(void)
         cmocka_unit_test(test_menu_piped),
         cmocka_unit_test(test_render_unbounded_three_sides),
         cmocka_unit_test(test_render_two_sides_marks),
+        cmocka_unit_test(test_render_toy_views_hide_secrets),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
