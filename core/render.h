@@ -27,8 +27,9 @@ typedef struct RenderOpts {
     int color; /* ANSI colours: square shades, last move highlighted */
 } RenderOpts;
 
-/* Boards larger than this (cells) are not drawn; the pieces are listed. */
-#define RENDER_MAX_CELLS 80
+/* An unbounded box wider or taller than this (squares) is not drawn: the
+ * pieces are listed.  Bounded boards (at most 26 x 99) always fit. */
+#define RENDER_MAX_CELLS 100
 
 /* The board with coordinates on all four sides.  A bounded board is seen
  * from its seat: seat 1 (Black) gets it turned around.  The unbounded plane
