@@ -33,6 +33,7 @@ struct Game {
     char *position;          /* owned copy of the start position, or NULL */
     GameHooks hooks;
     Rng rng;
+    Rng rng_start;           /* the generator once the game is set up */
     void *st;                /* the variant's state blob */
     void *scratch;           /* a second blob: actions apply here first */
     HistoryEntry *hist;
@@ -143,6 +144,9 @@ static int check_config(const GameConfig *c, Error *e)
     }
     if (c->nseats < 1 || c->nseats > MAX_SEATS)
         return err_set(e, "a game has 1 to %d seats, not %d", MAX_SEATS, c->nseats);
+    if (c->nseats < c->nsides && !v->seat_of_side)
+        return err_set(e, "%s needs a seat for each of its %d sides, not %d seats",
+                       v->name, c->nsides, c->nseats);
     if (c->params_set && c->params.n != v->nparams)
         return err_set(e, "the parameters given are not %s's", v->name);
     return 0;
@@ -188,6 +192,7 @@ Game *game_new_hooked(const GameConfig *cfg, const GameHooks *hooks, Error *e)
         goto fail;
     sb_free(&pos);
     push_key(g, c.variant->hash(g, g->st));
+    g->rng_start = g->rng;
     return g;
 fail:
     sb_free(&pos);
@@ -277,8 +282,6 @@ int game_seat_by_name(const Game *g, const char *name)
     for (int s = 0; s < g->cfg.nseats; s++)
         if (str_ieq(name, game_seat_name(g, s)))
             return s;
-    if (isdigit((unsigned char)name[0]) && !name[1] && name[0] - '0' < g->cfg.nseats)
-        return name[0] - '0';
     return -1;
 }
 
@@ -732,6 +735,10 @@ int game_undo(Game *g, int n, Error *e)
     Game *r = game_new_hooked(&g->cfg, &g->hooks, e);
     if (!r)
         return -1;
+    /* The position already holds what a setup hook drew; resume the
+     * generator where that setup left it. */
+    r->rng = g->rng_start;
+    r->rng_start = g->rng_start;
     for (int i = 0; i < g->nhist - n; i++) {
         if (game_apply(r, &g->hist[i].action, e)) {
             game_free(r);

@@ -820,6 +820,35 @@ static void test_undo_restores_earlier_position(void **state)
     game_free(t);
 }
 
+/* Undo after a setup hook resumes the generator where the setup left it,
+ * so the game's later random draws are the same as without the undo. */
+static void test_undo_after_setup_keeps_rng(void **state)
+{
+    (void)state;
+    GameHooks th = {.setup = setup_toy_random};
+    Game *a = new_game(&toy_variant, 91, 0, NULL, &th);
+    Game *b = game_clone(a);
+    Error e = {""};
+    assert_int_equal(game_undo(b, 0, &e), 0);
+    uint64_t ra = rng_next(game_rng(a)), rb = rng_next(game_rng(b));
+    assert_true(ra == rb);
+    game_free(a);
+    game_free(b);
+}
+
+/* A variant without seat_of_side needs one seat per side. */
+static void test_config_needs_a_seat_per_side(void **state)
+{
+    (void)state;
+    GameConfig cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.variant = &orthodox_variant;
+    cfg.nseats = 1;
+    Error e = {""};
+    assert_null(game_new(&cfg, &e));
+    assert_non_null(strstr(e.msg, "seat for each"));
+}
+
 /* The variant's fast perft and the core's generic legal/apply path agree
  * (published counts: chessprogramming wiki, "Perft Results"). */
 static void test_perft_generic_equals_fast(void **state)
@@ -885,6 +914,8 @@ int main(void)
         cmocka_unit_test(test_hook_react_ends_game),
         cmocka_unit_test(test_hook_react_error_rolls_back),
         cmocka_unit_test(test_hook_setup_replaces_start),
+        cmocka_unit_test(test_undo_after_setup_keeps_rng),
+        cmocka_unit_test(test_config_needs_a_seat_per_side),
         cmocka_unit_test(test_undo_restores_earlier_position),
         cmocka_unit_test(test_perft_generic_equals_fast),
         cmocka_unit_test(test_games_side_by_side),

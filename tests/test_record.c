@@ -365,7 +365,7 @@ static void test_record_lenient_reading(void **state)
         "\n"
         "# the opening\n"
         "1.white:e4\r\n"
-        "   2.  1 :   e5   \n"
+        "   2.  black :   e5   \n"
         "\n";
     Game *g = load(text);
     assert_int_equal(game_history_len(g), 2);
