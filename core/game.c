@@ -773,6 +773,8 @@ void game_view(const Game *g, int seat, View *out)
     out->side_to_move = game_side_to_move(g);
     out->seat_to_act = game_to_act(g);
     game_status(g, &out->status);
+    out->has_draw_offer = g->offer_seat >= 0;
+    out->draw_offer_seat = g->offer_seat;
     out->geo = g->cfg.variant->geometry(g, g->st);
     g->cfg.variant->view(g, g->st, seat, out);
 }

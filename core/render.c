@@ -365,6 +365,14 @@ void render_view_text(const View *v, const RenderNames *n,
     if (v->question[0] && strcmp(v->question, sb_str(&st)) != 0)
         sb_printf(out, "question: %s\n", v->question);
     sb_free(&st);
+    if (v->has_draw_offer && !v->status.over) {
+        const char *who = name_of(n->seat, n->nseats, v->draw_offer_seat);
+        if (v->draw_offer_seat == v->seat)
+            sb_puts(out, "your draw offer stands\n");
+        else
+            sb_printf(out, "%s offers a draw: type accept or decline "
+                           "(playing on declines it)\n", who ? who : "a seat");
+    }
     if (v->info[0]) {
         sb_puts(out, v->info);
         if (v->info[strlen(v->info) - 1] != '\n')
@@ -552,6 +560,9 @@ void render_view_json(const View *v, const RenderNames *n,
     json_last_move(v, out);
     json_opt_str(out, "position", v->position);
     json_opt_str(out, "question", v->question);
+    sb_puts(out, ",\"draw_offer\":");
+    render_json_name(out, n->seat, n->nseats,
+                     v->has_draw_offer ? v->draw_offer_seat : -1);
     sb_puts(out, ",\"info\":");
     json_lines(out, v->info);
     sb_puts(out, ",\"status\":");

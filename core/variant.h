@@ -67,6 +67,8 @@ typedef struct View {
     int has_last;             /* the last move's squares, if visible */
     Coord last_from, last_to;
     char last_text[48];       /* the last action as this seat may read it */
+    int has_draw_offer;       /* a draw offer stands (filled by the core) */
+    int draw_offer_seat;      /* ... made by this seat */
     char position[512];       /* a position string, only if the seat may see all */
     char question[256];       /* what seat_to_act is asked, if this seat */
     char info[1024];          /* variant lines for this seat (bids, phase ...) */
@@ -128,7 +130,8 @@ typedef struct VariantOps {
      * reason ("threefold repetition"), or 0. NULL: claims never hold. */
     int (*claim)(const Game *g, const void *st, char *why, size_t n);
     /* Build what `seat` may know. The core has zeroed v and filled seat,
-     * nsides, status and seat_to_act already. */
+     * nsides, side_to_move, seat_to_act, status, geometry and the draw
+     * offer already. */
     void (*view)(const Game *g, const void *st, int seat, View *v);
     /* Optional fast perft of the play tree (bulk counting allowed); must
      * use the same generation and apply code as legal/apply. */

@@ -518,8 +518,21 @@ static void test_orth8_resign_and_draw_agreement(void **state)
     play(g, 0, "draw");
     assert_int_equal(game_draw_offer(g), 0);
     assert_int_equal(legal_count(g, 1, ACT_DRAW_ACCEPT), 1);
+    View v;
+    game_view(g, 1, &v); /* the other seat is told of the offer */
+    assert_true(v.has_draw_offer);
+    assert_int_equal(v.draw_offer_seat, 0);
     play(g, 1, "decline");
     assert_int_equal(game_draw_offer(g), -1);
+    game_view(g, 1, &v);
+    assert_false(v.has_draw_offer);
+    play(g, 0, "draw"); /* a move by the other seat declines it */
+    play(g, 0, "e4");
+    assert_int_equal(game_draw_offer(g), 0); /* the offerer's own move keeps it */
+    play(g, 1, "e5");
+    assert_int_equal(game_draw_offer(g), -1);
+    game_free(g);
+    g = orth(NULL);
     play(g, 0, "e4");
     play(g, 1, "e5");
     play(g, 0, "draw");
