@@ -259,6 +259,17 @@ const HistoryEntry *game_history(const Game *g, int i)
     return i >= 0 && i < g->nhist ? &g->hist[i] : NULL;
 }
 
+void game_history_text(const Game *g, int i, int seat, StrBuf *out)
+{
+    if (i < 0 || i >= g->nhist)
+        return;
+    const HistoryEntry *h = &g->hist[i];
+    if (g->cfg.variant->history_text && !action_is_meta(h->action.kind))
+        g->cfg.variant->history_text(g, &h->action, h->text, seat, out);
+    else
+        sb_puts(out, h->text);
+}
+
 const char *game_side_name(const Game *g, int side)
 {
     if (side < 0 || side >= g->cfg.nsides)
@@ -718,8 +729,37 @@ int game_apply(Game *g, const Action *a, Error *e)
     return rc;
 }
 
+/* Apply every action of seq, or none: on a failure the game gets back the
+ * copy taken before. */
+static int apply_seq(Game *g, const ActionList *seq, Error *e)
+{
+    Game *before = game_clone(g);
+    for (int i = 0; i < seq->n; i++) {
+        if (game_apply(g, &seq->v[i], e)) {
+            Game tmp = *g;
+            *g = *before;
+            *before = tmp;
+            game_free(before);
+            return -1;
+        }
+    }
+    game_free(before);
+    return 0;
+}
+
 int game_play(Game *g, int seat, const char *text, Error *e)
 {
+    const VariantOps *v = g->cfg.variant;
+    if (v->parse_seq && seat >= 0 && seat < g->cfg.nseats) {
+        ActionList seq = ACTIONLIST_INIT;
+        int rc = v->parse_seq(g, g->st, seat, text, &seq, e);
+        int handled = rc > 0;
+        if (handled)
+            rc = apply_seq(g, &seq, e);
+        al_free(&seq);
+        if (rc < 0 || handled)
+            return rc;
+    }
     Action a;
     if (game_parse(g, seat, text, &a, e))
         return -1;

@@ -81,6 +81,9 @@ const char *game_result_text(const Game *g, char *buf, size_t n);
 int game_repetitions(const Game *g);
 int game_history_len(const Game *g);
 const HistoryEntry *game_history(const Game *g, int i);
+/* The text of history entry i as `seat` may read it (hidden information
+ * stays hidden: an enemy's setup placement reads "white arranges a piece"). */
+void game_history_text(const Game *g, int i, int seat, StrBuf *out);
 /* Current position string (full truth: for the engine, tests, records). */
 void game_position(const Game *g, StrBuf *out);
 
@@ -92,7 +95,9 @@ void game_legal(const Game *g, int seat, ActionList *out);
 void game_legal_play(const Game *g, ActionList *out);
 /* Why is a an illegal candidate? 1 with a reason if a hook vetoes it. */
 int game_vetoed(const Game *g, const Action *a, char *why, size_t n);
-/* Read text typed by `seat` ("e4", "resign", "bid 3") and apply it. */
+/* Read text typed by `seat` ("e4", "resign", "bid 3") and apply it.  A
+ * text that stands for several actions (the variant's parse_seq) applies
+ * them all or none. */
 int game_play(Game *g, int seat, const char *text, Error *e);
 /* Parse without applying. */
 int game_parse(const Game *g, int seat, const char *text, Action *out,

@@ -138,6 +138,16 @@ typedef struct VariantOps {
     uint64_t (*perft)(const Game *g, const void *st, int depth);
     /* Optional: may `seat` resign now? NULL: any seat still playing. */
     int (*may_resign)(const Game *g, const void *st, int seat);
+    /* Optional: a text that stands for several actions of `seat` (a whole
+     * arrangement).  1 with the actions in out (applied in order, all or
+     * none), 0 if text is not such a sequence, -1 with e if it is one but
+     * wrong. */
+    int (*parse_seq)(const Game *g, const void *st, int seat, const char *text,
+                     ActionList *out, Error *e);
+    /* Optional: the history text of action a (recorded as `text`) as `seat`
+     * may read it.  NULL: every seat may read every text. */
+    void (*history_text)(const Game *g, const Action *a, const char *text,
+                         int seat, StrBuf *out);
 } VariantOps;
 
 /* Messages to seats.  seat_mask bit i: seat i sees the text.  ev may be
