@@ -19,14 +19,11 @@
 #include <string.h>
 
 #include "../core/game.h"
+#include "../core/cli.h"
 #include "../core/render.h"
 #include "../variants/orthodox/orthodox.h"
+#include "support/testutil.h"
 #include "support/toy_variant.h"
-
-#define KIWIPETE "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
-#define PERFT_POS3 "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
-#define PERFT_POS4 "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1"
-#define PERFT_POS5 "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8"
 
 /* A toy position with red next to green and secrets of known parity:
  * red 700000001 is odd, green 800000002 even, blue 711111110 even. */
@@ -37,72 +34,21 @@ enum { RED, GREEN, BLUE, NEWCOMER };
 
 /* ---- Helpers ----------------------------------------------------------- */
 
-static Game *new_game_param(const VariantOps *v, uint64_t seed, int nseats,
-                            const char *position, const GameHooks *hooks,
-                            const char *param)
+static Game *orth(const char *fen)
 {
-    GameConfig cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.variant = v;
-    cfg.seed = seed;
-    cfg.nseats = nseats;
-    cfg.position = position;
-    Error e = {""};
-    if (param) {
-        params_defaults(v, &cfg.params);
-        cfg.params_set = 1;
-        assert_int_equal(params_set(v, &cfg.params, param, &e), 0);
-    }
-    Game *g = game_new_hooked(&cfg, hooks, &e);
-    if (!g)
-        print_error("game_new: %s\n", e.msg);
-    assert_non_null(g);
-    return g;
+    return tu_game(&(TuGame){.variant = &orthodox_variant, .seed = 1,
+                             .position = fen});
 }
 
-static Game *new_game(const VariantOps *v, uint64_t seed, int nseats,
-                      const char *position, const GameHooks *hooks)
-{
-    return new_game_param(v, seed, nseats, position, hooks, NULL);
-}
-
-static Game *orth(const char *fen) { return new_game(&orthodox_variant, 1, 0, fen, NULL); }
 static Game *toy(uint64_t seed, int nseats, const char *pos)
 {
-    return new_game(&toy_variant, seed, nseats, pos, NULL);
+    return tu_game(&(TuGame){.variant = &toy_variant, .seed = seed,
+                             .nseats = nseats, .position = pos});
 }
 
-static void play(Game *g, int seat, const char *text)
+static Game *hooked(const VariantOps *v, uint64_t seed, const GameHooks *h)
 {
-    Error e = {""};
-    int rc = game_play(g, seat, text, &e);
-    if (rc)
-        print_error("%s playing \"%s\": %s\n", game_seat_name(g, seat), text,
-                    e.msg);
-    assert_int_equal(rc, 0);
-}
-
-/* Play a list of texts, each by the seat to act. */
-static void play_all(Game *g, const char *const *texts)
-{
-    for (; *texts; texts++)
-        play(g, game_to_act(g), *texts);
-}
-
-static char *position_of(const Game *g)
-{
-    StrBuf b = STRBUF_INIT;
-    game_position(g, &b);
-    char *s = strdup(sb_str(&b));
-    sb_free(&b);
-    return s;
-}
-
-static void assert_position(const Game *g, const char *want)
-{
-    char *got = position_of(g);
-    assert_string_equal(got, want);
-    free(got);
+    return tu_game(&(TuGame){.variant = v, .seed = seed, .hooks = h});
 }
 
 /* The guess of the judge that lets the mover's step happen (TOY-5). */
@@ -119,16 +65,8 @@ static const char *right_guess(const Game *g)
 /* The side to move steps to `to` and the judge lets it happen. */
 static void toy_step_to(Game *g, const char *to)
 {
-    play(g, game_to_act(g), to);
-    play(g, game_to_act(g), wrong_guess(g));
-}
-
-static int count_kind(const ActionList *l, int kind)
-{
-    int n = 0;
-    for (int i = 0; i < l->n; i++)
-        n += l->v[i].kind == kind;
-    return n;
+    tu_play(g, game_to_act(g), to);
+    tu_play(g, game_to_act(g), wrong_guess(g));
 }
 
 static int count_play(const ActionList *l)
@@ -136,15 +74,6 @@ static int count_play(const ActionList *l)
     int n = 0;
     for (int i = 0; i < l->n; i++)
         n += !action_is_meta(l->v[i].kind);
-    return n;
-}
-
-static int legal_count(const Game *g, int seat, int kind)
-{
-    ActionList l = ACTIONLIST_INIT;
-    game_legal(g, seat, &l);
-    int n = kind < 0 ? l.n : count_kind(&l, kind);
-    al_free(&l);
     return n;
 }
 
@@ -169,13 +98,7 @@ static int seat_can_see(const Game *g, int seat, int32_t secret)
                 has_bytes(v, sizeof *v, dec, strlen(dec));
 
     RenderNames names;
-    memset(&names, 0, sizeof names);
-    names.nsides = game_nsides(g);
-    names.nseats = game_nseats(g);
-    for (int i = 0; i < names.nsides; i++)
-        names.side[i] = game_side_name(g, i);
-    for (int i = 0; i < names.nseats; i++)
-        names.seat[i] = game_seat_name(g, i);
+    cli_names(g, &names);
     const char *msgs[256];
     int nmsgs = 0;
     for (int i = 0; i < game_message_count(g) && nmsgs < 256; i++)
@@ -193,48 +116,6 @@ static int seat_can_see(const Game *g, int seat, int32_t secret)
     return found;
 }
 
-/* Everything a failed action must leave alone. */
-typedef struct Snap {
-    char *position;
-    int nhist, nmsgs, to_act, offer;
-    Rng rng;
-} Snap;
-
-static void snap_take(Game *g, Snap *s)
-{
-    s->position = position_of(g);
-    s->nhist = game_history_len(g);
-    s->nmsgs = game_message_count(g);
-    s->to_act = game_to_act(g);
-    s->offer = game_draw_offer(g);
-    s->rng = *game_rng(g);
-}
-
-static void snap_check(Game *g, Snap *s)
-{
-    assert_position(g, s->position);
-    assert_int_equal(game_history_len(g), s->nhist);
-    assert_int_equal(game_message_count(g), s->nmsgs);
-    assert_int_equal(game_to_act(g), s->to_act);
-    assert_int_equal(game_draw_offer(g), s->offer);
-    assert_memory_equal(game_rng(g), &s->rng, sizeof s->rng);
-    free(s->position);
-}
-
-/* game_play must fail with a message and change nothing. */
-static void play_fails(Game *g, int seat, const char *text)
-{
-    Snap s;
-    snap_take(g, &s);
-    Error e = {""};
-    int rc = game_play(g, seat, text, &e);
-    if (rc == 0)
-        print_error("\"%s\" by seat %d was accepted\n", text, seat);
-    assert_int_equal(rc, -1);
-    assert_true(e.msg[0] != '\0');
-    snap_check(g, &s);
-}
-
 /* ---- The toy variant: the core's generality ------------------------------ */
 
 /* TOY-5: after red's step green's seat decides; red is still to move. */
@@ -243,14 +124,14 @@ static void test_toy5_decision_by_seat_not_to_move(void **state)
     (void)state;
     Game *g = toy(42, 0, NULL);
     assert_int_equal(game_to_act(g), RED);
-    play(g, RED, "2,0");
+    tu_play(g, RED, "2,0");
     assert_int_equal(game_side_to_move(g), RED);
     assert_int_equal(game_to_act(g), GREEN);
 
     ActionList l = ACTIONLIST_INIT;
     game_legal_play(g, &l);
     assert_int_equal(l.n, 2);
-    assert_int_equal(count_kind(&l, ACT_CHOOSE), 2);
+    assert_int_equal(tu_count_kind(&l, ACT_CHOOSE), 2);
     assert_int_equal(l.v[0].seat, GREEN);
     al_free(&l);
     for (int seat = RED; seat <= BLUE; seat += 2) {
@@ -259,17 +140,17 @@ static void test_toy5_decision_by_seat_not_to_move(void **state)
         al_clear(&l);
     }
     al_free(&l);
-    play_fails(g, RED, "even");
-    play_fails(g, BLUE, "odd");
+    tu_assert_refused_by(g, RED, "even", NULL);
+    tu_assert_refused_by(g, BLUE, "odd", NULL);
 
     /* A right guess cancels the step; the turn passes all the same. */
-    play(g, GREEN, right_guess(g));
+    tu_play(g, GREEN, right_guess(g));
     assert_int_equal(toy_token(g, RED).x, 1);
     assert_int_equal(game_side_to_move(g), GREEN);
     assert_int_equal(game_to_act(g), GREEN);
     /* A wrong one lets it happen. */
-    play(g, GREEN, "-1,2");
-    play(g, BLUE, wrong_guess(g));
+    tu_play(g, GREEN, "-1,2");
+    tu_play(g, BLUE, wrong_guess(g));
     assert_int_equal(toy_token(g, GREEN).y, 2);
     game_free(g);
 }
@@ -284,7 +165,7 @@ static void test_toy3_hidden_secret_not_shown(void **state)
     for (size_t i = 0; i < ARRAY_LEN(steps); i++)
         toy_step_to(g, steps[i]);
     int32_t secret[3];
-    char *truth = position_of(g);
+    char *truth = tu_position(g);
     for (int side = RED; side <= BLUE; side++) {
         secret[side] = toy_secret(g, side);
         assert_in_range(secret[side], TOY_SECRET_MIN, TOY_SECRET_MAX);
@@ -315,10 +196,10 @@ static void test_toy4_three_sides_turn_order(void **state)
         int mover = i % 3;
         assert_int_equal(game_side_to_move(g), mover);
         assert_int_equal(game_to_act(g), mover);
-        play(g, mover, targets[i]);
+        tu_play(g, mover, targets[i]);
         assert_int_equal(game_side_to_move(g), mover);
         assert_int_equal(game_to_act(g), (mover + 1) % 3);
-        play(g, (mover + 1) % 3, wrong_guess(g));
+        tu_play(g, (mover + 1) % 3, wrong_guess(g));
     }
     assert_int_equal(game_side_to_move(g), GREEN);
     assert_int_equal(toy_token(g, RED).x, 3);
@@ -330,14 +211,15 @@ static void test_toy4_three_sides_turn_order(void **state)
 static void test_toy2_unbounded_negative_coordinates(void **state)
 {
     (void)state;
-    Game *g = new_game_param(&toy_variant, 5, 0,
-                             "red:-7,-3:700000000:0 green:-999,250:800000000:1 "
-                             "blue:0,-1:711111111:2 turn:blue", NULL, "goal=1000");
-    play(g, BLUE, "0,-2");
-    play(g, RED, "odd"); /* red judges blue: 711111111 is odd, so right */
+    Game *g = tu_game(&(TuGame){
+        .variant = &toy_variant, .seed = 5, .params = "goal=1000",
+        .position = "red:-7,-3:700000000:0 green:-999,250:800000000:1 "
+                    "blue:0,-1:711111111:2 turn:blue"});
+    tu_play(g, BLUE, "0,-2");
+    tu_play(g, RED, "odd"); /* red judges blue: 711111111 is odd, so right */
     assert_int_equal(toy_token(g, BLUE).y, -1);
-    play(g, RED, "-8,-3");
-    play(g, GREEN, "odd"); /* 700000000 is even: the step happens */
+    tu_play(g, RED, "-8,-3");
+    tu_play(g, GREEN, "odd"); /* 700000000 is even: the step happens */
     assert_int_equal(toy_token(g, RED).x, -8);
     View *v = malloc(sizeof *v);
     game_view(g, GREEN, v);
@@ -348,12 +230,12 @@ static void test_toy2_unbounded_negative_coordinates(void **state)
                 v->pieces[i].side == RED;
     assert_int_equal(seen, 1);
     free(v);
-    char *pos = position_of(g);
+    char *pos = tu_position(g);
     assert_non_null(strstr(pos, "red:-8,-3:"));
     assert_non_null(strstr(pos, "green:-999,250:"));
     free(pos);
-    play_fails(g, GREEN, "-999;251");
-    play_fails(g, GREEN, "-999,252");
+    tu_assert_refused_by(g, GREEN, "-999;251", NULL);
+    tu_assert_refused_by(g, GREEN, "-999,252", NULL);
     game_free(g);
 }
 
@@ -362,28 +244,28 @@ static void test_toy6_seat_commands_two_sides(void **state)
 {
     (void)state;
     Game *g = toy(1, 0, TOY_ADJACENT);
-    play(g, RED, "2,0");
-    play(g, GREEN, "even"); /* wrong: red's secret is odd */
+    tu_play(g, RED, "2,0");
+    tu_play(g, GREEN, "even"); /* wrong: red's secret is odd */
     assert_int_equal(toy_commander(g, GREEN), RED);
     assert_int_equal(toy_token(g, GREEN).x, 1);
     assert_int_equal(game_side_to_move(g), GREEN);
     assert_int_equal(game_to_act(g), RED); /* seat red moves green */
-    assert_int_equal(legal_count(g, GREEN, -1), 0); /* green's seat is out */
+    assert_int_equal(tu_legal_count(g, GREEN, -1), 0); /* green's seat is out */
     assert_true(seat_can_see(g, RED, 800000002));
     assert_false(seat_can_see(g, BLUE, 800000002));
 
     /* Green's step is judged by blue: the next side with another seat. */
-    play(g, RED, "1,1");
+    tu_play(g, RED, "1,1");
     assert_int_equal(game_to_act(g), BLUE);
-    play(g, BLUE, "odd"); /* wrong: green's secret is even */
+    tu_play(g, BLUE, "odd"); /* wrong: green's secret is even */
     assert_int_equal(game_to_act(g), BLUE);
-    play(g, BLUE, "0,-2");
+    tu_play(g, BLUE, "0,-2");
     assert_int_equal(game_to_act(g), RED); /* red judges blue */
-    play(g, RED, "odd");
+    tu_play(g, RED, "odd");
     assert_int_equal(game_side_to_move(g), RED);
     assert_int_equal(game_to_act(g), RED);
     /* A resignation by the seat loses both of its sides. */
-    play(g, RED, "resign");
+    tu_play(g, RED, "resign");
     char r[64];
     assert_string_equal(game_result_text(g, r, sizeof r), "blue");
     game_free(g);
@@ -396,23 +278,23 @@ static void test_toy7_takeover_mid_game(void **state)
     (void)state;
     Game *g = toy(1, 4, TOY_ADJACENT);
     assert_int_equal(game_nseats(g), 4);
-    assert_int_equal(legal_count(g, NEWCOMER, -1), 0);
-    play_fails(g, NEWCOMER, "take green");
-    play(g, RED, "2,0");
-    play(g, GREEN, "even");
-    assert_int_equal(legal_count(g, NEWCOMER, ACT_TAKEOVER), 1);
-    assert_int_equal(legal_count(g, NEWCOMER, -1), 1);
+    assert_int_equal(tu_legal_count(g, NEWCOMER, -1), 0);
+    tu_assert_refused_by(g, NEWCOMER, "take green", NULL);
+    tu_play(g, RED, "2,0");
+    tu_play(g, GREEN, "even");
+    assert_int_equal(tu_legal_count(g, NEWCOMER, ACT_TAKEOVER), 1);
+    assert_int_equal(tu_legal_count(g, NEWCOMER, -1), 1);
     assert_int_equal(game_to_act(g), RED);
     assert_false(seat_can_see(g, NEWCOMER, 800000002));
 
-    play(g, NEWCOMER, "take green");
+    tu_play(g, NEWCOMER, "take green");
     assert_int_equal(toy_commander(g, GREEN), NEWCOMER);
     assert_int_equal(game_to_act(g), NEWCOMER);
     assert_true(seat_can_see(g, NEWCOMER, 800000002));
     assert_false(seat_can_see(g, NEWCOMER, 700000001));
-    assert_int_equal(legal_count(g, NEWCOMER, ACT_TAKEOVER), 0);
-    assert_true(legal_count(g, NEWCOMER, ACT_RESIGN) == 1);
-    play(g, NEWCOMER, "1,1");
+    assert_int_equal(tu_legal_count(g, NEWCOMER, ACT_TAKEOVER), 0);
+    assert_true(tu_legal_count(g, NEWCOMER, ACT_RESIGN) == 1);
+    tu_play(g, NEWCOMER, "1,1");
     assert_int_equal(game_to_act(g), BLUE); /* blue judges green now */
     game_free(g);
 }
@@ -429,8 +311,8 @@ static void test_toy8_goal_and_perft(void **state)
     /* Red's secret is odd: after 4,0 the guess "even" lets red win (no
      * further plies); "odd" cancels it.  3 other steps x 2 guesses x 4. */
     assert_int_equal(game_perft(g, 3), 3 * 2 * 4 + 4);
-    play(g, RED, "4,0");
-    play(g, GREEN, "even");
+    tu_play(g, RED, "4,0");
+    tu_play(g, GREEN, "even");
     Status s;
     game_status(g, &s);
     assert_true(s.over);
@@ -438,7 +320,7 @@ static void test_toy8_goal_and_perft(void **state)
     assert_int_equal(game_to_act(g), -1);
     char r[64];
     assert_string_equal(game_result_text(g, r, sizeof r), "red");
-    play_fails(g, GREEN, "-2,1");
+    tu_assert_refused_by(g, GREEN, "-2,1", NULL);
     game_free(g);
 }
 
@@ -448,25 +330,25 @@ static void test_clone_is_independent(void **state)
 {
     (void)state;
     Game *g = toy(11, 4, TOY_ADJACENT);
-    play(g, RED, "1,1");
-    Snap s;
-    snap_take(g, &s);
+    tu_play(g, RED, "1,1");
+    TuSnap s;
+    tu_snap_take(g, &s);
     Game *c = game_clone(g);
-    play(c, GREEN, "even");
-    play(c, GREEN, "2,1");
+    tu_play(c, GREEN, "even");
+    tu_play(c, GREEN, "2,1");
     assert_int_equal(game_history_len(c), 3);
-    snap_check(g, &s);
+    tu_snap_check(g, &s);
     game_free(g); /* the clone outlives its original */
     assert_int_equal(toy_token(c, RED).y, 1);
     game_free(c);
 
     Game *o = orth(NULL);
-    play(o, 0, "e4");
-    snap_take(o, &s);
+    tu_play(o, 0, "e4");
+    tu_snap_take(o, &s);
     Game *oc = game_clone(o);
-    play(oc, 1, "c5");
-    play(oc, 0, "draw");
-    snap_check(o, &s);
+    tu_play(oc, 1, "c5");
+    tu_play(oc, 0, "draw");
+    tu_snap_check(o, &s);
     assert_int_equal(game_draw_offer(o), -1);
     game_free(oc);
     game_free(o);
@@ -478,26 +360,26 @@ static void test_failed_actions_change_nothing(void **state)
 {
     (void)state;
     Game *g = orth(NULL);
-    play(g, 0, "e4");
-    play(g, 1, "draw");
-    play_fails(g, 0, "d4");        /* black is to move */
-    play_fails(g, 1, "e4");        /* no black pawn can go there */
-    play_fails(g, 1, "e2e4");      /* not black's piece */
-    play_fails(g, 1, "Nf9");       /* garbled */
-    play_fails(g, 1, "xyzzy");
-    play_fails(g, 1, "");
-    play_fails(g, 1, "accept");    /* one's own offer */
-    play_fails(g, 5, "e5");        /* no such seat */
-    play_fails(g, 1, "claim");     /* nothing to claim */
+    tu_play(g, 0, "e4");
+    tu_play(g, 1, "draw");
+    tu_assert_refused_by(g, 0, "d4", NULL);        /* black is to move */
+    tu_assert_refused_by(g, 1, "e4", NULL);        /* no black pawn can go there */
+    tu_assert_refused_by(g, 1, "e2e4", NULL);      /* not black's piece */
+    tu_assert_refused_by(g, 1, "Nf9", NULL);       /* garbled */
+    tu_assert_refused_by(g, 1, "xyzzy", NULL);
+    tu_assert_refused_by(g, 1, "", NULL);
+    tu_assert_refused_by(g, 1, "accept", NULL);    /* one's own offer */
+    tu_assert_refused_by(g, 5, "e5", NULL);        /* no such seat */
+    tu_assert_refused_by(g, 1, "claim", NULL);     /* nothing to claim */
     game_free(g);
 
     Game *t = toy(2, 4, NULL);
-    play(t, RED, "2,0");
-    play_fails(t, RED, "3,0");
-    play_fails(t, GREEN, "2,0");
-    play_fails(t, GREEN, "maybe");
-    play_fails(t, BLUE, "even");
-    play_fails(t, NEWCOMER, "take red");
+    tu_play(t, RED, "2,0");
+    tu_assert_refused_by(t, RED, "3,0", NULL);
+    tu_assert_refused_by(t, GREEN, "2,0", NULL);
+    tu_assert_refused_by(t, GREEN, "maybe", NULL);
+    tu_assert_refused_by(t, BLUE, "even", NULL);
+    tu_assert_refused_by(t, NEWCOMER, "take red", NULL);
     game_free(t);
 }
 
@@ -514,29 +396,29 @@ static void test_orth8_resign_and_draw_agreement(void **state)
     char r[64];
     Status s;
     Game *g = orth(NULL);
-    play_fails(g, 1, "accept"); /* no offer yet */
-    play(g, 0, "draw");
+    tu_assert_refused_by(g, 1, "accept", NULL); /* no offer yet */
+    tu_play(g, 0, "draw");
     assert_int_equal(game_draw_offer(g), 0);
-    assert_int_equal(legal_count(g, 1, ACT_DRAW_ACCEPT), 1);
+    assert_int_equal(tu_legal_count(g, 1, ACT_DRAW_ACCEPT), 1);
     View v;
     game_view(g, 1, &v); /* the other seat is told of the offer */
     assert_true(v.has_draw_offer);
     assert_int_equal(v.draw_offer_seat, 0);
-    play(g, 1, "decline");
+    tu_play(g, 1, "decline");
     assert_int_equal(game_draw_offer(g), -1);
     game_view(g, 1, &v);
     assert_false(v.has_draw_offer);
-    play(g, 0, "draw"); /* a move by the other seat declines it */
-    play(g, 0, "e4");
+    tu_play(g, 0, "draw"); /* a move by the other seat declines it */
+    tu_play(g, 0, "e4");
     assert_int_equal(game_draw_offer(g), 0); /* the offerer's own move keeps it */
-    play(g, 1, "e5");
+    tu_play(g, 1, "e5");
     assert_int_equal(game_draw_offer(g), -1);
     game_free(g);
     g = orth(NULL);
-    play(g, 0, "e4");
-    play(g, 1, "e5");
-    play(g, 0, "draw");
-    play(g, 1, "accept");
+    tu_play(g, 0, "e4");
+    tu_play(g, 1, "e5");
+    tu_play(g, 0, "draw");
+    tu_play(g, 1, "accept");
     game_status(g, &s);
     assert_true(s.over);
     assert_string_equal(game_result_text(g, r, sizeof r), "1/2-1/2");
@@ -544,10 +426,10 @@ static void test_orth8_resign_and_draw_agreement(void **state)
     game_free(g);
 
     g = orth(NULL);
-    play(g, 0, "d4");
-    play(g, 0, "resign"); /* out of turn is fine for a resignation */
+    tu_play(g, 0, "d4");
+    tu_play(g, 0, "resign"); /* out of turn is fine for a resignation */
     assert_string_equal(game_result_text(g, r, sizeof r), "0-1");
-    play_fails(g, 1, "e5");
+    tu_assert_refused_by(g, 1, "e5", NULL);
     game_free(g);
 }
 
@@ -557,16 +439,16 @@ static void test_orth9_claim_only_when_variant_allows(void **state)
     (void)state;
     Game *g = orth(NULL);
     static const char *const dance[] = {"Nf3", "Nf6", "Ng1", "Ng8", NULL};
-    assert_int_equal(legal_count(g, 0, ACT_DRAW_CLAIM), 0);
-    play_fails(g, 0, "claim");
-    play_all(g, dance);
+    assert_int_equal(tu_legal_count(g, 0, ACT_DRAW_CLAIM), 0);
+    tu_assert_refused_by(g, 0, "claim", NULL);
+    tu_play_all(g, dance);
     assert_int_equal(game_repetitions(g), 2);
-    play_fails(g, 0, "claim");
-    play_all(g, dance);
+    tu_assert_refused_by(g, 0, "claim", NULL);
+    tu_play_all(g, dance);
     assert_int_equal(game_repetitions(g), 3);
-    assert_int_equal(legal_count(g, 0, ACT_DRAW_CLAIM), 1);
-    assert_int_equal(legal_count(g, 1, ACT_DRAW_CLAIM), 0); /* not to move */
-    play(g, 0, "claim");
+    assert_int_equal(tu_legal_count(g, 0, ACT_DRAW_CLAIM), 1);
+    assert_int_equal(tu_legal_count(g, 1, ACT_DRAW_CLAIM), 0); /* not to move */
+    tu_play(g, 0, "claim");
     Status s;
     game_status(g, &s);
     assert_true(s.over);
@@ -576,13 +458,13 @@ static void test_orth9_claim_only_when_variant_allows(void **state)
 
     /* The toy's own claim rule (TOY-8): the second occurrence counts. */
     Game *t = toy(4, 0, TOY_ADJACENT);
-    assert_int_equal(legal_count(t, RED, ACT_DRAW_CLAIM), 0);
-    play_fails(t, RED, "claim");
-    play_all(t, cancelled_round);
+    assert_int_equal(tu_legal_count(t, RED, ACT_DRAW_CLAIM), 0);
+    tu_assert_refused_by(t, RED, "claim", NULL);
+    tu_play_all(t, cancelled_round);
     assert_int_equal(game_repetitions(t), 2);
-    assert_int_equal(legal_count(t, RED, ACT_DRAW_CLAIM), 1);
-    assert_int_equal(legal_count(t, GREEN, ACT_DRAW_CLAIM), 0);
-    play(t, RED, "claim");
+    assert_int_equal(tu_legal_count(t, RED, ACT_DRAW_CLAIM), 1);
+    assert_int_equal(tu_legal_count(t, GREEN, ACT_DRAW_CLAIM), 0);
+    tu_play(t, RED, "claim");
     game_status(t, &s);
     assert_true(s.over);
     assert_string_equal(s.reason, "repetition claimed by red");
@@ -598,25 +480,25 @@ static void test_repetitions_counted(void **state)
     assert_int_equal(game_repetitions(g), 1);
     static const char *const out_and_back[] = {"Nc3", "Nc6", "Nb1", "Nb8",
                                                NULL};
-    play_all(g, out_and_back);
+    tu_play_all(g, out_and_back);
     assert_int_equal(game_repetitions(g), 2);
-    play(g, 0, "Nc3");
+    tu_play(g, 0, "Nc3");
     assert_int_equal(game_repetitions(g), 2); /* seen once before */
-    play(g, 1, "Nc6");
-    play(g, 0, "Nb1");
-    play(g, 1, "Nb8");
+    tu_play(g, 1, "Nc6");
+    tu_play(g, 0, "Nb1");
+    tu_play(g, 1, "Nb8");
     assert_int_equal(game_repetitions(g), 3);
     game_free(g);
 
     /* Toy: rounds of cancelled steps repeat the position; the third time
      * draws by itself (TOY-8). */
     Game *t = toy(4, 0, TOY_ADJACENT);
-    play(t, RED, "1,1");
+    tu_play(t, RED, "1,1");
     assert_int_equal(game_repetitions(t), 1); /* a step pending differs */
-    play(t, GREEN, "odd");
-    play_all(t, cancelled_round + 2);
+    tu_play(t, GREEN, "odd");
+    tu_play_all(t, cancelled_round + 2);
     assert_int_equal(game_repetitions(t), 2);
-    play_all(t, cancelled_round);
+    tu_play_all(t, cancelled_round);
     Status s;
     game_status(t, &s);
     assert_true(s.over);
@@ -645,7 +527,7 @@ static void test_hook_veto_removes_from_legal_and_perft(void **state)
 {
     (void)state;
     GameHooks h = {.veto = veto_knights};
-    Game *g = new_game(&orthodox_variant, 1, 0, NULL, &h);
+    Game *g = hooked(&orthodox_variant, 1, &h);
     ActionList l = ACTIONLIST_INIT;
     game_legal_play(g, &l);
     assert_int_equal(l.n, 16);
@@ -677,12 +559,12 @@ static void test_hook_veto_on_a_judges_decision(void **state)
 {
     (void)state;
     GameHooks h = {.veto = veto_odd};
-    Game *g = new_game(&toy_variant, 1, 0, NULL, &h);
+    Game *g = hooked(&toy_variant, 1, &h);
     assert_int_equal(game_perft(g, 2), 4);
     assert_int_equal(game_perft(g, 3), 16);
-    play(g, RED, "2,0");
-    assert_int_equal(legal_count(g, GREEN, ACT_CHOOSE), 1);
-    play_fails(g, GREEN, "odd");
+    tu_play(g, RED, "2,0");
+    assert_int_equal(tu_legal_count(g, GREEN, ACT_CHOOSE), 1);
+    tu_assert_refused_by(g, GREEN, "odd", NULL);
     game_free(g);
 }
 
@@ -699,11 +581,11 @@ static void test_hook_react_ends_game(void **state)
 {
     (void)state;
     GameHooks h = {.react = react_hill};
-    Game *g = new_game(&orthodox_variant, 1, 0, NULL, &h);
-    play(g, 0, "d4");
+    Game *g = hooked(&orthodox_variant, 1, &h);
+    tu_play(g, 0, "d4");
     assert_int_equal(game_to_act(g), 1);
-    play(g, 1, "e5");
-    play(g, 0, "e4");
+    tu_play(g, 1, "e5");
+    tu_play(g, 0, "e4");
     Status s;
     game_status(g, &s);
     assert_true(s.over);
@@ -736,16 +618,16 @@ static void test_hook_react_error_rolls_back(void **state)
 {
     (void)state;
     GameHooks h = {.react = react_refuse_captures};
-    Game *g = new_game(&orthodox_variant, 1, 0, NULL, &h);
+    Game *g = hooked(&orthodox_variant, 1, &h);
     static const char *const opening[] = {"e4", "d5", NULL};
-    play_all(g, opening);
-    Snap s;
-    snap_take(g, &s);
+    tu_play_all(g, opening);
+    TuSnap s;
+    tu_snap_take(g, &s);
     Error e = {""};
     assert_int_equal(game_play(g, 0, "exd5", &e), -1);
     assert_non_null(strstr(e.msg, "captures are off tonight"));
-    snap_check(g, &s);
-    play(g, 0, "e5"); /* the game goes on from where it was */
+    tu_snap_check(g, &s);
+    tu_play(g, 0, "e5"); /* the game goes on from where it was */
     game_free(g);
 }
 
@@ -776,16 +658,16 @@ static void test_hook_setup_replaces_start(void **state)
 {
     (void)state;
     GameHooks h = {.setup = setup_fixed};
-    Game *g = new_game(&orthodox_variant, 1, 0, NULL, &h);
-    assert_position(g, "4k3/8/8/8/8/8/8/4K2R w K - 0 1");
+    Game *g = hooked(&orthodox_variant, 1, &h);
+    tu_assert_position(g, "4k3/8/8/8/8/8/8/4K2R w K - 0 1");
     assert_string_equal(game_config(g)->position,
                         "4k3/8/8/8/8/8/8/4K2R w K - 0 1");
-    play(g, 0, "O-O");
+    tu_play(g, 0, "O-O");
     game_free(g);
 
     GameHooks th = {.setup = setup_toy_random};
-    Game *a = new_game(&toy_variant, 77, 0, NULL, &th);
-    Game *b = new_game(&toy_variant, 77, 0, NULL, &th);
+    Game *a = hooked(&toy_variant, 77, &th);
+    Game *b = hooked(&toy_variant, 77, &th);
     assert_int_equal(game_side_to_move(a), GREEN);
     assert_int_equal(toy_token(a, RED).x, toy_token(b, RED).x);
     assert_true(toy_token(a, RED).y <= -10); /* from the hook, not TOY-2 */
@@ -793,12 +675,8 @@ static void test_hook_setup_replaces_start(void **state)
     game_free(b);
 
     GameHooks fh = {.setup = setup_fails};
-    GameConfig cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.variant = &orthodox_variant;
-    Error e = {""};
-    assert_null(game_new_hooked(&cfg, &fh, &e));
-    assert_non_null(strstr(e.msg, "no board tonight"));
+    tu_game_refused(&(TuGame){.variant = &orthodox_variant, .hooks = &fh},
+                    "no board tonight");
 }
 
 /* ---- Undo and perft ------------------------------------------------------- */
@@ -807,13 +685,13 @@ static void test_undo_restores_earlier_position(void **state)
 {
     (void)state;
     Game *g = orth(NULL);
-    play(g, 0, "e4");
-    char *after_e4 = position_of(g);
-    play(g, 1, "e5");
-    play(g, 0, "Nf3");
+    tu_play(g, 0, "e4");
+    char *after_e4 = tu_position(g);
+    tu_play(g, 1, "e5");
+    tu_play(g, 0, "Nf3");
     Error e = {""};
     assert_int_equal(game_undo(g, 2, &e), 0);
-    assert_position(g, after_e4);
+    tu_assert_position(g, after_e4);
     assert_int_equal(game_history_len(g), 1);
     assert_int_equal(game_undo(g, 5, &e), -1);
     assert_non_null(strstr(e.msg, "only 1"));
@@ -824,10 +702,10 @@ static void test_undo_restores_earlier_position(void **state)
     /* Toy: undo replays from the seed, so the secrets stay the same. */
     Game *t = toy(21, 0, NULL);
     int32_t red = toy_secret(t, RED);
-    char *start = position_of(t);
+    char *start = tu_position(t);
     toy_step_to(t, "2,0");
     assert_int_equal(game_undo(t, 2, &e), 0);
-    assert_position(t, start);
+    tu_assert_position(t, start);
     assert_int_equal(toy_secret(t, RED), red);
     free(start);
     game_free(t);
@@ -839,7 +717,7 @@ static void test_undo_after_setup_keeps_rng(void **state)
 {
     (void)state;
     GameHooks th = {.setup = setup_toy_random};
-    Game *a = new_game(&toy_variant, 91, 0, NULL, &th);
+    Game *a = hooked(&toy_variant, 91, &th);
     Game *b = game_clone(a);
     Error e = {""};
     assert_int_equal(game_undo(b, 0, &e), 0);
@@ -853,13 +731,8 @@ static void test_undo_after_setup_keeps_rng(void **state)
 static void test_config_needs_a_seat_per_side(void **state)
 {
     (void)state;
-    GameConfig cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.variant = &orthodox_variant;
-    cfg.nseats = 1;
-    Error e = {""};
-    assert_null(game_new(&cfg, &e));
-    assert_non_null(strstr(e.msg, "seat for each"));
+    tu_game_refused(&(TuGame){.variant = &orthodox_variant, .nseats = 1},
+                    "seat for each");
 }
 
 /* The variant's fast perft and the core's generic legal/apply path agree
@@ -872,10 +745,10 @@ static void test_perft_generic_equals_fast(void **state)
         uint64_t n[3];
     } cases[] = {
         {NULL, {20, 400, 8902}},
-        {KIWIPETE, {48, 2039, 97862}},
-        {PERFT_POS3, {14, 191, 2812}},
-        {PERFT_POS4, {6, 264, 9467}},
-        {PERFT_POS5, {44, 1486, 62379}},
+        {TU_FEN_KIWIPETE, {48, 2039, 97862}},
+        {TU_FEN_POS3, {14, 191, 2812}},
+        {TU_FEN_POS4, {6, 264, 9467}},
+        {TU_FEN_POS5, {44, 1486, 62379}},
     };
     for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
         Game *g = orth(cases[i].fen);
@@ -893,12 +766,12 @@ static void test_games_side_by_side(void **state)
     (void)state;
     Game *a = toy(8, 0, NULL), *b = toy(8, 0, NULL), *o = orth(NULL);
     toy_step_to(a, "2,0");
-    play(o, 0, "e4");
+    tu_play(o, 0, "e4");
     assert_int_equal(toy_token(b, RED).x, 1);
     assert_int_equal(toy_secret(a, GREEN), toy_secret(b, GREEN));
     toy_step_to(b, "2,0");
-    assert_position(o, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
-    char *pa = position_of(a), *pb = position_of(b);
+    tu_assert_position(o, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+    char *pa = tu_position(a), *pb = tu_position(b);
     assert_string_equal(pa, pb);
     free(pa);
     free(pb);

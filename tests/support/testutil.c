@@ -1,0 +1,236 @@
+/*
+ * testutil.c -- helpers shared by the test files (see testutil.h).
+ *
+ * Invariant: every check here fails the running cmocka test with a message
+ * that names the text, seat or FEN involved, so a failure inside a helper
+ * still says which step of which test went wrong.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+/* ---- Starting games ------------------------------------------------------- */
+
+/* Fill cfg from spec; params are applied one NAME=VALUE word at a time. */
+static void config_of(const TuGame *spec, GameConfig *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->variant = spec->variant ? spec->variant : variant_find("orthodox");
+    if (!cfg->variant)
+        fail_msg("the registry has no \"orthodox\" variant");
+    cfg->seed = spec->seed;
+    cfg->nsides = spec->nsides;
+    cfg->nseats = spec->nseats;
+    cfg->position = spec->position;
+    if (!spec->params)
+        return; /* the core fills the defaults */
+    params_defaults(cfg->variant, &cfg->params);
+    cfg->params_set = 1;
+    char buf[256], *save = NULL;
+    if (strlen(spec->params) >= sizeof buf)
+        fail_msg("parameters too long for a test: %s", spec->params);
+    str_copy(buf, sizeof buf, spec->params);
+    for (char *p = strtok_r(buf, " ", &save); p; p = strtok_r(NULL, " ", &save)) {
+        Error e = {""};
+        if (params_set(cfg->variant, &cfg->params, p, &e))
+            fail_msg("parameter %s: %s", p, e.msg);
+    }
+}
+
+Game *tu_game(const TuGame *spec)
+{
+    GameConfig cfg;
+    Error e = {""};
+    config_of(spec, &cfg);
+    Game *g = game_new_hooked(&cfg, spec->hooks, &e);
+    if (!g)
+        fail_msg("cannot start %s from %s: %s", cfg.variant->name,
+                 cfg.position ? cfg.position : "its start", e.msg);
+    return g;
+}
+
+Game *tu_orthodox(const char *fen, const char *params)
+{
+    return tu_game(&(TuGame){.position = fen, .params = params});
+}
+
+void tu_game_refused(const TuGame *spec, const char *want)
+{
+    GameConfig cfg;
+    Error e = {""};
+    config_of(spec, &cfg);
+    Game *g = game_new_hooked(&cfg, spec->hooks, &e);
+    if (g) {
+        game_free(g);
+        fail_msg("%s from %s started; expected \"%s\"", cfg.variant->name,
+                 cfg.position ? cfg.position : "its start", want);
+    }
+    if (!strstr(e.msg, want))
+        fail_msg("message \"%s\" lacks \"%s\"", e.msg, want);
+}
+
+/* ---- Playing ---------------------------------------------------------------- */
+
+void tu_play(Game *g, int seat, const char *text)
+{
+    Error e = {""};
+    if (game_play(g, seat, text, &e) != 0)
+        fail_msg("%s playing \"%s\": %s", game_seat_name(g, seat), text,
+                 e.msg);
+}
+
+void tu_play_all(Game *g, const char *const *texts)
+{
+    for (; *texts; texts++)
+        tu_play(g, game_to_act(g), *texts);
+}
+
+void tu_play_line(Game *g, const char *texts)
+{
+    char buf[512], *save = NULL;
+    if (strlen(texts) >= sizeof buf)
+        fail_msg("too many moves for one line: %s", texts);
+    str_copy(buf, sizeof buf, texts);
+    for (char *t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save))
+        tu_play(g, game_to_act(g), t);
+}
+
+/* ---- Refusals ------------------------------------------------------------ */
+
+void tu_snap_take(Game *g, TuSnap *s)
+{
+    s->position = tu_position(g);
+    s->nhist = game_history_len(g);
+    s->nmsgs = game_message_count(g);
+    s->to_act = game_to_act(g);
+    s->offer = game_draw_offer(g);
+    s->rng = *game_rng(g);
+}
+
+void tu_snap_check(Game *g, TuSnap *s)
+{
+    tu_assert_position(g, s->position);
+    assert_int_equal(game_history_len(g), s->nhist);
+    assert_int_equal(game_message_count(g), s->nmsgs);
+    assert_int_equal(game_to_act(g), s->to_act);
+    assert_int_equal(game_draw_offer(g), s->offer);
+    assert_memory_equal(game_rng(g), &s->rng, sizeof s->rng);
+    free(s->position);
+}
+
+static void refused(Game *g, int seat, const char *text, const char *want,
+                    int exact)
+{
+    TuSnap s;
+    Error e = {""};
+    tu_snap_take(g, &s);
+    int rc = game_play(g, seat, text, &e);
+    if (rc != -1)
+        fail_msg("\"%s\" by seat %d gave %d, not -1 (refused)", text, seat, rc);
+    if (!e.msg[0])
+        fail_msg("\"%s\" by seat %d was refused without a message", text, seat);
+    if (want && (exact ? strcmp(e.msg, want) != 0 : !strstr(e.msg, want)))
+        fail_msg("\"%s\": got message\n  \"%s\"\n%s\n  \"%s\"", text, e.msg,
+                 exact ? "expected" : "which lacks", want);
+    tu_snap_check(g, &s);
+}
+
+void tu_assert_refused_by(Game *g, int seat, const char *text,
+                          const char *want)
+{
+    refused(g, seat, text, want, 0);
+}
+
+void tu_assert_refused(Game *g, const char *text, const char *want)
+{
+    refused(g, game_to_act(g), text, want, 0);
+}
+
+void tu_assert_refused_exactly(Game *g, const char *text, const char *want)
+{
+    refused(g, game_to_act(g), text, want, 1);
+}
+
+/* ---- Reading the game -------------------------------------------------------- */
+
+char *tu_position(const Game *g)
+{
+    StrBuf b = STRBUF_INIT;
+    game_position(g, &b);
+    char *s = strdup(sb_str(&b));
+    sb_free(&b);
+    assert_non_null(s);
+    return s;
+}
+
+void tu_assert_position(const Game *g, const char *want)
+{
+    char *got = tu_position(g);
+    if (strcmp(got, want) != 0) {
+        print_error("position \"%s\"\nexpected \"%s\"\n", got, want);
+        free(got);
+        fail();
+    }
+    free(got);
+}
+
+int tu_count_kind(const ActionList *l, int kind)
+{
+    int n = 0;
+    for (int i = 0; i < l->n; i++)
+        n += l->v[i].kind == kind;
+    return n;
+}
+
+int tu_legal_count(const Game *g, int seat, int kind)
+{
+    ActionList l = ACTIONLIST_INIT;
+    game_legal(g, seat, &l);
+    int n = kind < 0 ? l.n : tu_count_kind(&l, kind);
+    al_free(&l);
+    return n;
+}
+
+int tu_is_legal(const Game *g, const char *machine)
+{
+    ActionList l = ACTIONLIST_INIT;
+    StrBuf b = STRBUF_INIT;
+    int found = 0;
+    game_legal_play(g, &l);
+    for (int i = 0; i < l.n && !found; i++) {
+        sb_reset(&b);
+        game_format(g, &l.v[i], FMT_MACHINE, &b);
+        found = strcmp(sb_str(&b), machine) == 0;
+    }
+    sb_free(&b);
+    al_free(&l);
+    return found;
+}
+
+/* ---- The orthodox engine's Position ------------------------------------------ */
+
+void tu_chess_load(Position *p, const char *fen)
+{
+    Error e = {""};
+    if (chess_from_fen(p, fen, &e) != 0)
+        fail_msg("cannot read FEN %s: %s", fen, e.msg);
+}
+
+Move tu_chess_move(const Position *p, const char *uci)
+{
+    Move moves[CH_MAX_MOVES];
+    char buf[6];
+    int n = chess_legal_moves(p, moves);
+    for (int i = 0; i < n; i++)
+        if (strcmp(chess_move_uci(moves[i], buf), uci) == 0)
+            return moves[i];
+    fail_msg("%s is not legal", uci);
+    return 0;
+}

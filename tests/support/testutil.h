@@ -1,0 +1,99 @@
+/*
+ * testutil.h -- helpers shared by the test files (tu_ prefix): starting a
+ * game, playing texts as a seat, reading the position string, asserting
+ * that an action is refused and changes nothing, legality checks, and the
+ * same for the orthodox engine's own Position; plus the FENs many tests
+ * use (chessprogramming wiki, "Perft Results").
+ *
+ * Invariant: a helper either succeeds or fails the running cmocka test
+ * with a message naming what went wrong; none keeps state between calls,
+ * and every Game or string it returns belongs to the caller.
+ */
+#ifndef CHESSVAR_TESTUTIL_H
+#define CHESSVAR_TESTUTIL_H
+
+#include <stdint.h>
+#include "../../core/game.h"
+#include "../../variants/orthodox/chess.h"
+
+/* ---- Positions used by several files ------------------------------------ */
+#define TU_FEN_START "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+#define TU_FEN_KIWIPETE \
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+#define TU_FEN_POS3 "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
+#define TU_FEN_POS4 \
+    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1"
+#define TU_FEN_POS5 "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8"
+#define TU_FEN_POS6 \
+    "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10"
+
+/* ---- Starting games ------------------------------------------------------- */
+/* What a test game is made of; zero fields mean the defaults, so a
+ * compound literal names only what matters:
+ *   tu_game(&(TuGame){.variant = &toy_variant, .seed = 7}) */
+typedef struct TuGame {
+    const VariantOps *variant; /* NULL: "orthodox" from the registry */
+    uint64_t seed;
+    int nsides, nseats;        /* 0: the variant's default / one per side */
+    const char *position;      /* NULL: the variant's start position */
+    const char *params;        /* space-separated NAME=VALUE, or NULL */
+    const GameHooks *hooks;    /* NULL: none */
+} TuGame;
+
+/* Start the game described; fails the test if it cannot start. */
+Game *tu_game(const TuGame *spec);
+/* An orthodox game (seed 0) from fen (NULL: start) with params (or NULL). */
+Game *tu_orthodox(const char *fen, const char *params);
+/* Starting the game described must fail with a message holding want. */
+void tu_game_refused(const TuGame *spec, const char *want);
+
+/* ---- Playing ---------------------------------------------------------------- */
+/* seat types text ("e4", "resign", "2,0"); it must be accepted. */
+void tu_play(Game *g, int seat, const char *text);
+/* Each text of a NULL-terminated list, by the seat to act at that point. */
+void tu_play_all(Game *g, const char *const *texts);
+/* Space-separated texts ("e4 e5 Nf3"), each by the seat to act. */
+void tu_play_line(Game *g, const char *texts);
+
+/* ---- Refusals ------------------------------------------------------------ */
+/* Everything a refused action must leave alone (game.h's invariant):
+ * position, history, messages, seat to act, draw offer, generator. */
+typedef struct TuSnap {
+    char *position;
+    int nhist, nmsgs, to_act, offer;
+    Rng rng;
+} TuSnap;
+
+void tu_snap_take(Game *g, TuSnap *s);
+/* Assert g is still as it was when s was taken; frees s. */
+void tu_snap_check(Game *g, TuSnap *s);
+
+/* seat types text: refused with a message holding want (NULL: any
+ * message), and the game is left exactly as it was. */
+void tu_assert_refused_by(Game *g, int seat, const char *text,
+                          const char *want);
+/* The same, typed by the seat to act. */
+void tu_assert_refused(Game *g, const char *text, const char *want);
+/* The same, and the message is exactly want. */
+void tu_assert_refused_exactly(Game *g, const char *text, const char *want);
+
+/* ---- Reading the game -------------------------------------------------------- */
+/* The position string (game_position), malloc'd: the caller frees it. */
+char *tu_position(const Game *g);
+void tu_assert_position(const Game *g, const char *want);
+
+/* How many actions of l are of kind. */
+int tu_count_kind(const ActionList *l, int kind);
+/* How many actions seat may take now (game_legal), of kind (-1: any). */
+int tu_legal_count(const Game *g, int seat, int kind);
+/* Is the move written machine-style (UCI for chess: "e1g1") a play action
+ * of the seat to act? */
+int tu_is_legal(const Game *g, const char *machine);
+
+/* ---- The orthodox engine's Position ------------------------------------------ */
+/* Read fen into p; fails the test if it is refused. */
+void tu_chess_load(Position *p, const char *fen);
+/* The legal move of p written uci; fails the test if there is none. */
+Move tu_chess_move(const Position *p, const char *uci);
+
+#endif
