@@ -51,22 +51,11 @@ static Game *hooked(const VariantOps *v, uint64_t seed, const GameHooks *h)
     return tu_game(&(TuGame){.variant = v, .seed = seed, .hooks = h});
 }
 
-/* The guess of the judge that lets the mover's step happen (TOY-5). */
-static const char *wrong_guess(const Game *g)
-{
-    return toy_secret(g, game_side_to_move(g)) & 1 ? "even" : "odd";
-}
-
-static const char *right_guess(const Game *g)
-{
-    return toy_secret(g, game_side_to_move(g)) & 1 ? "odd" : "even";
-}
-
 /* The side to move steps to `to` and the judge lets it happen. */
 static void toy_step_to(Game *g, const char *to)
 {
     tu_play(g, game_to_act(g), to);
-    tu_play(g, game_to_act(g), wrong_guess(g));
+    tu_play(g, game_to_act(g), toy_wrong_guess(g));
 }
 
 static int count_play(const ActionList *l)
@@ -144,13 +133,13 @@ static void test_toy5_decision_by_seat_not_to_move(void **state)
     tu_assert_refused_by(g, BLUE, "odd", NULL);
 
     /* A right guess cancels the step; the turn passes all the same. */
-    tu_play(g, GREEN, right_guess(g));
+    tu_play(g, GREEN, toy_right_guess(g));
     assert_int_equal(toy_token(g, RED).x, 1);
     assert_int_equal(game_side_to_move(g), GREEN);
     assert_int_equal(game_to_act(g), GREEN);
     /* A wrong one lets it happen. */
     tu_play(g, GREEN, "-1,2");
-    tu_play(g, BLUE, wrong_guess(g));
+    tu_play(g, BLUE, toy_wrong_guess(g));
     assert_int_equal(toy_token(g, GREEN).y, 2);
     game_free(g);
 }
@@ -199,7 +188,7 @@ static void test_toy4_three_sides_turn_order(void **state)
         tu_play(g, mover, targets[i]);
         assert_int_equal(game_side_to_move(g), mover);
         assert_int_equal(game_to_act(g), (mover + 1) % 3);
-        tu_play(g, (mover + 1) % 3, wrong_guess(g));
+        tu_play(g, (mover + 1) % 3, toy_wrong_guess(g));
     }
     assert_int_equal(game_side_to_move(g), GREEN);
     assert_int_equal(toy_token(g, RED).x, 3);

@@ -22,78 +22,33 @@
 #include "../core/game.h"
 #include "../core/record.h"
 #include "../variants/orthodox/orthodox.h"
+#include "support/testutil.h"
 #include "support/toy_variant.h"
 
 /* ---- Helpers ------------------------------------------------------------ */
 
-static Game *new_game_sides(const VariantOps *v, uint64_t seed, int nsides,
-                            int nseats, const char *position,
-                            const char *params, const GameHooks *hooks)
+static Game *orth(uint64_t seed)
 {
-    GameConfig cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.variant = v;
-    cfg.seed = seed;
-    cfg.nsides = nsides;
-    cfg.nseats = nseats;
-    cfg.position = position;
-    Error e = {""};
-    params_defaults(v, &cfg.params);
-    cfg.params_set = 1;
-    /* params: NAME=VALUE words separated by single spaces */
-    for (const char *p = params; p && *p;) {
-        char word[64];
-        size_t n = strcspn(p, " ");
-        assert_true(n < sizeof word);
-        memcpy(word, p, n);
-        word[n] = '\0';
-        assert_int_equal(params_set(v, &cfg.params, word, &e), 0);
-        p += n + (p[n] == ' ');
-    }
-    Game *g = game_new_hooked(&cfg, hooks, &e);
-    if (!g)
-        print_error("game_new: %s\n", e.msg);
-    assert_non_null(g);
-    return g;
+    return tu_game(&(TuGame){.variant = &orthodox_variant, .seed = seed});
 }
 
-static Game *new_game(const VariantOps *v, uint64_t seed, int nseats,
-                      const char *position, const char *params,
-                      const GameHooks *hooks)
+/* TOY-5, TOY-6: from the toy start, three steps that each judge lets
+ * happen (seats 0, 1, 2 in turn), the last one onto red, so blue's seat
+ * commands red too. */
+static void toy_capture_red(Game *g)
 {
-    return new_game_sides(v, seed, 0, nseats, position, params, hooks);
-}
-
-static void play(Game *g, int seat, const char *text)
-{
-    Error e = {""};
-    int rc = game_play(g, seat, text, &e);
-    if (rc)
-        print_error("%s playing \"%s\": %s\n", game_seat_name(g, seat), text,
-                    e.msg);
-    assert_int_equal(rc, 0);
-}
-
-/* Play texts, each by the seat to act. */
-static void play_all(Game *g, const char *const *texts)
-{
-    for (; *texts; texts++)
-        play(g, game_to_act(g), *texts);
+    tu_play(g, 0, "0,0");
+    tu_play(g, 1, toy_wrong_guess(g));
+    tu_play(g, 1, "0,1");
+    tu_play(g, 2, toy_wrong_guess(g));
+    tu_play(g, 2, "0,0"); /* onto red: TOY-6 */
+    tu_play(g, 0, toy_wrong_guess(g));
 }
 
 static char *save(const Game *g)
 {
     StrBuf b = STRBUF_INIT;
     assert_int_equal(record_save(g, &b), 0);
-    char *s = strdup(sb_str(&b));
-    sb_free(&b);
-    return s;
-}
-
-static char *position_of(const Game *g)
-{
-    StrBuf b = STRBUF_INIT;
-    game_position(g, &b);
     char *s = strdup(sb_str(&b));
     sb_free(&b);
     return s;
@@ -117,7 +72,7 @@ static Game *load(const char *text)
  * with seats and texts, result, and every seat's messages. */
 static void assert_same_game(const Game *a, const Game *b)
 {
-    char *pa = position_of(a), *pb = position_of(b);
+    char *pa = tu_position(a), *pb = tu_position(b);
     assert_string_equal(pa, pb);
     free(pa);
     free(pb);
@@ -194,14 +149,14 @@ static const char ORTH_RECORD[] =
 static void test_orth8_record_offers_and_resignation(void **state)
 {
     (void)state;
-    Game *g = new_game(&orthodox_variant, 1, 0, NULL, NULL, NULL);
+    Game *g = orth(1);
     static const struct {
         int seat;
         const char *text;
     } acts[] = {{0, "e4"},      {1, "e5"},  {0, "Nf3"}, {1, "draw"},
                 {0, "decline"}, {1, "Nc6"}, {0, "Bb5"}, {1, "resign"}};
     for (size_t i = 0; i < ARRAY_LEN(acts); i++)
-        play(g, acts[i].seat, acts[i].text);
+        tu_play(g, acts[i].seat, acts[i].text);
     char *text = save(g);
     assert_string_equal(text, ORTH_RECORD);
     free(text);
@@ -213,9 +168,9 @@ static void test_orth8_record_offers_and_resignation(void **state)
 static void test_orth7_record_checkmate(void **state)
 {
     (void)state;
-    Game *g = new_game(&orthodox_variant, 5, 0, NULL, NULL, NULL);
+    Game *g = orth(5);
     static const char *const moves[] = {"f2f3", "e7e5", "g2g4", "d8h4", NULL};
-    play_all(g, moves);
+    tu_play_all(g, moves);
     char *text = save(g);
     assert_non_null(strstr(text, "[Result \"0-1\"]\n[Termination \"checkmate\"]\n"));
     assert_non_null(strstr(text, "\n4. black: Qh4#\n"));
@@ -228,11 +183,11 @@ static void test_orth7_record_checkmate(void **state)
 static void test_orth8_record_agreement_and_unfinished(void **state)
 {
     (void)state;
-    Game *g = new_game(&orthodox_variant, 2, 0, NULL, NULL, NULL);
-    play(g, 0, "d4");
-    play(g, 1, "d5");
-    play(g, 0, "draw");
-    play(g, 1, "accept");
+    Game *g = orth(2);
+    tu_play(g, 0, "d4");
+    tu_play(g, 1, "d5");
+    tu_play(g, 0, "draw");
+    tu_play(g, 1, "accept");
     char *text = save(g);
     assert_non_null(strstr(text, "[Result \"1/2-1/2\"]\n"
                                  "[Termination \"draw by agreement\"]\n"));
@@ -241,9 +196,9 @@ static void test_orth8_record_agreement_and_unfinished(void **state)
     game_free(g);
 
     /* Unfinished, with an offer pending: it is pending after loading. */
-    g = new_game(&orthodox_variant, 2, 0, NULL, NULL, NULL);
-    play(g, 0, "e4");
-    play(g, 1, "draw");
+    g = orth(2);
+    tu_play(g, 0, "e4");
+    tu_play(g, 1, "draw");
     text = save(g);
     assert_non_null(strstr(text, "[Result \"*\"]\n\n"));
     assert_null(strstr(text, "[Termination"));
@@ -260,10 +215,11 @@ static void test_record_params_and_position(void **state)
 {
     (void)state;
     static const char fen[] = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
-    Game *g = new_game(&orthodox_variant, 3, 0, fen,
-                       "castling=off fivefold=off", NULL);
+    Game *g = tu_game(&(TuGame){.variant = &orthodox_variant, .seed = 3,
+                                .position = fen,
+                                .params = "castling=off fivefold=off"});
     static const char *const moves[] = {"Kd1", "Kd8", "Ra8+", NULL};
-    play_all(g, moves);
+    tu_play_all(g, moves);
     char *text = save(g);
     assert_non_null(strstr(text, "[Params \"fivefold=off castling=off\"]\n"));
     assert_non_null(strstr(text, "[Position \"r3k2r/8/8/8/8/8/8/R3K2R w KQkq "
@@ -276,7 +232,7 @@ static void test_record_params_and_position(void **state)
     game_free(g);
 
     /* Default parameters and the start position: neither tag is written. */
-    g = new_game(&orthodox_variant, 3, 0, NULL, NULL, NULL);
+    g = orth(3);
     text = save(g);
     assert_null(strstr(text, "[Params"));
     assert_null(strstr(text, "[Position"));
@@ -297,8 +253,9 @@ static void test_record_keeps_hooked_setup(void **state)
 {
     (void)state;
     GameHooks h = {.setup = setup_corner};
-    Game *g = new_game(&orthodox_variant, 3, 0, NULL, NULL, &h);
-    play(g, 0, "Rg7");
+    Game *g = tu_game(&(TuGame){.variant = &orthodox_variant, .seed = 3,
+                                .hooks = &h});
+    tu_play(g, 0, "Rg7");
     char *text = save(g);
     assert_non_null(strstr(text, "[Position \"7k/8/8/8/8/8/8/K5R1 w - - 0 1\"]"));
     free(text);
@@ -311,19 +268,15 @@ static void test_record_keeps_hooked_setup(void **state)
 static void test_toy_record_hidden_facts_and_choices(void **state)
 {
     (void)state;
-    Game *g = new_game(&toy_variant, 99, 4, NULL, "goal=6", NULL);
+    Game *g = tu_game(&(TuGame){.variant = &toy_variant, .seed = 99,
+                                .nseats = 4, .params = "goal=6"});
     /* TOY-5: each judge guesses wrong, so each step happens ... */
-    play(g, 0, "0,0");
-    play(g, 1, toy_secret(g, 0) & 1 ? "even" : "odd");
-    play(g, 1, "0,1");
-    play(g, 2, toy_secret(g, 1) & 1 ? "even" : "odd");
-    play(g, 2, "0,0"); /* onto red: TOY-6 */
-    play(g, 0, toy_secret(g, 2) & 1 ? "even" : "odd");
+    toy_capture_red(g);
     assert_int_equal(toy_commander(g, 0), 2);
-    play(g, 3, "take red"); /* TOY-7, out of turn */
-    play(g, 3, "1,-1");
-    play(g, 1, toy_secret(g, 0) & 1 ? "odd" : "even"); /* ... this one not */
-    play(g, 1, "draw");
+    tu_play(g, 3, "take red"); /* TOY-7, out of turn */
+    tu_play(g, 3, "1,-1");
+    tu_play(g, 1, toy_right_guess(g)); /* ... this one not */
+    tu_play(g, 1, "draw");
 
     char *text = save(g);
     assert_non_null(strstr(text, "[Sides \"3\"]\n[Seats \"4\"]\n"));
@@ -341,10 +294,11 @@ static void test_toy_record_hidden_facts_and_choices(void **state)
     game_free(g);
 
     /* From a position, with a step waiting for its judge. */
-    g = new_game_sides(&toy_variant, 4, 2, 0, "red:-3,2:700000001:0 "
-                       "green:3,-3:800000002:1 turn:green", NULL, NULL);
+    g = tu_game(&(TuGame){.variant = &toy_variant, .seed = 4, .nsides = 2,
+                          .position = "red:-3,2:700000001:0 "
+                                      "green:3,-3:800000002:1 turn:green"});
     assert_int_equal(game_nsides(g), 2);
-    play(g, 1, "3,-2");
+    tu_play(g, 1, "3,-2");
     round_trip(g);
     game_free(g);
 }
@@ -376,7 +330,7 @@ static void test_record_lenient_reading(void **state)
 static void test_record_escapes_tag_values(void **state)
 {
     (void)state;
-    Game *g = new_game(&orthodox_variant, 1, 0, NULL, NULL, NULL);
+    Game *g = orth(1);
     game_end(g, 1, "said \"stop\" \\ left");
     char *text = save(g);
     assert_non_null(strstr(text, "[Termination \"said \\\"stop\\\" \\\\ left\"]\n"));
@@ -516,8 +470,9 @@ static void test_record_files(void **state)
     int fd = mkstemp(path);
     assert_true(fd >= 0);
     close(fd);
-    Game *g = new_game(&orthodox_variant, 12, 0, NULL, "fifty_move=off", NULL);
-    play(g, 0, "Nf3");
+    Game *g = tu_game(&(TuGame){.variant = &orthodox_variant, .seed = 12,
+                                .params = "fifty_move=off"});
+    tu_play(g, 0, "Nf3");
     Error e = {""};
     assert_int_equal(record_save_file(g, path, &e), 0);
     Game *back = record_load_file(path, &e);
@@ -541,7 +496,7 @@ static void test_record_files(void **state)
     assert_null(record_load_file(path, &e));
     assert_non_null(strstr(e.msg, path));
     assert_non_null(strstr(e.msg, "cannot read"));
-    g = new_game(&orthodox_variant, 1, 0, NULL, NULL, NULL);
+    g = orth(1);
     assert_int_equal(record_save_file(g, "/nonexistent-dir/x.rec", &e), -1);
     assert_non_null(strstr(e.msg, "/nonexistent-dir/x.rec: cannot write"));
     game_free(g);
@@ -588,14 +543,10 @@ static void mangle(Rng *r, const char *base, char *buf, size_t n)
 static void test_record_fuzz_never_crashes(void **state)
 {
     (void)state;
-    Game *toyg = new_game(&toy_variant, 31, 4, NULL, NULL, NULL);
-    play(toyg, 0, "0,0");
-    play(toyg, 1, toy_secret(toyg, 0) & 1 ? "even" : "odd");
-    play(toyg, 1, "0,1");
-    play(toyg, 2, toy_secret(toyg, 1) & 1 ? "even" : "odd");
-    play(toyg, 2, "0,0");
-    play(toyg, 0, toy_secret(toyg, 2) & 1 ? "even" : "odd");
-    play(toyg, 3, "take red");
+    Game *toyg = tu_game(&(TuGame){.variant = &toy_variant, .seed = 31,
+                                   .nseats = 4});
+    toy_capture_red(toyg);
+    tu_play(toyg, 3, "take red");
     char *toy_text = save(toyg);
     game_free(toyg);
     const char *bases[] = {ORTH_RECORD, toy_text};

@@ -569,3 +569,15 @@ Coord toy_token(const Game *g, int side)
 {
     return ((const ToyState *)game_state(g))->token[side];
 }
+
+/* TOY-5: a guess names the parity of the mover's secret; a right one
+ * cancels the step. */
+const char *toy_right_guess(const Game *g)
+{
+    return toy_secret(g, game_side_to_move(g)) & 1 ? "odd" : "even";
+}
+
+const char *toy_wrong_guess(const Game *g)
+{
+    return toy_secret(g, game_side_to_move(g)) & 1 ? "even" : "odd";
+}

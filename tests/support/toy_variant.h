@@ -28,5 +28,9 @@ int32_t toy_secret(const Game *g, int side);
 int toy_commander(const Game *g, int side);
 /* Where side's token stands. */
 Coord toy_token(const Game *g, int side);
+/* The judge's guess about the side to move's pending step (TOY-5): the
+ * right one cancels the step, the wrong one lets it happen. */
+const char *toy_right_guess(const Game *g);
+const char *toy_wrong_guess(const Game *g);
 
 #endif
