@@ -20,6 +20,7 @@ typedef struct Batch {
     const CliOptions *o;
     StrBuf json;  /* JSON members of the answer, each starting with ',' */
     StrBuf text;  /* text answer, whole lines */
+    int asker;    /* seat of `as SEAT COMMAND`, or -1: the seat to act */
     int quit;
 } Batch;
 
@@ -60,42 +61,53 @@ static int seat_arg(const Game *g, const char *name, Error *e)
     return -1;
 }
 
-/* Seat given as an optional argument, else the seat to act (or the first
- * seat once the game is over). */
-static int seat_or_default(const Game *g, const char *arg, Error *e)
+/* The seat a command speaks to: the one named by `as SEAT`, else the seat
+ * to act (or the first seat once the game is over).  Every answer holds
+ * only what that seat may know. */
+static int asking_seat(const Batch *b)
 {
-    if (arg[0])
-        return seat_arg(g, arg, e);
-    int s = game_to_act(g);
+    if (b->asker >= 0)
+        return b->asker;
+    int s = game_to_act(b->g);
     return s >= 0 ? s : 0;
 }
 
-/* The messages from index `from` on, with who may read each. */
-static void answer_messages(Batch *b, int from)
+/* Seat given as an optional argument, else the asking seat. */
+static int seat_or_default(const Batch *b, const char *arg, Error *e)
+{
+    if (arg[0])
+        return seat_arg(b->g, arg, e);
+    return asking_seat(b);
+}
+
+/* The messages from index `from` on that `seat` may read, each with the
+ * seats that read it among those `seat` may know of: itself, or everyone. */
+static void answer_messages(Batch *b, int from, int seat)
 {
     const Game *g = b->g;
     sb_puts(&b->json, ",\"messages\":[");
     for (int i = from; i < game_message_count(g); i++) {
+        const char *text = game_message(g, i, seat);
+        if (!text)
+            continue;
+        int all = 1;
+        for (int s = 0; s < game_nseats(g); s++)
+            all &= game_message(g, i, s) != NULL;
         StrBuf to = STRBUF_INIT, names = STRBUF_INIT;
-        const char *text = NULL;
         for (int s = 0; s < game_nseats(g); s++) {
-            const char *m = game_message(g, i, s);
-            if (!m)
+            if (!all && s != seat)
                 continue;
-            text = m;
             if (to.len)
                 sb_putc(&to, ',');
             sb_json_str(&to, game_seat_name(g, s));
             sb_printf(&names, "%s%s", names.len ? ", " : "", game_seat_name(g, s));
         }
-        if (text) {
-            if (b->json.s[b->json.len - 1] != '[')
-                sb_putc(&b->json, ',');
-            sb_printf(&b->json, "{\"to\":[%s],\"text\":", sb_str(&to));
-            sb_json_str(&b->json, text);
-            sb_putc(&b->json, '}');
-            sb_printf(&b->text, "message to %s: %s\n", sb_str(&names), text);
-        }
+        if (b->json.s[b->json.len - 1] != '[')
+            sb_putc(&b->json, ',');
+        sb_printf(&b->json, "{\"to\":[%s],\"text\":", sb_str(&to));
+        sb_json_str(&b->json, text);
+        sb_putc(&b->json, '}');
+        sb_printf(&b->text, "message to %s: %s\n", sb_str(&names), text);
         sb_free(&to);
         sb_free(&names);
     }
@@ -114,20 +126,31 @@ static void answer_status(Batch *b)
 static int act(Batch *b, int seat, const char *text, Error *e)
 {
     int msgs = game_message_count(b->g);
+    int before = game_history_len(b->g);
     if (game_play(b->g, seat, text, e))
         return -1;
-    const HistoryEntry *h = game_history(b->g, game_history_len(b->g) - 1);
+    int after = game_history_len(b->g);
+    const HistoryEntry *h = game_history(b->g, after - 1);
     json_seat(b, "seat", h->action.seat);
     sb_puts(&b->json, ",\"action\":");
     sb_json_str(&b->json, h->text);
     sb_puts(&b->json, ",\"machine\":");
     sb_json_str(&b->json, h->machine);
+    /* One text may stand for several actions (a whole arrangement). */
+    sb_puts(&b->json, ",\"actions\":[");
+    for (int i = before; i < after; i++) {
+        const HistoryEntry *hi = game_history(b->g, i);
+        if (i > before)
+            sb_putc(&b->json, ',');
+        sb_json_str(&b->json, hi->text);
+        sb_printf(&b->text, "%s: %s", game_seat_name(b->g, hi->action.seat), hi->text);
+        if (strcmp(hi->text, hi->machine) != 0)
+            sb_printf(&b->text, " (%s)", hi->machine);
+        sb_putc(&b->text, '\n');
+    }
+    sb_putc(&b->json, ']');
     answer_status(b);
-    sb_printf(&b->text, "%s: %s", game_seat_name(b->g, h->action.seat), h->text);
-    if (strcmp(h->text, h->machine) != 0)
-        sb_printf(&b->text, " (%s)", h->machine);
-    sb_putc(&b->text, '\n');
-    answer_messages(b, msgs);
+    answer_messages(b, msgs, seat);
     StrBuf st = STRBUF_INIT;
     cli_status_line(b->g, &st);
     sb_printf(&b->text, "%s\n", sb_str(&st));
@@ -135,12 +158,16 @@ static int act(Batch *b, int seat, const char *text, Error *e)
     return 0;
 }
 
+static int run_command(Batch *b, char *line, const char **name, Error *e);
+
+/* `as SEAT ACTION` plays as SEAT; `as SEAT COMMAND` asks as SEAT. */
 static int cmd_as(Batch *b, const char *arg, Error *e)
 {
     char name[64];
     size_t n = strcspn(arg, " \t");
     if (!arg[0] || !arg[n])
-        return err_set(e, "usage: as SEAT ACTION (e.g. as black resign)");
+        return err_set(e, "usage: as SEAT ACTION or as SEAT COMMAND (e.g. as black "
+                          "resign, as black view)");
     if (n >= sizeof name)
         return err_set(e, "no seat '%.*s'", (int)n, arg);
     memcpy(name, arg, n);
@@ -148,12 +175,20 @@ static int cmd_as(Batch *b, const char *arg, Error *e)
     int seat = seat_arg(b->g, name, e);
     if (seat < 0)
         return -1;
-    return act(b, seat, arg + n + strspn(arg + n, " \t"), e);
+    char rest[1024];
+    str_copy(rest, sizeof rest, arg + n + strspn(arg + n, " \t"));
+    if (strncmp(rest, "as ", 3) == 0)
+        return err_set(e, "'as' cannot be nested");
+    b->asker = seat;
+    const char *cmd = NULL;
+    int rc = run_command(b, rest, &cmd, e);
+    b->asker = -1;
+    return rc;
 }
 
 static int cmd_legal(Batch *b, const char *arg, Error *e)
 {
-    int seat = seat_or_default(b->g, arg, e);
+    int seat = seat_or_default(b, arg, e);
     if (seat < 0)
         return -1;
     ActionList l = ACTIONLIST_INIT;
@@ -202,7 +237,7 @@ static int cmd_legal(Batch *b, const char *arg, Error *e)
 
 static int cmd_view(Batch *b, const char *arg, Error *e)
 {
-    int seat = seat_or_default(b->g, arg, e);
+    int seat = seat_or_default(b, arg, e);
     if (seat < 0)
         return -1;
     View *v = malloc(sizeof *v);
@@ -255,38 +290,59 @@ static int cmd_status(Batch *b, const char *arg, Error *e)
     return 0;
 }
 
+/* The full position string, only to a seat that may see everything (the
+ * variant's view says so by filling View.position). */
 static int cmd_position(Batch *b, const char *arg, Error *e)
 {
     (void)arg;
-    (void)e;
-    StrBuf p = STRBUF_INIT;
-    game_position(b->g, &p);
-    sb_puts(&b->json, ",\"position\":");
-    sb_json_str(&b->json, sb_str(&p));
-    sb_printf(&b->text, "%s\n", sb_str(&p));
-    sb_free(&p);
+    int seat = asking_seat(b);
+    View *v = malloc(sizeof *v);
+    if (!v)
+        return err_set(e, "out of memory");
+    game_view(b->g, seat, v);
+    int hidden = v->position[0] == '\0';
+    if (!hidden) {
+        sb_puts(&b->json, ",\"position\":");
+        sb_json_str(&b->json, v->position);
+        sb_printf(&b->text, "%s\n", v->position);
+    }
+    free(v);
+    if (hidden)
+        return err_set(e, "the full position is hidden from %s in %s (it holds facts "
+                          "%s may not know); 'view' shows what %s may see",
+                       game_seat_name(b->g, seat), game_variant(b->g)->name,
+                       game_seat_name(b->g, seat), game_seat_name(b->g, seat));
     return 0;
 }
 
+/* The history as the asking seat may read it. */
 static int cmd_history(Batch *b, const char *arg, Error *e)
 {
     (void)arg;
     (void)e;
+    int seat = asking_seat(b);
     int n = game_history_len(b->g);
+    StrBuf t = STRBUF_INIT;
+    json_seat(b, "asker", seat);
     sb_puts(&b->json, ",\"history\":[");
     for (int i = 0; i < n; i++) {
         const HistoryEntry *h = game_history(b->g, i);
+        sb_reset(&t);
+        game_history_text(b->g, i, seat, &t);
+        /* A text hidden from this seat hides its machine form too. */
+        const char *machine = strcmp(sb_str(&t), h->text) == 0 ? h->machine : sb_str(&t);
         sb_puts(&b->json, i ? ",{\"seat\":" : "{\"seat\":");
         sb_json_str(&b->json, game_seat_name(b->g, h->action.seat));
         sb_printf(&b->json, ",\"kind\":\"%s\",\"text\":", action_kind_name(h->action.kind));
-        sb_json_str(&b->json, h->text);
+        sb_json_str(&b->json, sb_str(&t));
         sb_puts(&b->json, ",\"machine\":");
-        sb_json_str(&b->json, h->machine);
+        sb_json_str(&b->json, machine);
         sb_putc(&b->json, '}');
-        sb_printf(&b->text, "%s%s", i ? " " : "", h->text);
+        sb_printf(&b->text, "%s%s", i ? " " : "", sb_str(&t));
     }
     sb_putc(&b->json, ']');
     sb_puts(&b->text, n ? "\n" : "(no actions yet)\n");
+    sb_free(&t);
     return 0;
 }
 
@@ -390,14 +446,16 @@ static int cmd_quit(Batch *b, const char *arg, Error *e)
 }
 
 static const BatchCommand COMMANDS[] = {
-    {"as", "as SEAT ACTION", "play ACTION as SEAT (as black resign, as black accept)", cmd_as},
+    {"as", "as SEAT ACTION|COMMAND", "play ACTION as SEAT, or ask COMMAND as SEAT "
+                                     "(as black resign, as black history)", cmd_as},
     {"legal", "legal [SEAT]", "the legal actions of SEAT (default: the seat to act)", cmd_legal},
     {"view", "view [SEAT]", "what SEAT may see: board, last move, question, status, messages",
      cmd_view},
     {"status", "status", "whose turn, check, result", cmd_status},
-    {"position", "position", "the full position string (shows everything, hidden facts "
-                             "included: for tools and tests)", cmd_position},
-    {"history", "history", "the actions played so far", cmd_history},
+    {"position", "position", "the full position string, if the asking seat may see "
+                             "everything (always in orthodox chess)", cmd_position},
+    {"history", "history", "the actions played so far, as the asking seat may read them",
+     cmd_history},
     {"undo", "undo [N]", "take back the last N actions (default 1)", cmd_undo},
     {"save", "save FILE", "write the game record to FILE", cmd_save},
     {"params", "params", "the game's parameters and piece values", cmd_params},
@@ -428,10 +486,21 @@ static int cmd_help(Batch *b, const char *arg, Error *e)
 
 static int cmd_act(Batch *b, const char *line, Error *e)
 {
-    int seat = game_to_act(b->g);
-    if (seat < 0)
-        seat = 0; /* game_play explains that the game is over */
-    return act(b, seat, line, e);
+    return act(b, asking_seat(b), line, e);
+}
+
+/* Dispatch one command line (not yet checked for UTF-8); *name is the
+ * command's name for the answer. */
+static int run_command(Batch *b, char *line, const char **name, Error *e)
+{
+    size_t n = strcspn(line, " \t");
+    char *arg = line + n + strspn(line + n, " \t");
+    const BatchCommand *c = NULL;
+    for (size_t i = 0; i < ARRAY_LEN(COMMANDS) && !c; i++)
+        if (strlen(COMMANDS[i].name) == n && strncmp(COMMANDS[i].name, line, n) == 0)
+            c = &COMMANDS[i];
+    *name = c ? c->name : "play";
+    return c ? c->fn(b, arg, e) : cmd_act(b, line, e);
 }
 
 /* ---- The loop ----------------------------------------------------------- */
@@ -456,23 +525,18 @@ static int utf8_valid(const char *s)
 /* Run one command line; write its answer; 0 or -1. */
 static int run_line(Batch *b, char *line)
 {
-    size_t n = strcspn(line, " \t");
-    char *arg = line + n + strspn(line + n, " \t");
-    const BatchCommand *c = NULL;
-    for (size_t i = 0; i < ARRAY_LEN(COMMANDS) && !c; i++)
-        if (strlen(COMMANDS[i].name) == n && strncmp(COMMANDS[i].name, line, n) == 0)
-            c = &COMMANDS[i];
-    const char *name = c ? c->name : "play";
+    const char *name = "play";
     Error e;
     e.msg[0] = '\0';
     sb_reset(&b->json);
     sb_reset(&b->text);
+    b->asker = -1;
     int rc;
     if (!utf8_valid(line)) {
         name = "none";
         rc = err_set(&e, "the line is not valid UTF-8 text");
     } else {
-        rc = c ? c->fn(b, arg, &e) : cmd_act(b, line, &e);
+        rc = run_command(b, line, &name, &e);
     }
     StrBuf out = STRBUF_INIT;
     if (rc == 0 && b->o->json) {
@@ -499,6 +563,7 @@ int cli_run(const CliOptions *o)
     e.msg[0] = '\0';
     Batch b;
     memset(&b, 0, sizeof b);
+    b.asker = -1;
     b.o = o;
     b.g = cli_start_game(o, 0, &e, &status);
     if (!b.g) {
