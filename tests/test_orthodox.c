@@ -21,85 +21,13 @@
 
 #include "../core/game.h"
 #include "../variants/orthodox/chess.h"
+#include "support/testutil.h"
 
 static const VariantOps *orthodox(void)
 {
     const VariantOps *v = variant_find("orthodox");
     assert_non_null(v);
     return v;
-}
-
-/* A game from fen (NULL: start) with space-separated NAME=VALUE params. */
-static Game *new_game_with(const char *fen, const char *params)
-{
-    GameConfig c;
-    Error e = {{0}};
-    char buf[256], *save = NULL;
-    memset(&c, 0, sizeof c);
-    c.variant = orthodox();
-    c.position = fen;
-    params_defaults(c.variant, &c.params);
-    c.params_set = 1;
-    str_copy(buf, sizeof buf, params ? params : "");
-    for (char *p = strtok_r(buf, " ", &save); p; p = strtok_r(NULL, " ", &save))
-        if (params_set(c.variant, &c.params, p, &e))
-            fail_msg("parameter %s: %s", p, e.msg);
-    Game *g = game_new(&c, &e);
-    if (!g)
-        fail_msg("cannot start a game from %s: %s", fen ? fen : "start",
-                 e.msg);
-    return g;
-}
-
-static Game *new_game(const char *fen) { return new_game_with(fen, NULL); }
-
-/* Play space-separated moves (or meta words), each by the seat to act. */
-static void play(Game *g, const char *moves)
-{
-    char buf[512], *save = NULL;
-    str_copy(buf, sizeof buf, moves);
-    for (char *m = strtok_r(buf, " ", &save); m; m = strtok_r(NULL, " ", &save)) {
-        Error e = {{0}};
-        if (game_play(g, game_to_act(g), m, &e))
-            fail_msg("%s refused: %s", m, e.msg);
-    }
-}
-
-/* text, typed by the seat to act, is refused with a message holding want. */
-static void assert_refused(Game *g, const char *text, const char *want)
-{
-    Error e = {{0}};
-    int before = game_history_len(g);
-    if (game_play(g, game_to_act(g), text, &e) == 0)
-        fail_msg("%s was accepted", text);
-    assert_int_equal(game_history_len(g), before);
-    if (!strstr(e.msg, want))
-        fail_msg("%s: message \"%s\" lacks \"%s\"", text, e.msg, want);
-}
-
-/* Is the move (UCI) in the legal list of the seat to act? */
-static int is_legal(const Game *g, const char *uci)
-{
-    ActionList l = ACTIONLIST_INIT;
-    StrBuf b = STRBUF_INIT;
-    int found = 0;
-    game_legal_play(g, &l);
-    for (int i = 0; i < l.n && !found; i++) {
-        sb_reset(&b);
-        game_format(g, &l.v[i], FMT_MACHINE, &b);
-        found = strcmp(sb_str(&b), uci) == 0;
-    }
-    sb_free(&b);
-    al_free(&l);
-    return found;
-}
-
-static void assert_fen(const Game *g, const char *want)
-{
-    StrBuf b = STRBUF_INIT;
-    game_position(g, &b);
-    assert_string_equal(sb_str(&b), want);
-    sb_free(&b);
 }
 
 static void assert_going_on(const Game *g)
@@ -124,15 +52,22 @@ static void assert_over(const Game *g, const char *result, const char *reason)
     assert_int_equal(game_to_act(g), -1);
 }
 
+/* ORTH-9: the game from fen is over at once by insufficient material
+ * (dead), or goes on. */
+static void assert_material(const char *fen, int dead)
+{
+    Game *g = tu_orthodox(fen);
+    if (dead)
+        assert_over(g, "1/2-1/2", "insufficient material");
+    else
+        assert_going_on(g);
+    game_free(g);
+}
+
+/* May the seat to act claim a draw now (ORTH-9)? */
 static int claim_offered(const Game *g)
 {
-    ActionList l = ACTIONLIST_INIT;
-    int found = 0;
-    game_legal(g, game_to_act(g), &l);
-    for (int i = 0; i < l.n; i++)
-        found |= l.v[i].kind == ACT_DRAW_CLAIM;
-    al_free(&l);
-    return found;
+    return tu_legal_count(g, game_to_act(g), ACT_DRAW_CLAIM) > 0;
 }
 
 #define SHUFFLE "Nf3 Nf6 Ng1 Ng8"
@@ -142,96 +77,96 @@ static int claim_offered(const Game *g)
 static void test_orth5_castle_both_sides(void **state)
 {
     (void)state;
-    Game *g = new_game("r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1");
-    play(g, "O-O O-O-O");
-    assert_fen(g, "2kr3r/pppppppp/8/8/8/8/PPPPPPPP/R4RK1 w - - 2 2");
+    Game *g = tu_orthodox("r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1");
+    tu_play_line(g, "O-O O-O-O");
+    tu_assert_position(g, "2kr3r/pppppppp/8/8/8/8/PPPPPPPP/R4RK1 w - - 2 2");
     game_free(g);
 }
 
 static void test_orth5_castle_through_check(void **state)
 {
     (void)state;
-    Game *g = new_game("1k3r2/8/8/8/8/8/8/R3K2R w KQ - 0 1");
-    assert_false(is_legal(g, "e1g1"));
-    assert_refused(g, "O-O", "O-O: white cannot castle king-side (the king "
-                             "would pass through f1, which is attacked)");
-    assert_true(is_legal(g, "e1c1"));
+    Game *g = tu_orthodox("1k3r2/8/8/8/8/8/8/R3K2R w KQ - 0 1");
+    assert_false(tu_is_legal(g, "e1g1"));
+    tu_assert_refused(g, "O-O", "O-O: white cannot castle king-side (the king "
+                                "would pass through f1, which is attacked)");
+    assert_true(tu_is_legal(g, "e1c1"));
     game_free(g);
     /* Only the king's path counts: an attacked b1 does not stop O-O-O. */
-    g = new_game("1r4k1/8/8/8/8/8/8/R3K2R w KQ - 0 1");
-    assert_true(is_legal(g, "e1c1"));
-    play(g, "O-O-O");
+    g = tu_orthodox("1r4k1/8/8/8/8/8/8/R3K2R w KQ - 0 1");
+    assert_true(tu_is_legal(g, "e1c1"));
+    tu_play_line(g, "O-O-O");
     game_free(g);
 }
 
 static void test_orth5_castle_out_of_check(void **state)
 {
     (void)state;
-    Game *g = new_game("1k2r3/8/8/8/8/8/8/R3K2R w KQ - 0 1");
-    assert_false(is_legal(g, "e1g1"));
-    assert_false(is_legal(g, "e1c1"));
-    assert_refused(g, "O-O-O", "O-O-O: white cannot castle queen-side (you "
-                               "cannot castle out of check)");
+    Game *g = tu_orthodox("1k2r3/8/8/8/8/8/8/R3K2R w KQ - 0 1");
+    assert_false(tu_is_legal(g, "e1g1"));
+    assert_false(tu_is_legal(g, "e1c1"));
+    tu_assert_refused(g, "O-O-O", "O-O-O: white cannot castle queen-side (you "
+                                  "cannot castle out of check)");
     game_free(g);
 }
 
 static void test_orth5_castle_into_check(void **state)
 {
     (void)state;
-    Game *g = new_game("1k4r1/8/8/8/8/8/8/R3K2R w KQ - 0 1");
-    assert_false(is_legal(g, "e1g1"));
-    assert_refused(g, "e1g1", "e1g1: white cannot castle king-side (the king "
-                              "would land in check on g1)");
-    assert_true(is_legal(g, "e1c1"));
+    Game *g = tu_orthodox("1k4r1/8/8/8/8/8/8/R3K2R w KQ - 0 1");
+    assert_false(tu_is_legal(g, "e1g1"));
+    tu_assert_refused(g, "e1g1", "e1g1: white cannot castle king-side (the king "
+                                 "would land in check on g1)");
+    assert_true(tu_is_legal(g, "e1c1"));
     game_free(g);
 }
 
 static void test_orth5_castle_squares_between_must_be_empty(void **state)
 {
     (void)state;
-    Game *g = new_game("1k6/8/8/8/8/8/8/RN2K1NR w KQ - 0 1");
-    assert_refused(g, "O-O", "the squares between the king and the rook must "
-                             "be empty, and g1 is not");
-    assert_refused(g, "O-O-O", "the squares between the king and the rook "
-                               "must be empty, and b1 is not");
+    Game *g = tu_orthodox("1k6/8/8/8/8/8/8/RN2K1NR w KQ - 0 1");
+    tu_assert_refused(g, "O-O", "the squares between the king and the rook must "
+                                "be empty, and g1 is not");
+    tu_assert_refused(g, "O-O-O", "the squares between the king and the rook "
+                                  "must be empty, and b1 is not");
     game_free(g);
 }
 
 static void test_orth5_rook_captured_removes_right(void **state)
 {
     (void)state;
-    Game *g = new_game("4k3/8/8/8/8/7R/6b1/R3K2R b KQ - 0 1");
-    play(g, "Bxh1");
-    assert_fen(g, "4k3/8/8/8/8/7R/8/R3K2b w Q - 0 2");
+    Game *g = tu_orthodox("4k3/8/8/8/8/7R/6b1/R3K2R b KQ - 0 1");
+    tu_play_line(g, "Bxh1");
+    tu_assert_position(g, "4k3/8/8/8/8/7R/8/R3K2b w Q - 0 2");
     /* A rook back on h1 does not bring the right back. */
-    play(g, "Rxh1 Kd7");
-    assert_false(is_legal(g, "e1g1"));
-    assert_refused(g, "O-O", "O-O: white cannot castle king-side (white has "
-                             "no castling right on that side");
-    assert_true(is_legal(g, "e1c1"));
+    tu_play_line(g, "Rxh1 Kd7");
+    assert_false(tu_is_legal(g, "e1g1"));
+    tu_assert_refused(g, "O-O", "O-O: white cannot castle king-side (white has "
+                                "no castling right on that side");
+    assert_true(tu_is_legal(g, "e1c1"));
     game_free(g);
 }
 
 static void test_orth5_king_moved_loses_both_rights(void **state)
 {
     (void)state;
-    Game *g = new_game("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
-    play(g, "Ke2 Ke7 Ke1 Ke8");
-    assert_fen(g, "r3k2r/8/8/8/8/8/8/R3K2R w - - 4 3");
-    assert_false(is_legal(g, "e1g1"));
-    assert_false(is_legal(g, "e1c1"));
-    assert_refused(g, "O-O-O", "no castling right on that side");
+    Game *g = tu_orthodox("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    tu_play_line(g, "Ke2 Ke7 Ke1 Ke8");
+    tu_assert_position(g, "r3k2r/8/8/8/8/8/8/R3K2R w - - 4 3");
+    assert_false(tu_is_legal(g, "e1g1"));
+    assert_false(tu_is_legal(g, "e1c1"));
+    tu_assert_refused(g, "O-O-O", "no castling right on that side");
     game_free(g);
 }
 
 static void test_orth5_rook_moved_loses_its_side_only(void **state)
 {
     (void)state;
-    Game *g = new_game("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
-    play(g, "Rh2 Rb8 Rh1 Ra8");
-    assert_fen(g, "r3k2r/8/8/8/8/8/8/R3K2R w Qk - 4 3");
-    assert_false(is_legal(g, "e1g1"));
-    play(g, "O-O-O O-O");
+    Game *g = tu_orthodox("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    tu_play_line(g, "Rh2 Rb8 Rh1 Ra8");
+    tu_assert_position(g, "r3k2r/8/8/8/8/8/8/R3K2R w Qk - 4 3");
+    assert_false(tu_is_legal(g, "e1g1"));
+    tu_play_line(g, "O-O-O O-O");
     game_free(g);
 }
 
@@ -239,15 +174,16 @@ static void test_orth5_rook_moved_loses_its_side_only(void **state)
 static void test_orth5_param_castling_off(void **state)
 {
     (void)state;
-    Game *g = new_game_with(NULL, "castling=off");
-    assert_fen(g, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1");
-    play(g, "e4 e5 Nf3 Nf6 Bc4 Bc5");
-    assert_false(is_legal(g, "e1g1"));
-    assert_refused(g, "O-O", "no castling right on that side");
+    Game *g = tu_orthodox_with(NULL, "castling=off");
+    tu_assert_position(g, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1");
+    tu_play_line(g, "e4 e5 Nf3 Nf6 Bc4 Bc5");
+    assert_false(tu_is_legal(g, "e1g1"));
+    tu_assert_refused(g, "O-O", "no castling right on that side");
     game_free(g);
-    g = new_game_with("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "castling=off");
-    assert_fen(g, "r3k2r/8/8/8/8/8/8/R3K2R w - - 0 1");
-    assert_false(is_legal(g, "e1c1"));
+    g = tu_orthodox_with("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+                         "castling=off");
+    tu_assert_position(g, "r3k2r/8/8/8/8/8/8/R3K2R w - - 0 1");
+    assert_false(tu_is_legal(g, "e1c1"));
     game_free(g);
 }
 
@@ -256,24 +192,24 @@ static void test_orth5_param_castling_off(void **state)
 static void test_orth3_en_passant_right_after_double_step(void **state)
 {
     (void)state;
-    Game *g = new_game("4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1");
-    play(g, "d5");
-    assert_true(is_legal(g, "e5d6"));
-    play(g, "Kd2 Ke7");
-    assert_false(is_legal(g, "e5d6"));
-    assert_refused(g, "exd6", "exd6: the pawn on e5 cannot move to d6 (en "
-                              "passant is only allowed on the move right "
-                              "after the enemy pawn's double step)");
+    Game *g = tu_orthodox("4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1");
+    tu_play_line(g, "d5");
+    assert_true(tu_is_legal(g, "e5d6"));
+    tu_play_line(g, "Kd2 Ke7");
+    assert_false(tu_is_legal(g, "e5d6"));
+    tu_assert_refused(g, "exd6", "exd6: the pawn on e5 cannot move to d6 (en "
+                                 "passant is only allowed on the move right "
+                                 "after the enemy pawn's double step)");
     game_free(g);
 }
 
 static void test_orth3_no_en_passant_after_single_steps(void **state)
 {
     (void)state;
-    Game *g = new_game("4k3/8/3p4/4P3/8/8/8/4K3 b - - 0 1");
-    play(g, "d5");
-    assert_false(is_legal(g, "e5d6"));
-    assert_refused(g, "e5d6", "en passant is only allowed");
+    Game *g = tu_orthodox("4k3/8/3p4/4P3/8/8/8/4K3 b - - 0 1");
+    tu_play_line(g, "d5");
+    assert_false(tu_is_legal(g, "e5d6"));
+    tu_assert_refused(g, "e5d6", "en passant is only allowed");
     game_free(g);
 }
 
@@ -281,12 +217,12 @@ static void test_orth3_no_en_passant_after_single_steps(void **state)
 static void test_orth3_en_passant_exposing_king_on_rank_illegal(void **state)
 {
     (void)state;
-    Game *g = new_game("4k3/2p5/8/KP5r/8/8/8/8 b - - 0 1");
-    play(g, "c5");
-    assert_false(is_legal(g, "b5c6"));
-    assert_refused(g, "bxc6", "bxc6: the pawn on b5 cannot move to c6 (that "
-                              "would leave your king in check)");
-    assert_true(is_legal(g, "b5b6"));
+    Game *g = tu_orthodox("4k3/2p5/8/KP5r/8/8/8/8 b - - 0 1");
+    tu_play_line(g, "c5");
+    assert_false(tu_is_legal(g, "b5c6"));
+    tu_assert_refused(g, "bxc6", "bxc6: the pawn on b5 cannot move to c6 (that "
+                                 "would leave your king in check)");
+    assert_true(tu_is_legal(g, "b5b6"));
     game_free(g);
 }
 
@@ -295,7 +231,7 @@ static void test_orth3_en_passant_exposing_king_on_rank_illegal(void **state)
 static void test_orth4_promotion_to_each_piece(void **state)
 {
     (void)state;
-    Game *g = new_game("4k3/P7/8/8/8/8/8/4K3 w - - 0 1");
+    Game *g = tu_orthodox("4k3/P7/8/8/8/8/8/4K3 w - - 0 1");
     ActionList l = ACTIONLIST_INIT;
     unsigned figures = 0;
     game_legal_play(g, &l);
@@ -308,15 +244,15 @@ static void test_orth4_promotion_to_each_piece(void **state)
     al_free(&l);
     assert_int_equal(figures, (1u << FIG_KNIGHT) | (1u << FIG_BISHOP)
                                   | (1u << FIG_ROOK) | (1u << FIG_QUEEN));
-    assert_false(is_legal(g, "a7a8"));
-    play(g, "a8=R+");
-    assert_fen(g, "R3k3/8/8/8/8/8/8/4K3 b - - 0 1");
+    assert_false(tu_is_legal(g, "a7a8"));
+    tu_play_line(g, "a8=R+");
+    tu_assert_position(g, "R3k3/8/8/8/8/8/8/4K3 b - - 0 1");
     assert_string_equal(game_history(g, 0)->text, "a8=R+");
     assert_string_equal(game_history(g, 0)->machine, "a7a8r");
     game_free(g);
-    g = new_game("4k3/8/8/8/8/8/p7/4K3 b - - 0 1");
-    play(g, "a1=N");
-    assert_fen(g, "4k3/8/8/8/8/8/8/n3K3 w - - 0 2");
+    g = tu_orthodox("4k3/8/8/8/8/8/p7/4K3 b - - 0 1");
+    tu_play_line(g, "a1=N");
+    tu_assert_position(g, "4k3/8/8/8/8/8/8/n3K3 w - - 0 2");
     game_free(g);
 }
 
@@ -325,8 +261,8 @@ static void test_orth4_promotion_to_each_piece(void **state)
 static void test_orth7_checkmate_wins(void **state)
 {
     (void)state;
-    Game *g = new_game(NULL);
-    play(g, "f3 e5 g4 Qh4#");
+    Game *g = tu_orthodox(NULL);
+    tu_play_line(g, "f3 e5 g4 Qh4#");
     assert_over(g, "0-1", "checkmate");
     Status s;
     game_status(g, &s);
@@ -342,8 +278,8 @@ static void test_orth7_checkmate_wins(void **state)
 static void test_orth7_stalemate_is_a_draw(void **state)
 {
     (void)state;
-    Game *g = new_game("7k/8/4Q1K1/8/8/8/8/8 w - - 0 1");
-    play(g, "Qf7");
+    Game *g = tu_orthodox("7k/8/4Q1K1/8/8/8/8/8 w - - 0 1");
+    tu_play_line(g, "Qf7");
     assert_over(g, "1/2-1/2", "stalemate");
     Status s;
     game_status(g, &s);
@@ -354,8 +290,8 @@ static void test_orth7_stalemate_is_a_draw(void **state)
 static void test_orth6_check_is_reported(void **state)
 {
     (void)state;
-    Game *g = new_game(NULL);
-    play(g, "e4 f6 Qh5+");
+    Game *g = tu_orthodox(NULL);
+    tu_play_line(g, "e4 f6 Qh5+");
     Status s;
     game_status(g, &s);
     assert_false(s.over);
@@ -365,7 +301,7 @@ static void test_orth6_check_is_reported(void **state)
     game_legal_play(g, &l);
     assert_int_equal(l.n, 1);
     al_free(&l);
-    assert_true(is_legal(g, "g7g6"));
+    assert_true(tu_is_legal(g, "g7g6"));
     game_free(g);
 }
 
@@ -374,16 +310,16 @@ static void test_orth6_check_is_reported(void **state)
 static void test_orth9_threefold_claim_holds(void **state)
 {
     (void)state;
-    Game *g = new_game(NULL);
-    play(g, SHUFFLE);
+    Game *g = tu_orthodox(NULL);
+    tu_play_line(g, SHUFFLE);
     assert_int_equal(game_repetitions(g), 2);
     assert_false(claim_offered(g));
-    assert_refused(g, "claim", "no draw can be claimed now");
-    play(g, SHUFFLE);
+    tu_assert_refused(g, "claim", "no draw can be claimed now");
+    tu_play_line(g, SHUFFLE);
     assert_int_equal(game_repetitions(g), 3);
     assert_going_on(g); /* a claim, not automatic */
     assert_true(claim_offered(g));
-    play(g, "claim");
+    tu_play_line(g, "claim");
     assert_over(g, "1/2-1/2", "threefold repetition claimed by white");
     game_free(g);
 }
@@ -392,13 +328,13 @@ static void test_orth9_threefold_claim_holds(void **state)
 static void test_orth9_threefold_needs_same_rights(void **state)
 {
     (void)state;
-    Game *g = new_game("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
-    play(g, "Ke2 Ke7 Ke1 Ke8 Ke2 Ke7 Ke1 Ke8");
+    Game *g = tu_orthodox("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    tu_play_line(g, "Ke2 Ke7 Ke1 Ke8 Ke2 Ke7 Ke1 Ke8");
     assert_int_equal(game_repetitions(g), 2);
     assert_false(claim_offered(g));
-    assert_refused(g, "claim", "no draw can be claimed now");
-    play(g, "Ke2 Ke7 Ke1 Ke8");
-    play(g, "claim");
+    tu_assert_refused(g, "claim", "no draw can be claimed now");
+    tu_play_line(g, "Ke2 Ke7 Ke1 Ke8");
+    tu_play_line(g, "claim");
     assert_over(g, "1/2-1/2", "threefold repetition claimed by white");
     game_free(g);
 }
@@ -406,23 +342,23 @@ static void test_orth9_threefold_needs_same_rights(void **state)
 static void test_orth9_param_threefold_off(void **state)
 {
     (void)state;
-    Game *g = new_game_with(NULL, "threefold=off");
-    play(g, SHUFFLE " " SHUFFLE);
+    Game *g = tu_orthodox_with(NULL, "threefold=off");
+    tu_play_line(g, SHUFFLE " " SHUFFLE);
     assert_int_equal(game_repetitions(g), 3);
     assert_false(claim_offered(g));
-    assert_refused(g, "claim", "no draw can be claimed now");
+    tu_assert_refused(g, "claim", "no draw can be claimed now");
     game_free(g);
 }
 
 static void test_orth9_fifty_move_claim(void **state)
 {
     (void)state;
-    Game *g = new_game("4k3/8/8/8/8/8/8/R3K3 w - - 99 80");
+    Game *g = tu_orthodox("4k3/8/8/8/8/8/8/R3K3 w - - 99 80");
     assert_false(claim_offered(g));
-    assert_refused(g, "claim", "no draw can be claimed now");
-    play(g, "Ra2");
+    tu_assert_refused(g, "claim", "no draw can be claimed now");
+    tu_play_line(g, "Ra2");
     assert_true(claim_offered(g));
-    play(g, "claim");
+    tu_play_line(g, "claim");
     assert_over(g, "1/2-1/2", "fifty-move rule claimed by black");
     game_free(g);
 }
@@ -430,12 +366,12 @@ static void test_orth9_fifty_move_claim(void **state)
 static void test_orth9_fifty_move_count_resets(void **state)
 {
     (void)state;
-    Game *g = new_game("4k3/8/8/8/8/8/P7/R3K3 w - - 99 80");
-    play(g, "a3");
+    Game *g = tu_orthodox("4k3/8/8/8/8/8/P7/R3K3 w - - 99 80");
+    tu_play_line(g, "a3");
     assert_false(claim_offered(g));
     game_free(g);
-    g = new_game("4k3/8/8/8/8/8/r7/R3K3 w - - 99 80");
-    play(g, "Rxa2");
+    g = tu_orthodox("4k3/8/8/8/8/8/r7/R3K3 w - - 99 80");
+    tu_play_line(g, "Rxa2");
     assert_false(claim_offered(g));
     game_free(g);
 }
@@ -443,22 +379,22 @@ static void test_orth9_fifty_move_count_resets(void **state)
 static void test_orth9_param_fifty_move_off(void **state)
 {
     (void)state;
-    Game *g = new_game_with("4k3/8/8/8/8/8/8/R3K3 w - - 99 80",
-                            "fifty_move=off");
-    play(g, "Ra2");
+    Game *g = tu_orthodox_with("4k3/8/8/8/8/8/8/R3K3 w - - 99 80",
+                               "fifty_move=off");
+    tu_play_line(g, "Ra2");
     assert_false(claim_offered(g));
-    assert_refused(g, "claim", "no draw can be claimed now");
+    tu_assert_refused(g, "claim", "no draw can be claimed now");
     game_free(g);
 }
 
 static void test_orth9_fivefold_automatic(void **state)
 {
     (void)state;
-    Game *g = new_game(NULL);
-    play(g, SHUFFLE " " SHUFFLE " " SHUFFLE);
+    Game *g = tu_orthodox(NULL);
+    tu_play_line(g, SHUFFLE " " SHUFFLE " " SHUFFLE);
     assert_int_equal(game_repetitions(g), 4);
     assert_going_on(g);
-    play(g, SHUFFLE);
+    tu_play_line(g, SHUFFLE);
     assert_over(g, "1/2-1/2", "fivefold repetition");
     game_free(g);
 }
@@ -466,8 +402,8 @@ static void test_orth9_fivefold_automatic(void **state)
 static void test_orth9_param_fivefold_off(void **state)
 {
     (void)state;
-    Game *g = new_game_with(NULL, "fivefold=off");
-    play(g, SHUFFLE " " SHUFFLE " " SHUFFLE " " SHUFFLE " " SHUFFLE);
+    Game *g = tu_orthodox_with(NULL, "fivefold=off");
+    tu_play_line(g, SHUFFLE " " SHUFFLE " " SHUFFLE " " SHUFFLE " " SHUFFLE);
     assert_int_equal(game_repetitions(g), 6);
     assert_going_on(g);
     assert_true(claim_offered(g)); /* the threefold claim still holds */
@@ -477,10 +413,10 @@ static void test_orth9_param_fivefold_off(void **state)
 static void test_orth9_seventy_five_move_automatic(void **state)
 {
     (void)state;
-    Game *g = new_game("4k3/8/8/8/8/8/8/R3K3 w - - 148 80");
-    play(g, "Ra2");
+    Game *g = tu_orthodox("4k3/8/8/8/8/8/8/R3K3 w - - 148 80");
+    tu_play_line(g, "Ra2");
     assert_going_on(g);
-    play(g, "Kd7");
+    tu_play_line(g, "Kd7");
     assert_over(g, "1/2-1/2", "seventy-five-move rule");
     game_free(g);
 }
@@ -489,8 +425,8 @@ static void test_orth9_seventy_five_move_automatic(void **state)
 static void test_orth9_seventy_five_move_mate_stands(void **state)
 {
     (void)state;
-    Game *g = new_game("k7/8/1K6/8/8/8/8/7R w - - 149 80");
-    play(g, "Rh8#");
+    Game *g = tu_orthodox("k7/8/1K6/8/8/8/8/7R w - - 149 80");
+    tu_play_line(g, "Rh8#");
     assert_over(g, "1-0", "checkmate");
     game_free(g);
 }
@@ -498,9 +434,9 @@ static void test_orth9_seventy_five_move_mate_stands(void **state)
 static void test_orth9_param_seventy_five_move_off(void **state)
 {
     (void)state;
-    Game *g = new_game_with("4k3/8/8/8/8/8/8/R3K3 w - - 149 80",
-                            "seventy_five_move=off");
-    play(g, "Ra2 Kd7 Ra3");
+    Game *g = tu_orthodox_with("4k3/8/8/8/8/8/8/R3K3 w - - 149 80",
+                               "seventy_five_move=off");
+    tu_play_line(g, "Ra2 Kd7 Ra3");
     assert_going_on(g);
     assert_true(claim_offered(g)); /* fifty-move claim still holds */
     game_free(g);
@@ -509,8 +445,8 @@ static void test_orth9_param_seventy_five_move_off(void **state)
 static void test_orth9_insufficient_king_v_king(void **state)
 {
     (void)state;
-    Game *g = new_game("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1");
-    play(g, "Kxe2");
+    Game *g = tu_orthodox("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1");
+    tu_play_line(g, "Kxe2");
     assert_over(g, "1/2-1/2", "insufficient material");
     game_free(g);
 }
@@ -518,40 +454,28 @@ static void test_orth9_insufficient_king_v_king(void **state)
 static void test_orth9_insufficient_minor_piece(void **state)
 {
     (void)state;
-    Game *g = new_game("4k3/8/8/8/8/8/8/4KN2 w - - 0 1");
-    assert_over(g, "1/2-1/2", "insufficient material");
-    game_free(g);
-    g = new_game("4k3/8/8/8/8/8/8/4KB2 b - - 0 1");
-    assert_over(g, "1/2-1/2", "insufficient material");
-    game_free(g);
+    assert_material("4k3/8/8/8/8/8/8/4KN2 w - - 0 1", 1);
+    assert_material("4k3/8/8/8/8/8/8/4KB2 b - - 0 1", 1);
     /* Two knights, or a pawn, can still mate (with help). */
-    g = new_game("4k3/8/8/8/8/8/8/3NKN2 w - - 0 1");
-    assert_going_on(g);
-    game_free(g);
-    g = new_game("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1");
-    assert_going_on(g);
-    game_free(g);
+    assert_material("4k3/8/8/8/8/8/8/3NKN2 w - - 0 1", 0);
+    assert_material("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", 0);
 }
 
 static void test_orth9_insufficient_bishops_by_square_colour(void **state)
 {
     (void)state;
     /* c1 and f8 are both dark squares: no mate possible. */
-    Game *g = new_game("4kb2/8/8/8/8/8/8/2B1K3 w - - 0 1");
-    assert_over(g, "1/2-1/2", "insufficient material");
-    game_free(g);
+    assert_material("4kb2/8/8/8/8/8/8/2B1K3 w - - 0 1", 1);
     /* c1 dark, c8 light: a mate exists, the game goes on. */
-    g = new_game("2b1k3/8/8/8/8/8/8/2B1K3 w - - 0 1");
-    assert_going_on(g);
-    game_free(g);
+    assert_material("2b1k3/8/8/8/8/8/8/2B1K3 w - - 0 1", 0);
 }
 
 static void test_orth9_param_insufficient_material_off(void **state)
 {
     (void)state;
-    Game *g = new_game_with("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1",
-                            "insufficient_material=off");
-    play(g, "Kxe2 Kd7");
+    Game *g = tu_orthodox_with("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1",
+                               "insufficient_material=off");
+    tu_play_line(g, "Kxe2 Kd7");
     assert_going_on(g);
     game_free(g);
 }
@@ -587,15 +511,13 @@ static void test_orth1_parameters_documented(void **state)
 static void test_orth1_fen_in_and_out(void **state)
 {
     (void)state;
-    Game *g = new_game(NULL);
-    assert_fen(g, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
-    play(g, "e4");
-    assert_fen(g, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+    Game *g = tu_orthodox(NULL);
+    tu_assert_position(g, TU_FEN_START);
+    tu_play_line(g, "e4");
+    tu_assert_position(g, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
     game_free(g);
-    const char *kiwi =
-        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-    g = new_game(kiwi);
-    assert_fen(g, kiwi);
+    g = tu_orthodox(TU_FEN_KIWIPETE);
+    tu_assert_position(g, TU_FEN_KIWIPETE);
     game_free(g);
 }
 
@@ -626,7 +548,7 @@ static void test_orth1_bad_fen_message_passes_through(void **state)
 static void test_orth1_view_shows_everything(void **state)
 {
     (void)state;
-    Game *g = new_game(NULL);
+    Game *g = tu_orthodox(NULL);
     View *v = malloc(sizeof *v);
     assert_non_null(v);
     game_view(g, 0, v);
@@ -637,7 +559,7 @@ static void test_orth1_view_shows_everything(void **state)
     assert_int_equal(v->has_last, 0);
     assert_string_equal(v->question, "white to move");
     assert_string_equal(v->position,
-                        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+                        TU_FEN_START);
     int kings = 0;
     for (int i = 0; i < v->npieces; i++)
         if (v->pieces[i].figure == FIG_KING) {
@@ -648,7 +570,7 @@ static void test_orth1_view_shows_everything(void **state)
     assert_int_equal(kings, 2);
     game_view(g, 1, v);
     assert_string_equal(v->question, ""); /* black is not asked yet */
-    play(g, "e4 f6 Qh5+");
+    tu_play_line(g, "e4 f6 Qh5+");
     game_view(g, 1, v);
     assert_int_equal(v->has_last, 1);
     assert_int_equal(v->last_from.x, 3);
@@ -666,8 +588,8 @@ static void test_orth1_view_shows_everything(void **state)
 static void test_orth1_messages_name_the_move(void **state)
 {
     (void)state;
-    Game *g = new_game(NULL);
-    play(g, "e4 f6 Qh5+");
+    Game *g = tu_orthodox(NULL);
+    tu_play_line(g, "e4 f6 Qh5+");
     int n = game_message_count(g), saw_check = 0, saw_move = 0;
     for (int i = 0; i < n; i++) {
         const char *w = game_message(g, i, 0), *b = game_message(g, i, 1);
@@ -685,17 +607,16 @@ static void test_orth1_messages_name_the_move(void **state)
 static void test_orth2_perft_fast_and_generic_agree(void **state)
 {
     (void)state;
-    Game *g = new_game(NULL);
+    Game *g = tu_orthodox(NULL);
     assert_int_equal(game_perft(g, 3), 8902);
     assert_int_equal(game_perft_generic(g, 3), 8902);
     game_free(g);
-    g = new_game("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+    g = tu_orthodox(TU_FEN_KIWIPETE);
     assert_int_equal(game_perft(g, 2), 2039);
     assert_int_equal(game_perft_generic(g, 2), 2039);
     game_free(g);
     /* castling=off removes the castling moves from the tree too. */
-    g = new_game_with("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-                      "castling=off");
+    g = tu_orthodox_with(TU_FEN_KIWIPETE, "castling=off");
     assert_int_equal(game_perft(g, 1), 46);
     assert_int_equal(game_perft_generic(g, 1), 46);
     game_free(g);
@@ -706,7 +627,7 @@ static void test_orth6_apply_refuses_forged_actions(void **state)
 {
     (void)state;
     const VariantOps *v = orthodox();
-    Game *g = new_game(NULL);
+    Game *g = tu_orthodox(NULL);
     ActionList l = ACTIONLIST_INIT;
     void *blob = malloc(v->state_size);
     Error e = {{0}};

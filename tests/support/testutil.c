@@ -16,7 +16,7 @@
 
 #include "testutil.h"
 
-/* ---- Starting games ------------------------------------------------------- */
+/* ---- Starting games ------------------------------------------------------ */
 
 /* Fill cfg from spec; params are applied one NAME=VALUE word at a time. */
 static void config_of(const TuGame *spec, GameConfig *cfg)
@@ -56,7 +56,12 @@ Game *tu_game(const TuGame *spec)
     return g;
 }
 
-Game *tu_orthodox(const char *fen, const char *params)
+Game *tu_orthodox(const char *fen)
+{
+    return tu_game(&(TuGame){.position = fen});
+}
+
+Game *tu_orthodox_with(const char *fen, const char *params)
 {
     return tu_game(&(TuGame){.position = fen, .params = params});
 }
@@ -76,7 +81,7 @@ void tu_game_refused(const TuGame *spec, const char *want)
         fail_msg("message \"%s\" lacks \"%s\"", e.msg, want);
 }
 
-/* ---- Playing ---------------------------------------------------------------- */
+/* ---- Playing ------------------------------------------------------------- */
 
 void tu_play(Game *g, int seat, const char *text)
 {
@@ -158,7 +163,7 @@ void tu_assert_refused_exactly(Game *g, const char *text, const char *want)
     refused(g, game_to_act(g), text, want, 1);
 }
 
-/* ---- Reading the game -------------------------------------------------------- */
+/* ---- Reading the game ---------------------------------------------------- */
 
 char *tu_position(const Game *g)
 {
@@ -214,7 +219,7 @@ int tu_is_legal(const Game *g, const char *machine)
     return found;
 }
 
-/* ---- The orthodox engine's Position ------------------------------------------ */
+/* ---- The orthodox engine's Position -------------------------------------- */
 
 void tu_chess_load(Position *p, const char *fen)
 {

@@ -16,7 +16,7 @@
 #include "../../core/game.h"
 #include "../../variants/orthodox/chess.h"
 
-/* ---- Positions used by several files ------------------------------------ */
+/* ---- Positions used by several files ------------------------------------- */
 #define TU_FEN_START "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 #define TU_FEN_KIWIPETE \
     "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
@@ -27,7 +27,7 @@
 #define TU_FEN_POS6 \
     "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10"
 
-/* ---- Starting games ------------------------------------------------------- */
+/* ---- Starting games ------------------------------------------------------ */
 /* What a test game is made of; zero fields mean the defaults, so a
  * compound literal names only what matters:
  *   tu_game(&(TuGame){.variant = &toy_variant, .seed = 7}) */
@@ -42,12 +42,14 @@ typedef struct TuGame {
 
 /* Start the game described; fails the test if it cannot start. */
 Game *tu_game(const TuGame *spec);
-/* An orthodox game (seed 0) from fen (NULL: start) with params (or NULL). */
-Game *tu_orthodox(const char *fen, const char *params);
+/* An orthodox game (seed 0) from fen (NULL: the start position) ... */
+Game *tu_orthodox(const char *fen);
+/* ... and with space-separated NAME=VALUE params. */
+Game *tu_orthodox_with(const char *fen, const char *params);
 /* Starting the game described must fail with a message holding want. */
 void tu_game_refused(const TuGame *spec, const char *want);
 
-/* ---- Playing ---------------------------------------------------------------- */
+/* ---- Playing ------------------------------------------------------------- */
 /* seat types text ("e4", "resign", "2,0"); it must be accepted. */
 void tu_play(Game *g, int seat, const char *text);
 /* Each text of a NULL-terminated list, by the seat to act at that point. */
@@ -77,7 +79,7 @@ void tu_assert_refused(Game *g, const char *text, const char *want);
 /* The same, and the message is exactly want. */
 void tu_assert_refused_exactly(Game *g, const char *text, const char *want);
 
-/* ---- Reading the game -------------------------------------------------------- */
+/* ---- Reading the game ---------------------------------------------------- */
 /* The position string (game_position), malloc'd: the caller frees it. */
 char *tu_position(const Game *g);
 void tu_assert_position(const Game *g, const char *want);
@@ -90,7 +92,7 @@ int tu_legal_count(const Game *g, int seat, int kind);
  * of the seat to act? */
 int tu_is_legal(const Game *g, const char *machine);
 
-/* ---- The orthodox engine's Position ------------------------------------------ */
+/* ---- The orthodox engine's Position -------------------------------------- */
 /* Read fen into p; fails the test if it is refused. */
 void tu_chess_load(Position *p, const char *fen);
 /* The legal move of p written uci; fails the test if there is none. */
