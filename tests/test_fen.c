@@ -17,15 +17,12 @@
 #include <string.h>
 
 #include "../variants/orthodox/chess.h"
-
-#define START "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+#include "support/testutil.h"
 
 static void round_trip(const char *fen, const char *want)
 {
     Position p;
-    Error e = {{0}};
-    if (chess_from_fen(&p, fen, &e) != 0)
-        fail_msg("refused %s: %s", fen, e.msg);
+    tu_chess_load(&p, fen);
     assert_true(chess_position_ok(&p));
     StrBuf out = STRBUF_INIT;
     chess_to_fen(&p, &out);
@@ -39,12 +36,12 @@ static void test_orth1_fen_round_trips(void **state)
 {
     (void)state;
     static const char *const fens[] = {
-        START,
-        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-        "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+        TU_FEN_START,
+        TU_FEN_KIWIPETE,
+        TU_FEN_POS3,
+        TU_FEN_POS4,
+        TU_FEN_POS5,
+        TU_FEN_POS6,
         "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2",
         "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
         "4k3/8/8/8/8/8/8/4K2R w K - 150 9999",
@@ -69,15 +66,10 @@ static void test_orth1_fen_after_moves(void **state)
     Position p;
     chess_startpos(&p);
     Move moves[CH_MAX_MOVES];
-    int n = chess_legal_moves(&p, moves);
-    assert_int_equal(n, 20);
-    char buf[6];
-    int i = 0;
-    while (i < n && strcmp(chess_move_uci(moves[i], buf), "e2e4") != 0)
-        i++;
-    assert_true(i < n);
-    assert_int_equal(MOVE_KIND(moves[i]), MK_DOUBLE);
-    chess_make(&p, moves[i]);
+    assert_int_equal(chess_legal_moves(&p, moves), 20);
+    Move e4 = tu_chess_move(&p, "e2e4");
+    assert_int_equal(MOVE_KIND(e4), MK_DOUBLE);
+    chess_make(&p, e4);
     StrBuf out = STRBUF_INIT;
     chess_to_fen(&p, &out);
     assert_string_equal(sb_str(&out),
@@ -213,8 +205,8 @@ static void test_orth1_fen_mutations(void **state)
 {
     (void)state;
     static const char *const seeds[] = {
-        START,
-        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        TU_FEN_START,
+        TU_FEN_KIWIPETE,
         "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2",
         "8/8/8/K2pP2r/8/8/8/7k w - d6 0 1",
     };

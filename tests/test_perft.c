@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "../variants/orthodox/chess.h"
+#include "support/testutil.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define PERFT_CAP 1000000ULL    /* ASan + UBSan run several times slower */
@@ -30,13 +31,6 @@
 #ifndef PERFT_CAP
 #define PERFT_CAP 2000000ULL
 #endif
-
-static void load(Position *p, const char *fen)
-{
-    Error e = {{0}};
-    if (chess_from_fen(p, fen, &e) != 0)
-        fail_msg("cannot read FEN %s: %s", fen, e.msg);
-}
 
 static const char *shared_dir(void)
 {
@@ -53,7 +47,7 @@ static int check_epd_line(char *line, int lineno)
         return 0;
     *semi = '\0';
     Position p;
-    load(&p, line);
+    tu_chess_load(&p, line);
     int checked = 0;
     for (char *d = semi + 1; d && *d;) {
         int depth;
@@ -105,20 +99,14 @@ typedef struct WikiCase {
 
 /* The chessprogramming wiki "Perft Results" page. */
 static const WikiCase WIKI[] = {
-    {"start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-     {20, 400, 8902, 197281, 4865609, 119060324}},
-    {"kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-     {48, 2039, 97862, 4085603, 193690690}},
-    {"position 3", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-     {14, 191, 2812, 43238, 674624, 11030083, 178633661}},
-    {"position 4", "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-     {6, 264, 9467, 422333, 15833292}},
+    {"start", TU_FEN_START, {20, 400, 8902, 197281, 4865609, 119060324}},
+    {"kiwipete", TU_FEN_KIWIPETE, {48, 2039, 97862, 4085603, 193690690}},
+    {"position 3", TU_FEN_POS3, {14, 191, 2812, 43238, 674624, 11030083, 178633661}},
+    {"position 4", TU_FEN_POS4, {6, 264, 9467, 422333, 15833292}},
     {"position 4 mirrored", "r2q1rk1/pP1p2pp/Q4n2/bbp1p3/Np6/1B3NBn/pPPP1PPP/R3K2R b KQ - 0 1",
      {6, 264, 9467, 422333, 15833292}},
-    {"position 5", "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-     {44, 1486, 62379, 2103487, 89941194}},
-    {"position 6", "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
-     {46, 2079, 89890, 3894594, 164075551}},
+    {"position 5", TU_FEN_POS5, {44, 1486, 62379, 2103487, 89941194}},
+    {"position 6", TU_FEN_POS6, {46, 2079, 89890, 3894594, 164075551}},
 };
 
 static void test_orth_wiki_positions(void **state)
@@ -126,7 +114,7 @@ static void test_orth_wiki_positions(void **state)
     (void)state;
     for (size_t i = 0; i < sizeof WIKI / sizeof WIKI[0]; i++) {
         Position p;
-        load(&p, WIKI[i].fen);
+        tu_chess_load(&p, WIKI[i].fen);
         for (int d = 1; d <= 7 && WIKI[i].counts[d - 1]; d++) {
             if (WIKI[i].counts[d - 1] >= PERFT_CAP)
                 break;
@@ -176,40 +164,42 @@ static void test_orth_make_keeps_invariants(void **state)
 {
     (void)state;
     static const char *const fens[] = {
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+        TU_FEN_START,
+        TU_FEN_KIWIPETE,
+        TU_FEN_POS3,
+        TU_FEN_POS4,
+        TU_FEN_POS5,
         "4k3/8/8/8/3p4/8/4P3/4K3 w - - 0 1",         /* double steps beside a pawn */
         "8/8/8/2k5/3Pp3/8/8/4K3 b - d3 0 1",          /* ep capture that resolves check */
     };
     long visited = 0;
     for (size_t i = 0; i < sizeof fens / sizeof fens[0]; i++) {
         Position p;
-        load(&p, fens[i]);
+        tu_chess_load(&p, fens[i]);
         assert_true(chess_position_ok(&p));
         walk(&p, 3, &visited);
     }
     assert_true(visited > 100000);
 }
 
+/* The position after the UCI moves of a NULL-terminated list. */
 static Position after(const char *fen, const char *const *ucis)
 {
     Position p;
-    load(&p, fen);
-    for (; *ucis; ucis++) {
-        Move moves[CH_MAX_MOVES];
-        int n = chess_legal_moves(&p, moves), i;
-        char buf[6];
-        for (i = 0; i < n; i++)
-            if (strcmp(chess_move_uci(moves[i], buf), *ucis) == 0)
-                break;
-        if (i == n)
-            fail_msg("%s is not legal", *ucis);
-        chess_make(&p, moves[i]);
-    }
+    tu_chess_load(&p, fen);
+    for (; *ucis; ucis++)
+        chess_make(&p, tu_chess_move(&p, *ucis));
     return p;
+}
+
+/* How many legal moves of p are of MoveKind kind. */
+static int moves_of_kind(const Position *p, int kind)
+{
+    Move moves[CH_MAX_MOVES];
+    int n = chess_legal_moves(p, moves), count = 0;
+    for (int i = 0; i < n; i++)
+        count += MOVE_KIND(moves[i]) == kind;
+    return count;
 }
 
 /* The key is a repetition key: same pieces, side, rights and capturable ep
@@ -218,7 +208,7 @@ static void test_orth9_key_is_repetition_key(void **state)
 {
     (void)state;
     static const char *const knights[] = {"g1f3", "g8f6", "f3g1", "f6g8", NULL};
-    Position a = after("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", knights);
+    Position a = after(TU_FEN_START, knights);
     Position start;
     chess_startpos(&start);
     assert_int_equal(a.key, start.key);
@@ -227,23 +217,23 @@ static void test_orth9_key_is_repetition_key(void **state)
     /* 1. e4: e3 is stored (FEN) but no Black pawn can take, so the key is
      * the key of the same position without an ep square. */
     static const char *const e4[] = {"e2e4", NULL};
-    Position b = after("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", e4);
+    Position b = after(TU_FEN_START, e4);
     assert_int_equal(b.ep, 20);
     Position c;
-    load(&c, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+    tu_chess_load(&c, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
     assert_int_equal(b.key, c.key);
 
     /* A capturable ep square changes the key. */
     Position d, d2;
-    load(&d, "4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1");
-    load(&d2, "4k3/8/8/8/3pP3/8/8/4K3 b - - 0 1");
+    tu_chess_load(&d, "4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1");
+    tu_chess_load(&d2, "4k3/8/8/8/3pP3/8/8/4K3 b - - 0 1");
     assert_true(d.ep_keyed);
     assert_int_not_equal(d.key, d2.key);
 
     /* Castling rights are part of the key. */
     Position r1, r2;
-    load(&r1, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
-    load(&r2, "r3k2r/8/8/8/8/8/8/R3K2R w KQk - 0 1");
+    tu_chess_load(&r1, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    tu_chess_load(&r2, "r3k2r/8/8/8/8/8/8/R3K2R w KQk - 0 1");
     assert_int_not_equal(r1.key, r2.key);
 }
 
@@ -253,20 +243,13 @@ static void test_orth3_ep_pinned_on_rank(void **state)
 {
     (void)state;
     Position p;
-    load(&p, "8/8/8/K2pP2r/8/8/8/7k w - d6 0 1");
-    Move moves[CH_MAX_MOVES];
-    int n = chess_legal_moves(&p, moves);
-    for (int i = 0; i < n; i++)
-        assert_int_not_equal(MOVE_KIND(moves[i]), MK_EP);
+    tu_chess_load(&p, "8/8/8/K2pP2r/8/8/8/7k w - d6 0 1");
+    assert_int_equal(moves_of_kind(&p, MK_EP), 0);
     assert_false(chess_ep_legal(&p));
     assert_false(p.ep_keyed);
 
-    load(&p, "8/8/8/K2pP3/8/8/8/7k w - d6 0 1");
-    n = chess_legal_moves(&p, moves);
-    int eps = 0;
-    for (int i = 0; i < n; i++)
-        eps += MOVE_KIND(moves[i]) == MK_EP;
-    assert_int_equal(eps, 1);
+    tu_chess_load(&p, "8/8/8/K2pP3/8/8/8/7k w - d6 0 1");
+    assert_int_equal(moves_of_kind(&p, MK_EP), 1);
     assert_true(p.ep_keyed);
 }
 
@@ -276,24 +259,14 @@ static void test_orth5_castling(void **state)
 {
     (void)state;
     Position p;
-    Move moves[CH_MAX_MOVES];
-    load(&p, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
-    int n = chess_legal_moves(&p, moves), castles = 0;
-    for (int i = 0; i < n; i++)
-        castles += MOVE_KIND(moves[i]) == MK_CASTLE;
-    assert_int_equal(castles, 2);
+    tu_chess_load(&p, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    assert_int_equal(moves_of_kind(&p, MK_CASTLE), 2);
 
-    load(&p, "r3k2r/8/8/8/8/8/5r2/R3K2R w KQkq - 0 1");  /* f2 rook: through f1 */
-    n = chess_legal_moves(&p, moves);
-    castles = 0;
-    for (int i = 0; i < n; i++)
-        castles += MOVE_KIND(moves[i]) == MK_CASTLE;
-    assert_int_equal(castles, 1);   /* only O-O-O */
+    tu_chess_load(&p, "r3k2r/8/8/8/8/8/5r2/R3K2R w KQkq - 0 1");  /* f2 rook: through f1 */
+    assert_int_equal(moves_of_kind(&p, MK_CASTLE), 1);   /* only O-O-O */
 
-    load(&p, "r3k2r/8/8/8/8/8/4r3/R3K2R w KQkq - 0 1");  /* in check */
-    n = chess_legal_moves(&p, moves);
-    for (int i = 0; i < n; i++)
-        assert_int_not_equal(MOVE_KIND(moves[i]), MK_CASTLE);
+    tu_chess_load(&p, "r3k2r/8/8/8/8/8/4r3/R3K2R w KQkq - 0 1");  /* in check */
+    assert_int_equal(moves_of_kind(&p, MK_CASTLE), 0);
 
     static const char *const rook_taken[] = {"a1a8", NULL};
     p = after("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", rook_taken);
@@ -312,7 +285,7 @@ static void test_orth4_promotion_and_counters(void **state)
     (void)state;
     Position p;
     Move moves[CH_MAX_MOVES];
-    load(&p, "8/4P3/8/8/8/8/k7/4K3 w - - 7 30");
+    tu_chess_load(&p, "8/4P3/8/8/8/8/k7/4K3 w - - 7 30");
     int n = chess_legal_moves(&p, moves), promos = 0;
     for (int i = 0; i < n; i++)
         promos += MOVE_IS_PROMO(moves[i]);
@@ -334,10 +307,10 @@ static void test_orth7_no_moves(void **state)
     (void)state;
     Position p;
     Move moves[CH_MAX_MOVES];
-    load(&p, "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
+    tu_chess_load(&p, "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
     assert_true(chess_in_check(&p));
     assert_int_equal(chess_legal_moves(&p, moves), 0);
-    load(&p, "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+    tu_chess_load(&p, "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
     assert_false(chess_in_check(&p));
     assert_int_equal(chess_legal_moves(&p, moves), 0);
 }
@@ -347,7 +320,7 @@ static void test_orth6_attackers(void **state)
 {
     (void)state;
     Position p;
-    load(&p, "4k3/8/8/8/1b6/8/3N4/R3K3 w - - 0 1");
+    tu_chess_load(&p, "4k3/8/8/8/1b6/8/3N4/R3K3 w - - 0 1");
     Bitboard occ = p.by_color[0] | p.by_color[1];
     assert_int_equal(chess_attackers(&p, 4, CH_BLACK, occ), 0);        /* d2 blocks */
     assert_int_equal(chess_attackers(&p, 4, CH_BLACK, occ & ~(1ULL << 11)),
@@ -376,7 +349,7 @@ static void test_orth9_insufficient_material(void **state)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         Position p;
-        load(&p, cases[i].fen);
+        tu_chess_load(&p, cases[i].fen);
         if (chess_insufficient_material(&p) != cases[i].dead)
             fail_msg("%s: expected %s", cases[i].fen, cases[i].dead ? "dead" : "not dead");
     }
