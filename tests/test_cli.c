@@ -21,11 +21,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../core/cli.h"
 #include "../core/game.h"
 #include "../core/render.h"
+#include "support/testutil.h"
 #include "support/toy_variant.h"
 
-#define START_FEN "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+#define CASTLES_FEN "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
 #define SCHOLAR "e4\ne5\nBc4\nNc6\nQh5\nNf6\nQxf7#\n"
 
 /* ---- Running the program ------------------------------------------------ */
@@ -140,6 +142,49 @@ static const char *line_at(const char *s, int i, char *buf, size_t n)
         if (!strstr((hay), (needle)))                                         \
             fail_msg("expected \"%s\" in:\n%s", (needle), (hay));             \
     } while (0)
+
+/* One run of the program and what it must show.  Zero fields are not
+ * checked, except status: 0 means the run must succeed. */
+typedef struct Expect {
+    const char *args, *input; /* as for run() */
+    int status;               /* the exit status */
+    const char *out[8];       /* each must be in stdout */
+    const char *err[3];       /* each must be in stderr */
+    const char *not_out[3];   /* none may be in stdout */
+    const char *out_is;       /* stdout is exactly this */
+    const char *err_is;       /* stderr is exactly this */
+    int lines;                /* > 0: stdout has exactly this many lines */
+} Expect;
+
+static void expect(const Expect *x)
+{
+    Run r;
+    run(&r, x->args, x->input);
+    if (r.status != x->status)
+        fail_msg("chessvar %s: exit status %d, expected %d\nstdout:\n%s"
+                 "stderr:\n%s", x->args, r.status, x->status, r.out, r.err);
+    for (int i = 0; i < 8 && x->out[i]; i++)
+        assert_contains(r.out, x->out[i]);
+    for (int i = 0; i < 3 && x->err[i]; i++)
+        assert_contains(r.err, x->err[i]);
+    for (int i = 0; i < 3 && x->not_out[i]; i++)
+        if (strstr(r.out, x->not_out[i]))
+            fail_msg("chessvar %s: \"%s\" in:\n%s", x->args, x->not_out[i],
+                     r.out);
+    if (x->out_is)
+        assert_string_equal(r.out, x->out_is);
+    if (x->err_is)
+        assert_string_equal(r.err, x->err_is);
+    if (x->lines > 0)
+        assert_int_equal(count_lines(r.out), x->lines);
+    run_free(&r);
+}
+
+static void expect_all(const Expect *cases, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        expect(&cases[i]);
+}
 
 /* ---- A small JSON validator ---------------------------------------------- */
 
@@ -287,84 +332,48 @@ static int assert_json_lines(const char *out)
 static void test_help_and_list(void **state)
 {
     (void)state;
-    Run r;
-    run(&r, "--help", NULL);
-    assert_int_equal(r.status, 0);
-    assert_contains(r.out, "perft");
-    assert_contains(r.out, "run");
-    run_free(&r);
-
-    run(&r, "help", NULL);
-    assert_int_equal(r.status, 0);
-    assert_contains(r.out, "legal");
-    run_free(&r);
+    static const Expect helps[] = {
+        {.args = "--help", .out = {"perft", "run"}},
+        {.args = "help", .out = {"legal"}},
+    };
+    expect_all(helps, ARRAY_LEN(helps));
 
     static const char *const cmds[] = {"play", "perft", "legal", "run", "params",
                                        "list", "menu"};
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
         char args[64];
         snprintf(args, sizeof args, "%s --help", cmds[i]);
-        run(&r, args, NULL);
-        assert_int_equal(r.status, 0);
-        assert_contains(r.out, "usage: chessvar");
-        run_free(&r);
+        expect(&(Expect){.args = args, .out = {"usage: chessvar"}});
     }
 
-    run(&r, "list", NULL);
-    assert_int_equal(r.status, 0);
-    assert_contains(r.out, "orthodox");
-    assert_contains(r.out, "Orthodox chess");
-    run_free(&r);
+    expect(&(Expect){.args = "list", .out = {"orthodox", "Orthodox chess"}});
 }
 
 static void test_unknown_command_option_variant(void **state)
 {
     (void)state;
-    Run r;
-    run(&r, "frobnicate", NULL);
-    assert_int_equal(r.status, 2);
-    assert_contains(r.err, "unknown command 'frobnicate'");
-    assert_contains(r.err, "perft");
-    assert_string_equal(r.out, "");
-    run_free(&r);
-
-    run(&r, "run nosuchchess", NULL);
-    assert_int_equal(r.status, 2);
-    assert_contains(r.err, "unknown variant 'nosuchchess'");
-    assert_contains(r.err, "orthodox");
-    run_free(&r);
-
-    run(&r, "legal orthodox --colour red", NULL);
-    assert_int_equal(r.status, 2);
-    assert_contains(r.err, "unknown option '--colour'");
-    assert_contains(r.err, "--fen");
-    run_free(&r);
-
-    run(&r, "perft orthodox", NULL);      /* no --depth */
-    assert_int_equal(r.status, 2);
-    assert_contains(r.err, "--depth");
-    run_free(&r);
-
-    run(&r, "perft orthodox --depth x", NULL);
-    assert_int_equal(r.status, 2);
-    run_free(&r);
-
-    run(&r, "play", NULL);                /* no variant */
-    assert_int_equal(r.status, 2);
-    assert_contains(r.err, "orthodox");
-    run_free(&r);
+    static const Expect cases[] = {
+        {.args = "frobnicate", .status = 2, .out_is = "",
+         .err = {"unknown command 'frobnicate'", "perft"}},
+        {.args = "run nosuchchess", .status = 2,
+         .err = {"unknown variant 'nosuchchess'", "orthodox"}},
+        {.args = "legal orthodox --colour red", .status = 2,
+         .err = {"unknown option '--colour'", "--fen"}},
+        {.args = "perft orthodox", .status = 2, .err = {"--depth"}}, /* no --depth */
+        {.args = "perft orthodox --depth x", .status = 2},
+        {.args = "play", .status = 2, .err = {"orthodox"}}, /* no variant */
+    };
+    expect_all(cases, ARRAY_LEN(cases));
 }
 
 /* ORTH-2..6 through the program: the published start-position counts. */
 static void test_perft_and_divide(void **state)
 {
     (void)state;
-    Run r;
-    run(&r, "perft orthodox --depth 3", NULL);
-    assert_int_equal(r.status, 0);
-    assert_string_equal(r.out, "Nodes searched: 8902\n");
-    run_free(&r);
+    expect(&(Expect){.args = "perft orthodox --depth 3",
+                     .out_is = "Nodes searched: 8902\n"});
 
+    Run r;
     run(&r, "perft orthodox --depth 3 --divide", NULL);
     assert_int_equal(r.status, 0);
     int lines = count_lines(r.out);
@@ -387,39 +396,24 @@ static void test_perft_and_divide(void **state)
     run_free(&r);
 
     /* Kiwipete, depth 2: 2039 (chessprogramming wiki), castling and ep. */
-    run(&r, "perft orthodox --depth 2 --fen "
-            "'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1'",
-        NULL);
-    assert_int_equal(r.status, 0);
-    assert_string_equal(r.out, "Nodes searched: 2039\n");
-    run_free(&r);
+    expect(&(Expect){.args = "perft orthodox --depth 2 --fen '" TU_FEN_KIWIPETE "'",
+                     .out_is = "Nodes searched: 2039\n"});
 }
 
 static void test_legal_list(void **state)
 {
     (void)state;
-    Run r;
-    run(&r, "legal orthodox", NULL);
-    assert_int_equal(r.status, 0);
-    assert_int_equal(count_lines(r.out), 20);
-    assert_contains(r.out, "g1f3\n");
-    assert_contains(r.out, "e2e4\n");
-    assert_true(strstr(r.out, "resign") == NULL);
-    run_free(&r);
-
-    /* ORTH-4: four promotions per pawn move, in UCI. */
-    run(&r, "legal orthodox --fen '8/P7/8/8/8/8/8/k6K w - - 0 1'", NULL);
-    assert_int_equal(r.status, 0);
-    assert_contains(r.out, "a7a8q\n");
-    assert_contains(r.out, "a7a8n\n");
-    assert_int_equal(count_lines(r.out), 4 + 3);
-    run_free(&r);
-
-    run(&r, "legal orthodox --fen 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w KQkq - 0 1'",
-        NULL);
-    assert_int_equal(r.status, 2);
-    assert_contains(r.err, "--fen");
-    run_free(&r);
+    static const Expect cases[] = {
+        {.args = "legal orthodox", .lines = 20, .out = {"g1f3\n", "e2e4\n"},
+         .not_out = {"resign"}},
+        /* ORTH-4: four promotions per pawn move, in UCI. */
+        {.args = "legal orthodox --fen '8/P7/8/8/8/8/8/k6K w - - 0 1'",
+         .out = {"a7a8q\n", "a7a8n\n"}, .lines = 4 + 3},
+        {.args = "legal orthodox --fen "
+                 "'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w KQkq - 0 1'",
+         .status = 2, .err = {"--fen"}},
+    };
+    expect_all(cases, ARRAY_LEN(cases));
 }
 
 /* Parameters: listed with their rule ids; bad ones refused with the valid
@@ -427,51 +421,24 @@ static void test_legal_list(void **state)
 static void test_params(void **state)
 {
     (void)state;
-    Run r;
-    run(&r, "params orthodox", NULL);
-    assert_int_equal(r.status, 0);
-    assert_contains(r.out, "fivefold");
-    assert_contains(r.out, "ORTH-9");
-    assert_contains(r.out, "castling");
-    run_free(&r);
-
-    run(&r, "run orthodox --param nosuch=1", "e4\n");
-    assert_int_equal(r.status, 2);
-    assert_contains(r.err, "nosuch");
-    assert_contains(r.err, "fivefold");   /* the valid names */
-    assert_string_equal(r.out, "");
-    run_free(&r);
-
-    run(&r, "run orthodox --param fivefold=maybe", "e4\n");
-    assert_int_equal(r.status, 2);
-    assert_contains(r.err, "on or off");
-    run_free(&r);
-
-    run(&r, "params orthodox --param castling=sometimes", NULL);
-    assert_int_equal(r.status, 2);
-    assert_contains(r.err, "castling");
-    run_free(&r);
-
-    /* ORTH-5 off: no castling from a position where it would be legal. */
-    const char *fen = "'r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1'";
-    char args[256];
-    snprintf(args, sizeof args, "legal orthodox --fen %s", fen);
-    run(&r, args, NULL);
-    assert_int_equal(r.status, 0);
-    assert_contains(r.out, "e1g1\n");
-    run_free(&r);
-    snprintf(args, sizeof args, "legal orthodox --param castling=off --fen %s", fen);
-    run(&r, args, NULL);
-    assert_int_equal(r.status, 0);
-    assert_true(strstr(r.out, "e1g1") == NULL);
-    assert_true(strstr(r.out, "e1c1") == NULL);
-    run_free(&r);
-
-    run(&r, "run orthodox --json --param fivefold=off", "params\n");
-    assert_int_equal(r.status, 0);
-    assert_contains(r.out, "{\"name\":\"fivefold\",\"type\":\"bool\",\"value\":\"off\","
-                           "\"default\":\"on\"");
-    run_free(&r);
+    static const Expect cases[] = {
+        {.args = "params orthodox", .out = {"fivefold", "ORTH-9", "castling"}},
+        {.args = "run orthodox --param nosuch=1", .input = "e4\n", .status = 2,
+         .err = {"nosuch", "fivefold"}, /* the valid names */
+         .out_is = ""},
+        {.args = "run orthodox --param fivefold=maybe", .input = "e4\n",
+         .status = 2, .err = {"on or off"}},
+        {.args = "params orthodox --param castling=sometimes", .status = 2,
+         .err = {"castling"}},
+        /* ORTH-5 off: no castling from a position where it would be legal. */
+        {.args = "legal orthodox --fen '" CASTLES_FEN "'", .out = {"e1g1\n"}},
+        {.args = "legal orthodox --param castling=off --fen '" CASTLES_FEN "'",
+         .not_out = {"e1g1", "e1c1"}},
+        {.args = "run orthodox --json --param fivefold=off", .input = "params\n",
+         .out = {"{\"name\":\"fivefold\",\"type\":\"bool\",\"value\":\"off\","
+                 "\"default\":\"on\""}},
+    };
+    expect_all(cases, ARRAY_LEN(cases));
 }
 
 /* ---- Batch mode ------------------------------------------------------------ */
@@ -480,13 +447,11 @@ static void test_params(void **state)
 static void test_run_scholars_mate_orth7(void **state)
 {
     (void)state;
-    Run r;
-    run(&r, "run orthodox", SCHOLAR "status\n");
-    assert_int_equal(r.status, 0);
-    assert_contains(r.out, "white: Qxf7# (h5f7)");
-    assert_contains(r.out, "game over: 1-0, white wins (checkmate)");
-    run_free(&r);
+    expect(&(Expect){.args = "run orthodox", .input = SCHOLAR "status\n",
+                     .out = {"white: Qxf7# (h5f7)",
+                             "game over: 1-0, white wins (checkmate)"}});
 
+    Run r;
     run(&r, "run orthodox --json", SCHOLAR "status\nlegal\n");
     assert_int_equal(r.status, 0);
     assert_int_equal(assert_json_lines(r.out), 9);
@@ -501,11 +466,9 @@ static void test_run_scholars_mate_orth7(void **state)
     run_free(&r);
 
     /* After the mate nothing more may be played: an error, exit 1. */
-    run(&r, "run orthodox", SCHOLAR "Ke7\n");
-    assert_int_equal(r.status, 1);
-    assert_contains(r.out, "error: the game is over");
-    assert_contains(r.err, "1 of 8 commands failed");
-    run_free(&r);
+    expect(&(Expect){.args = "run orthodox", .input = SCHOLAR "Ke7\n",
+                     .status = 1, .out = {"error: the game is over"},
+                     .err = {"1 of 8 commands failed"}});
 }
 
 /* An illegal move is refused and leaves the position exactly as it was. */
@@ -534,7 +497,7 @@ static void test_run_illegal_move_changes_nothing(void **state)
     assert_int_equal(r.status, 1);
     assert_int_equal(assert_json_lines(r.out), 2);
     assert_contains(r.out, "{\"ok\":false,\"cmd\":\"play\",\"error\":\"");
-    assert_contains(r.out, "\"position\":\"" START_FEN "\"");
+    assert_contains(r.out, "\"position\":\"" TU_FEN_START "\"");
     run_free(&r);
 }
 
@@ -566,11 +529,8 @@ static void test_run_json_one_object_per_command(void **state)
 static void test_run_undo(void **state)
 {
     (void)state;
-    Run r;
-    run(&r, "run orthodox", "e4\ne5\nundo 2\nposition\n");
-    assert_int_equal(r.status, 0);
-    assert_contains(r.out, START_FEN "\n");
-    run_free(&r);
+    expect(&(Expect){.args = "run orthodox", .input = "e4\ne5\nundo 2\nposition\n",
+                     .out = {TU_FEN_START "\n"}});
 }
 
 /* ORTH-8: resignation by the seat not to move, via "as". */
@@ -585,47 +545,40 @@ static void test_run_resign_orth8(void **state)
                            "\"reason\":\"black resigned\"");
     run_free(&r);
 
-    run(&r, "run orthodox", "as white resign\n");
-    assert_int_equal(r.status, 0);
-    assert_contains(r.out, "game over: 0-1, black wins (white resigned)");
-    run_free(&r);
+    expect(&(Expect){.args = "run orthodox", .input = "as white resign\n",
+                     .out = {"game over: 0-1, black wins (white resigned)"}});
 }
 
 /* ORTH-8: draw by agreement; a declined offer lets the game go on. */
 static void test_run_draw_offer_orth8(void **state)
 {
     (void)state;
-    Run r;
-    run(&r, "run orthodox", "draw\nstatus\nas white accept\nas black accept\nstatus\n");
-    assert_int_equal(r.status, 1); /* white cannot accept its own offer */
-    assert_contains(r.out, "white offers a draw");
-    assert_contains(r.out, "game over: 1/2-1/2, draw (draw by agreement)");
-    run_free(&r);
-
-    run(&r, "run orthodox", "draw\nas black decline\nstatus\ne4\n");
-    assert_int_equal(r.status, 0);
-    assert_contains(r.out, "black declines the draw");
-    assert_contains(r.out, "white: e4 (e2e4)");
-    run_free(&r);
-
-    run(&r, "run orthodox", "accept\n");
-    assert_int_equal(r.status, 1);
-    assert_contains(r.out, "error: there is no draw offer to accept");
-    run_free(&r);
+    static const Expect cases[] = {
+        {.args = "run orthodox",
+         .input = "draw\nstatus\nas white accept\nas black accept\nstatus\n",
+         .status = 1, /* white cannot accept its own offer */
+         .out = {"white offers a draw",
+                 "game over: 1/2-1/2, draw (draw by agreement)"}},
+        {.args = "run orthodox", .input = "draw\nas black decline\nstatus\ne4\n",
+         .out = {"black declines the draw", "white: e4 (e2e4)"}},
+        {.args = "run orthodox", .input = "accept\n", .status = 1,
+         .out = {"error: there is no draw offer to accept"}},
+    };
+    expect_all(cases, ARRAY_LEN(cases));
 }
 
 /* ORTH-9: threefold repetition is claimed by the player to move. */
 static void test_run_claim_threefold_orth9(void **state)
 {
     (void)state;
-    Run r;
-    run(&r, "run orthodox", "Nf3\nNf6\nNg1\nNg8\nclaim\n");
-    assert_int_equal(r.status, 1); /* only twice so far */
-    run_free(&r);
-    run(&r, "run orthodox", "Nf3\nNf6\nNg1\nNg8\nNf3\nNf6\nNg1\nNg8\nclaim\n");
-    assert_int_equal(r.status, 0);
-    assert_contains(r.out, "game over: 1/2-1/2, draw (threefold repetition");
-    run_free(&r);
+    static const Expect cases[] = {
+        {.args = "run orthodox", .input = "Nf3\nNf6\nNg1\nNg8\nclaim\n",
+         .status = 1}, /* only twice so far */
+        {.args = "run orthodox",
+         .input = "Nf3\nNf6\nNg1\nNg8\nNf3\nNf6\nNg1\nNg8\nclaim\n",
+         .out = {"game over: 1/2-1/2, draw (threefold repetition"}},
+    };
+    expect_all(cases, ARRAY_LEN(cases));
 }
 
 static void test_run_view_text_orientation(void **state)
@@ -684,19 +637,14 @@ static void test_save_and_load(void **state)
     run_free(&l);
 
     /* The record names its variant and takes no new start options. */
-    snprintf(args, sizeof args, "run orthodox --load %s --fen '%s'", path, START_FEN);
-    run(&l, args, "position\n");
-    assert_int_equal(l.status, 2);
-    assert_contains(l.err, "--load");
-    run_free(&l);
+    snprintf(args, sizeof args, "run orthodox --load %s --fen '%s'", path, TU_FEN_START);
+    expect(&(Expect){.args = args, .input = "position\n", .status = 2,
+                     .err = {"--load"}});
 
     /* play --load resumes the game in the terminal. */
     snprintf(args, sizeof args, "play --load %s --ascii", path);
-    run(&l, args, "Nxd4\nquit\n");
-    assert_int_equal(l.status, 0);
-    assert_contains(l.out, "loaded");
-    assert_contains(l.out, "white plays Nxd4");
-    run_free(&l);
+    expect(&(Expect){.args = args, .input = "Nxd4\nquit\n",
+                     .out = {"loaded", "white plays Nxd4"}});
 
     run(&l, "run orthodox --load /nonexistent/chessvar.rec", "");
     assert_int_not_equal(l.status, 0);
@@ -712,87 +660,69 @@ static void test_save_and_load(void **state)
 static void test_play_piped_to_mate_orth7(void **state)
 {
     (void)state;
-    Run r;
-    run(&r, "play orthodox --ascii", "e4\nhelp\nlegal\nnonsense\ne5\nBc4\nNc6\nQh5\n"
-                                     "Nf6\nQxf7#\n\n");
-    assert_int_equal(r.status, 0);
-    assert_contains(r.out, "white> e4\n");
-    assert_contains(r.out, "black> ");
-    assert_contains(r.out, "resign");              /* help lists the commands */
-    assert_contains(r.out, "black: 20 moves");     /* legal */
-    assert_contains(r.out, "error: 'nonsense'");   /* a typo: a message ... */
-    assert_contains(r.out, "'help' for the commands");
-    assert_contains(r.out, "game over: 1-0, white wins (checkmate)");
-    assert_contains(r.out, "Save the game?");
-    assert_true(strchr(r.out, '\x1b') == NULL);
-    assert_string_equal(r.err, "");
-    run_free(&r);
+    expect(&(Expect){
+        .args = "play orthodox --ascii",
+        .input = "e4\nhelp\nlegal\nnonsense\ne5\nBc4\nNc6\nQh5\nNf6\nQxf7#\n\n",
+        .out = {"white> e4\n",
+                "black> ",
+                "resign",                 /* help lists the commands */
+                "black: 20 moves",        /* legal */
+                "error: 'nonsense'",      /* a typo: a message ... */
+                "'help' for the commands",
+                "game over: 1-0, white wins (checkmate)",
+                "Save the game?"},
+        .not_out = {"\x1b"},
+        .err_is = ""});
 }
 
 static void test_play_commands(void **state)
 {
     (void)state;
-    Run r;
     char path[64], in[512];
     temp_path(path, sizeof path, "play");
     snprintf(in, sizeof in, "e4\nundo\nd4\nposition\nparams\ndraw\naccept\n%s\n", path);
-    run(&r, "play orthodox --ascii", in);
-    assert_int_equal(r.status, 0);
-    assert_contains(r.out, "took back 1 action");
-    assert_contains(r.out, "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq d3 0 1");
-    assert_contains(r.out, "fivefold");
-    assert_contains(r.out, "game over: 1/2-1/2, draw (draw by agreement)");
-    assert_contains(r.out, "saved to");
-    run_free(&r);
+    expect(&(Expect){
+        .args = "play orthodox --ascii", .input = in,
+        .out = {"took back 1 action",
+                "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq d3 0 1",
+                "fivefold", "game over: 1/2-1/2, draw (draw by agreement)",
+                "saved to"}});
 
     char args[128];
     snprintf(args, sizeof args, "run orthodox --load %s", path);
-    run(&r, args, "status\nhistory\n");
-    assert_int_equal(r.status, 0);
-    assert_contains(r.out, "draw by agreement");
-    assert_contains(r.out, "d4 draw accept");
-    run_free(&r);
+    expect(&(Expect){.args = args, .input = "status\nhistory\n",
+                     .out = {"draw by agreement", "d4 draw accept"}});
     unlink(path);
 
     /* End of input leaves the game quietly. */
-    run(&r, "play orthodox", "e4\n");
-    assert_int_equal(r.status, 0);
-    run_free(&r);
+    expect(&(Expect){.args = "play orthodox", .input = "e4\n"});
 }
 
 static void test_menu_piped(void **state)
 {
     (void)state;
-    Run r;
-    run(&r, "", "9\nnosuch\n1\ne4\nquit\n");
-    assert_int_equal(r.status, 0);
-    assert_contains(r.out, "choose a variant");
-    assert_contains(r.out, "1  orthodox");
-    assert_contains(r.out, "no variant '9'");
-    assert_contains(r.out, "no variant 'nosuch'");
-    assert_contains(r.out, "white plays e4");
-    run_free(&r);
-
-    run(&r, "menu --ascii", "orthodox\nquit\n");
-    assert_int_equal(r.status, 0);
-    assert_contains(r.out, "R  N  B  Q  K  B  N  R");
-    run_free(&r);
-
-    run(&r, "", "q\n");
-    assert_int_equal(r.status, 0);
-    run_free(&r);
+    static const Expect cases[] = {
+        {.args = "", .input = "9\nnosuch\n1\ne4\nquit\n",
+         .out = {"choose a variant", "1  orthodox", "no variant '9'",
+                 "no variant 'nosuch'", "white plays e4"}},
+        {.args = "menu --ascii", .input = "orthodox\nquit\n",
+         .out = {"R  N  B  Q  K  B  N  R"}},
+        {.args = "", .input = "q\n"},
+    };
+    expect_all(cases, ARRAY_LEN(cases));
 }
 
 /* ---- Renderers on hand-made views ------------------------------------------ */
 
-static RenderNames three_names(void)
+/* Names for count (at most 3) sides, one seat each: white, black, red. */
+static RenderNames names_of(int count)
 {
+    static const char *const colours[] = {"white", "black", "red"};
     RenderNames n;
     memset(&n, 0, sizeof n);
-    n.nsides = n.nseats = 3;
-    n.side[0] = n.seat[0] = "white";
-    n.side[1] = n.seat[1] = "black";
-    n.side[2] = n.seat[2] = "red";
+    n.nsides = n.nseats = count;
+    for (int i = 0; i < count; i++)
+        n.side[i] = n.seat[i] = colours[i];
     return n;
 }
 
@@ -823,7 +753,7 @@ static void test_render_unbounded_three_sides(void **state)
     v->has_last = 1;
     v->last_from = coord_make(1, 0);
     v->last_to = coord_make(1, 1);
-    RenderNames n = three_names();
+    RenderNames n = names_of(3);
     RenderOpts o = {1, 0};
     StrBuf b = STRBUF_INIT;
     render_board(v, &o, &b);
@@ -871,11 +801,7 @@ static void test_render_two_sides_marks(void **state)
     add_piece(v, 2, 1, 1, FIG_HIDDEN, VP_MASKED);
     add_piece(v, 0, 1, -1, FIG_ROOK, VP_MERGED);
     v->pieces[3].side2 = 1;
-    RenderNames n;
-    memset(&n, 0, sizeof n);
-    n.nsides = n.nseats = 2;
-    n.side[0] = n.seat[0] = "white";
-    n.side[1] = n.seat[1] = "black";
+    RenderNames n = names_of(2);
     RenderOpts o = {0, 0};
     StrBuf b = STRBUF_INIT;
     render_view_text(v, &n, &o, &b);
@@ -917,19 +843,9 @@ static void test_render_two_sides_marks(void **state)
 static void test_render_toy_views_hide_secrets(void **state)
 {
     (void)state;
-    GameConfig cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.variant = &toy_variant;
-    cfg.seed = 5;
-    Error e;
-    Game *g = game_new(&cfg, &e);
-    if (!g)
-        fail_msg("toy game: %s", e.msg);
+    Game *g = tu_game(&(TuGame){.variant = &toy_variant, .seed = 5});
     RenderNames n;
-    memset(&n, 0, sizeof n);
-    n.nsides = n.nseats = game_nsides(g);
-    for (int i = 0; i < n.nsides; i++)
-        n.side[i] = n.seat[i] = game_side_name(g, i);
+    cli_names(g, &n);
     View *v = calloc(1, sizeof *v);
     assert_non_null(v);
     for (int seat = 0; seat < n.nseats; seat++) {
