@@ -726,6 +726,22 @@ static RenderNames names_of(int count)
     return n;
 }
 
+/* An empty View (free it) of seat, whose turn it is, with nsides sides on
+ * a width x height board, or on the unbounded plane when width is 0. */
+static View *hand_view(int seat, int nsides, int width, int height)
+{
+    View *v = calloc(1, sizeof *v);
+    assert_non_null(v);
+    v->seat = seat;
+    v->nsides = nsides;
+    v->geo.bounded = width > 0;
+    v->geo.width = width;
+    v->geo.height = height;
+    v->side_to_move = seat;
+    v->seat_to_act = seat;
+    return v;
+}
+
 static void add_piece(View *v, int x, int y, int side, int fig, int flags)
 {
     ViewPiece *p = &v->pieces[v->npieces++];
@@ -740,13 +756,7 @@ static void add_piece(View *v, int x, int y, int side, int fig, int flags)
 static void test_render_unbounded_three_sides(void **state)
 {
     (void)state;
-    View *v = calloc(1, sizeof *v);
-    assert_non_null(v);
-    v->seat = 2;
-    v->nsides = 3;
-    v->geo.bounded = 0;
-    v->side_to_move = 2;
-    v->seat_to_act = 2;
+    View *v = hand_view(2, 3, 0, 0);
     add_piece(v, 0, 0, 0, FIG_KING, 0);
     add_piece(v, 1, 1, 1, FIG_HIDDEN, VP_MASKED);
     add_piece(v, -1, 0, 2, FIG_QUEEN, VP_TRAPPED);
@@ -786,15 +796,7 @@ static void test_render_unbounded_three_sides(void **state)
 static void test_render_two_sides_marks(void **state)
 {
     (void)state;
-    View *v = calloc(1, sizeof *v);
-    assert_non_null(v);
-    v->seat = 0;
-    v->nsides = 2;
-    v->geo.bounded = 1;
-    v->geo.width = 3;
-    v->geo.height = 2;
-    v->side_to_move = 0;
-    v->seat_to_act = 0;
+    View *v = hand_view(0, 2, 3, 2);
     v->status.in_check = 1;
     add_piece(v, 0, 0, 0, FIG_KING, 0);
     add_piece(v, 1, 0, 0, FIG_QUEEN, VP_MASKED);

@@ -36,11 +36,7 @@ static void test_orth1_fen_round_trips(void **state)
 {
     (void)state;
     static const char *const fens[] = {
-        TU_FEN_START,
-        TU_FEN_KIWIPETE,
-        TU_FEN_POS3,
-        TU_FEN_POS4,
-        TU_FEN_POS5,
+        TU_FENS_PERFT,
         TU_FEN_POS6,
         "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2",
         "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",

@@ -164,11 +164,7 @@ static void test_orth_make_keeps_invariants(void **state)
 {
     (void)state;
     static const char *const fens[] = {
-        TU_FEN_START,
-        TU_FEN_KIWIPETE,
-        TU_FEN_POS3,
-        TU_FEN_POS4,
-        TU_FEN_POS5,
+        TU_FENS_PERFT,
         "4k3/8/8/8/3p4/8/4P3/4K3 w - - 0 1",         /* double steps beside a pawn */
         "8/8/8/2k5/3Pp3/8/8/4K3 b - d3 0 1",          /* ep capture that resolves check */
     };

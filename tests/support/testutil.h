@@ -26,6 +26,9 @@
 #define TU_FEN_POS5 "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8"
 #define TU_FEN_POS6 \
     "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10"
+/* Positions 1 to 5 (start to "position 5"), to open a list of FENs. */
+#define TU_FENS_PERFT \
+    TU_FEN_START, TU_FEN_KIWIPETE, TU_FEN_POS3, TU_FEN_POS4, TU_FEN_POS5
 
 /* ---- Starting games ------------------------------------------------------ */
 /* What a test game is made of; zero fields mean the defaults, so a
