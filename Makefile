@@ -56,7 +56,9 @@ else
   PROGRAM := $(BUILD)/chessvar
 endif
 
-.PHONY: all play check test bench deps clean tests-build
+.PHONY: all play check test bench deps deps-bench clean tests-build
+# Support objects are built by a pattern rule only: keep them between runs.
+.SECONDARY: $(SUPPORT_OBJ)
 
 all: $(PROGRAM)
 
