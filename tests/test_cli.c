@@ -549,6 +549,25 @@ static void test_run_resign_orth8(void **state)
                      .out = {"game over: 0-1, black wins (white resigned)"}});
 }
 
+/* Batch answers speak to one asking seat: `as SEAT COMMAND` asks on its
+ * behalf (history, legal, view), and nesting is refused. */
+static void test_run_as_seat_asks_commands(void **state)
+{
+    (void)state;
+    Expect cases[] = {
+        {.args = "run orthodox --json", .input = "e4\nas white legal\n",
+         .out = {"\"cmd\":\"as\",\"seat\":\"white\",\"actions\":[]"}},
+        {.args = "run orthodox --json", .input = "e4\nas black history\n",
+         .out = {"\"cmd\":\"as\",\"asker\":\"black\",\"history\":[{\"seat\":\"white\","
+                 "\"kind\":\"move\",\"text\":\"e4\",\"machine\":\"e2e4\"}]"}},
+        {.args = "run orthodox --ascii", .input = "e4\nas white view\n",
+         .out = {"1  R  N  B  Q  K  B  N  R  1"}},
+        {.args = "run orthodox", .input = "as white as black resign\n", .status = 1,
+         .out = {"error: 'as' cannot be nested"}},
+    };
+    expect_all(cases, ARRAY_LEN(cases));
+}
+
 /* ORTH-8: draw by agreement; a declined offer lets the game go on. */
 static void test_run_draw_offer_orth8(void **state)
 {
@@ -891,6 +910,7 @@ int main(void)
         cmocka_unit_test(test_run_json_one_object_per_command),
         cmocka_unit_test(test_run_undo),
         cmocka_unit_test(test_run_resign_orth8),
+        cmocka_unit_test(test_run_as_seat_asks_commands),
         cmocka_unit_test(test_run_draw_offer_orth8),
         cmocka_unit_test(test_run_claim_threefold_orth9),
         cmocka_unit_test(test_run_view_text_orientation),
