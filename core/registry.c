@@ -6,9 +6,11 @@
 
 #include "variant.h"
 #include "../variants/orthodox/orthodox.h"
+#include "../variants/masques/masques.h"
 
 const VariantOps *const variant_registry[] = {
     &orthodox_variant,
+    &masques_variant,
     NULL,
 };
 

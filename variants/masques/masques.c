@@ -1,0 +1,173 @@
+/*
+ * masques.c -- Les Échecs Masqués as a variant module: the parameters, the
+ * ops table, who acts, the claims and the perft over the complete action
+ * tree (every decision of every seat is a ply).
+ *
+ * Invariant: the perft here walks exactly what mq_legal lists and applies
+ * it with the same code as mq_apply (mq_apply_trusted), so it always
+ * equals the core's generic perft.
+ */
+#include <string.h>
+
+#include "masques.h"
+#include "mq.h"
+
+static const char *const MASK_MATE_CHOICES[] = {"public", "truth", NULL};
+
+static const ParamDef MASQUES_PARAMS[MP__COUNT] = {
+    [MP_REVEAL_ALONE] = {.name = "reveal_alone", .type = PARAM_BOOL, .def = 0,
+                         .rule = "MASQ-5",
+                         .doc = "a side may reveal a masked piece without moving it, "
+                                "and that is its turn"},
+    [MP_MASK_MATE] = {.name = "mask_mate", .type = PARAM_ENUM, .def = MASK_MATE_PUBLIC,
+                      .choices = MASK_MATE_CHOICES, .rule = "MASQ-7",
+                      .doc = "a mask mate needs the target unable to escape: judged "
+                             "on public facts (masked pieces as pawns) or on the "
+                             "true figures"},
+    [MP_GIVEUP_REVEALED] = {.name = "giveup_revealed", .type = PARAM_BOOL, .def = 1,
+                            .rule = "MASQ-10",
+                            .doc = "pieces given up after a called battle are revealed "
+                                   "as they leave"},
+    [MP_ALLIN] = {.name = "allin", .type = PARAM_INT, .def = 0, .min = 0, .max = 200,
+                  .rule = "MASQ-11",
+                  .doc = "the all-in bid; 0: the non-king value of a full army plus "
+                         "one (41 with the usual values)"},
+    [MP_MASKED_KING_CHECK] = {.name = "masked_king_check", .type = PARAM_BOOL,
+                              .def = 0, .rule = "MASQ-14",
+                              .doc = "a masked King is in check like a revealed one "
+                                     "(no move may leave it attacked)"},
+    [MP_THREEFOLD] = {.name = "threefold", .type = PARAM_BOOL, .def = 1, .rule = "ORTH-9",
+                      .doc = "the player to move may claim a draw when the position "
+                             "has occurred three times"},
+    [MP_FIFTY] = {.name = "fifty_move", .type = PARAM_BOOL, .def = 1, .rule = "ORTH-9",
+                  .doc = "the player to move may claim a draw after 50 moves each "
+                         "without a battle, a capture or a pawn-like move"},
+    [MP_FIVEFOLD] = {.name = "fivefold", .type = PARAM_BOOL, .def = 1, .rule = "ORTH-9",
+                     .doc = "the game is drawn at once when the position has "
+                            "occurred five times"},
+    [MP_SEVENTY_FIVE] = {.name = "seventy_five_move", .type = PARAM_BOOL, .def = 1,
+                         .rule = "ORTH-9",
+                         .doc = "the game is drawn at once after 75 moves each without "
+                                "a battle, a capture or a pawn-like move"},
+};
+
+static Geometry mq_geometry(const Game *g, const void *st)
+{
+    (void)g;
+    (void)st;
+    Geometry geo = {.bounded = 1, .width = 8, .height = 8};
+    return geo;
+}
+
+static const char *mq_side_name(const Game *g, int side)
+{
+    (void)g;
+    return side == 0 || side == 1 ? MQ_SIDE_NAMES[side] : "nobody";
+}
+
+static int mq_to_act(const Game *g, const void *st)
+{
+    const MqState *s = st;
+    if (s->phase == PH_OVER || (s->phase == PH_PLAY && !mq_has_move(g, s)))
+        return -1;
+    return mq_decider(s);
+}
+
+static int mq_side_to_move(const Game *g, const void *st)
+{
+    const MqState *s = st;
+    (void)g;
+    return s->phase == PH_SETUP ? mq_decider(s) : s->side;
+}
+
+static uint64_t mq_hash_op(const Game *g, const void *st)
+{
+    (void)g;
+    return mq_hash(st);
+}
+
+/* ORTH-9 claims, between turns only. */
+static int mq_claim(const Game *g, const void *st, char *why, size_t n)
+{
+    const MqState *s = st;
+    if (s->phase != PH_PLAY)
+        return 0;
+    if (game_param(g, MP_THREEFOLD) && game_repetitions(g) >= 3) {
+        str_copy(why, n, "threefold repetition");
+        return 1;
+    }
+    if (game_param(g, MP_FIFTY) && s->halfmove >= 100) {
+        str_copy(why, n, "fifty-move rule");
+        return 1;
+    }
+    return 0;
+}
+
+static uint64_t perft_rec(const Game *g, const MqState *s, int depth)
+{
+    uint64_t total = 0;
+    MqState child;
+    if (s->phase == PH_OVER)
+        return 0;
+    if (s->phase == PH_PLAY) {
+        MqMove moves[MQ_MAX_MOVES];
+        int n = mq_gen_moves(g, s, s->side, GEN_FULL, moves);
+        if (depth == 1)
+            return (uint64_t)n;
+        for (int i = 0; i < n; i++) {
+            child = *s;
+            mq_apply_trusted(g, &child, NULL, &moves[i], NULL);
+            total += perft_rec(g, &child, depth - 1);
+        }
+        return total;
+    }
+    ActionList l = ACTIONLIST_INIT;
+    mq_legal(g, s, mq_decider(s), &l);
+    if (depth == 1) {
+        total = (uint64_t)l.n;
+    } else {
+        for (int i = 0; i < l.n; i++) {
+            child = *s;
+            mq_apply_trusted(g, &child, &l.v[i], NULL, NULL);
+            total += perft_rec(g, &child, depth - 1);
+        }
+    }
+    al_free(&l);
+    return total;
+}
+
+static uint64_t mq_perft(const Game *g, const void *st, int depth)
+{
+    return depth <= 0 ? 1 : perft_rec(g, st, depth);
+}
+
+const VariantOps masques_variant = {
+    .version = 1,
+    .name = "masques",
+    .title = "Les Échecs Masqués",
+    .summary = "every piece starts masked and moves like a pawn until revealed; "
+               "battles, bids and mask checks (MASQ-1..16)",
+    .params = MASQUES_PARAMS,
+    .nparams = MP__COUNT,
+    .min_sides = 2,
+    .max_sides = 2,
+    .default_sides = 2,
+    .state_size = sizeof(MqState),
+    .init = mq_init,
+    .write_position = mq_write_position,
+    .geometry = mq_geometry,
+    .side_name = mq_side_name,
+    .to_act = mq_to_act,
+    .side_to_move = mq_side_to_move,
+    .legal = mq_legal,
+    .apply = mq_apply,
+    .parse = mq_parse,
+    .format = mq_format,
+    .hash = mq_hash_op,
+    .status = mq_status,
+    .claim = mq_claim,
+    .view = mq_view,
+    .perft = mq_perft,
+    .parse_seq = mq_parse_seq,
+    .history_text = mq_history_text,
+};

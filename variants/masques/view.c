@@ -1,0 +1,272 @@
+/*
+ * view.c -- what each seat may see (docs/MASQUES.md "What each seat
+ * sees") and the result of the game (MASQ-16).
+ *
+ * Invariant: a View is built from the seat's rights, piece by piece: an
+ * enemy's masked piece goes in as FIG_HIDDEN, a piece removed without
+ * reveal stays FIG_HIDDEN in the enemy's captured list, the enemy's
+ * arrangement is not shown before it is complete, and the full position
+ * string is never put in a view (not even after the game, MASQ-16).
+ * Nothing the enemy may not know is read into a line of text here.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mq.h"
+
+static int in_hand(const MqState *s, int side)
+{
+    int n = 0;
+    for (int i = side * 16; i < side * 16 + 16; i++)
+        n += !(s->pc[i].flags & PF_ON);
+    return n;
+}
+
+/* ---- Result ---------------------------------------------------------------- */
+
+static void set_result(Status *out, unsigned winners, const char *reason)
+{
+    out->over = 1;
+    out->winners = winners;
+    str_copy(out->reason, sizeof out->reason, reason);
+}
+
+void mq_status(const Game *g, const void *st, Status *out)
+{
+    const MqState *s = st;
+    if (s->phase == PH_SETUP)
+        return;
+    for (int side = 0; side < 2; side++)
+        if (mq_in_check(g, s, side, GEN_PUBLIC))
+            out->in_check |= 1u << side;
+    if (s->phase == PH_OVER) {
+        set_result(out, s->winners, s->reason);
+        return;
+    }
+    if (s->phase != PH_PLAY)
+        return; /* a turn under way is finished first */
+    if (!mq_has_move(g, s)) { /* MASQ-14, judged on the true figures */
+        if (mq_in_check(g, s, s->side, GEN_FULL))
+            set_result(out, 1u << (s->side ^ 1), "checkmate");
+        else
+            set_result(out, 0, "stalemate");
+        return;
+    }
+    if (game_param(g, MP_FIVEFOLD) && game_repetitions(g) >= 5)
+        set_result(out, 0, "fivefold repetition");
+    else if (game_param(g, MP_SEVENTY_FIVE) && s->halfmove >= 150)
+        set_result(out, 0, "seventy-five-move rule");
+}
+
+/* ---- Views ---------------------------------------------------------------------- */
+
+static void add_piece(View *v, const MqPiece *p, int seat)
+{
+    if (v->npieces >= MAX_VIEW_PIECES)
+        return;
+    ViewPiece *vp = &v->pieces[v->npieces++];
+    vp->at = coord_make(mq_file(p->sq), mq_rank(p->sq));
+    vp->side = (int8_t)p->side;
+    vp->figure = (uint8_t)(p->side == seat || !mq_masked(p) ? p->fig : FIG_HIDDEN);
+    vp->flags = mq_masked(p) ? VP_MASKED : 0;
+}
+
+static void add_lost(View *v, const MqLost *l, int seat)
+{
+    if (v->ncaptured >= MAX_VIEW_PIECES)
+        return;
+    ViewPiece *vp = &v->captured[v->ncaptured++];
+    vp->side = (int8_t)l->side;
+    vp->figure = (uint8_t)(l->side == seat || !l->hidden ? l->fig : FIG_HIDDEN);
+    vp->flags = l->hidden ? VP_MASKED : 0;
+}
+
+/* How `seat` names piece id. */
+static void desc(const MqState *s, int id, int seat, char *buf, size_t n)
+{
+    const MqPiece *p = &s->pc[id];
+    char sq[3];
+    mq_sq(p->sq, sq);
+    if (p->side == seat)
+        snprintf(buf, n, "your %s%s on %s", mq_masked(p) ? "masked " : "",
+                 MQ_FIG_NAMES[p->fig], sq);
+    else if (mq_masked(p))
+        snprintf(buf, n, "the masked piece on %s", sq);
+    else
+        snprintf(buf, n, "%s's %s on %s", MQ_SIDE_NAMES[p->side], MQ_FIG_NAMES[p->fig], sq);
+}
+
+static void line(View *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void line(View *v, const char *fmt, ...)
+{
+    size_t len = strlen(v->info);
+    if (len + 2 >= sizeof v->info)
+        return;
+    if (len)
+        v->info[len++] = '\n';
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(v->info + len, sizeof v->info - len, fmt, ap);
+    va_end(ap);
+}
+
+static void question(const Game *g, const MqState *s, int seat, View *v)
+{
+    char *q = v->question;
+    size_t n = sizeof v->question;
+    const char *me = MQ_SIDE_NAMES[seat];
+    char sq[3], d[48];
+    switch (s->phase) {
+    case PH_SETUP:
+        if (in_hand(s, seat) == 16)
+            snprintf(q, n, "%s: arrange your pieces (arrange RNBQKBNR/PPPPPPPP, "
+                     "standard, random, or place F SQ)", me);
+        else
+            snprintf(q, n, "%s: place your %d remaining pieces (place F SQ, or random)",
+                     me, in_hand(s, seat));
+        break;
+    case PH_PLAY:
+        snprintf(q, n, "%s to move%s", me,
+                 mq_in_check(g, s, seat, GEN_FULL) ? " (your King is in check)" : "");
+        break;
+    case PH_ANNOUNCE: {
+        char list[128] = "";
+        for (int x = 0; x < 64; x++)
+            if (s->at[x] >= 0 && (s->threats & (1u << s->at[x])))
+                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
+                         list[0] ? ", " : "", mq_sq(x, sq));
+        snprintf(q, n, "%s: you newly threaten the masked piece%s on %s: announce "
+                 "check SQ, announce mate SQ (where listed), or pass", me,
+                 strchr(list, ',') ? "s" : "", list);
+        break;
+    }
+    case PH_ANSWER:
+        mq_sq(s->pc[s->ann_target].sq, sq);
+        if (s->ann_mate)
+            snprintf(q, n, "%s: mask mate on %s: reveal your Pawn and choose its "
+                     "promotion (reveal =Q, =R, =B, =N)", me, sq);
+        else
+            snprintf(q, n, "%s: mask check on %s: reveal the piece or keep it masked "
+                     "(reveal, keep)?", me, sq);
+        break;
+    case PH_BATTLE:
+        snprintf(q, n, "%s: reveal the piece on %s or concede?", me,
+                 mq_sq(s->pc[s->def].sq, sq));
+        break;
+    case PH_BID: {
+        int thr = mq_threshold(g);
+        if (s->bid == 0)
+            snprintf(q, n, "%s: bid (1 to %d) or fold", me, thr);
+        else if (s->bid >= thr)
+            snprintf(q, n, "%s: the all-in (%d) is on the table: call or fold", me, thr);
+        else
+            snprintf(q, n, "%s: bid higher than %d, call, or fold", me, s->bid);
+        break;
+    }
+    case PH_GIVEUP: {
+        int mine = s->pc[s->att].side == seat ? s->att : s->def;
+        desc(s, mine, seat, d, sizeof d);
+        snprintf(q, n, "%s: give up pieces worth at least %d, %s among them "
+                 "(give SQ SQ ...)", me, s->bid, d);
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+static void info_lines(const Game *g, const MqState *s, int seat, View *v)
+{
+    char sq[3], a[48], d[48];
+    if (s->phase == PH_SETUP) {
+        line(v, "setup: white has placed %d of 16 pieces, black %d of 16",
+             16 - in_hand(s, MQ_WHITE), 16 - in_hand(s, MQ_BLACK));
+        if (seat < 2 && in_hand(s, seat)) {
+            char hand[64] = "";
+            for (int i = seat * 16; i < seat * 16 + 16; i++)
+                if (!(s->pc[i].flags & PF_ON))
+                    snprintf(hand + strlen(hand), sizeof hand - strlen(hand), "%s%c",
+                             hand[0] ? " " : "", figure_letter(s->pc[i].fig));
+            line(v, "in hand: %s", hand);
+            if (v->seat_to_act != seat)
+                line(v, "you may arrange your pieces now too");
+        }
+        return;
+    }
+    if (s->phase == PH_BATTLE || s->phase == PH_BID || s->phase == PH_GIVEUP) {
+        desc(s, s->att, seat, a, sizeof a);
+        desc(s, s->def, seat, d, sizeof d);
+        line(v, "%s battle: %s attacks %s", s->phase == PH_BATTLE ? "simple" : "masked",
+             a, d);
+    }
+    if (s->phase == PH_BID || s->phase == PH_GIVEUP) {
+        if (s->bid)
+            line(v, "bid on the table: %d%s%s; the all-in is %d", s->bid,
+                 s->bidder == MQ_NOSIDE ? " (called)" : " by ",
+                 s->bidder == MQ_NOSIDE ? "" : MQ_SIDE_NAMES[s->bidder], mq_threshold(g));
+        else
+            line(v, "no bid yet; the all-in is %d", mq_threshold(g));
+    }
+    if (s->phase == PH_ANSWER)
+        line(v, "%s announced a mask %s on %s", MQ_SIDE_NAMES[s->side ^ 1],
+             s->ann_mate ? "mate" : "check", mq_sq(s->pc[s->ann_target].sq, sq));
+    for (int h = 0; h < 2; h++) {
+        const MqRight *r = &s->right[h];
+        if (r->target < 0)
+            continue;
+        char from[32] = "";
+        for (int x = 0; x < 64; x++)
+            if (s->at[x] >= 0 && (r->attackers & (1u << s->at[x])))
+                snprintf(from + strlen(from), sizeof from - strlen(from), "%s%s",
+                         from[0] ? ", " : "", mq_sq(x, sq));
+        int now = s->phase == PH_PLAY && s->side == h;
+        line(v, "capture right: %s may take the masked piece on %s from %s without "
+             "battle %s", MQ_SIDE_NAMES[h], mq_sq(s->pc[r->target].sq, sq), from,
+             now ? "this turn" : "at its next turn");
+    }
+    if (seat < 2 && s->phase != PH_OVER) {
+        static const char *const CL[4] = {"e1g1", "e1c1", "e8g8", "e8c8"};
+        char c[32] = "";
+        for (int i = seat * 2; i < seat * 2 + 2; i++)
+            if (s->castling & (1 << i))
+                snprintf(c + strlen(c), sizeof c - strlen(c), " %s", CL[i]);
+        if (c[0])
+            line(v, "your castling rights:%s", c);
+        if (s->nokings & (1u << seat))
+            line(v, "your King was removed without reveal: you play on; %s wins once "
+                 "every piece you have left is revealed", MQ_SIDE_NAMES[seat ^ 1]);
+    }
+    for (int side = 0; side < 2; side++)
+        if (s->phase != PH_OVER && mq_in_check(g, s, side, GEN_PUBLIC))
+            line(v, "check: %s's King is attacked", MQ_SIDE_NAMES[side]);
+}
+
+void mq_view(const Game *g, const void *st, int seat, View *v)
+{
+    const MqState *s = st;
+    for (int sq = 0; sq < 64; sq++) {
+        int id = s->at[sq];
+        if (id < 0)
+            continue;
+        const MqPiece *p = &s->pc[id];
+        /* an arrangement under way stays its owner's secret (MASQ-1) */
+        if (s->phase == PH_SETUP && p->side != seat && in_hand(s, p->side))
+            continue;
+        add_piece(v, p, seat);
+    }
+    for (int i = 0; i < s->nlost; i++)
+        add_lost(v, &s->lost[i], seat);
+    if (seat >= 0 && seat < 2) {
+        str_copy(v->last_text, sizeof v->last_text, s->last_text[seat]);
+        int from = s->last_from[seat], to = s->last_to[seat];
+        if (to >= 0) { /* squares only when this seat may know them */
+            v->has_last = 1;
+            v->last_to = coord_make(mq_file(to), mq_rank(to));
+            v->last_from = from >= 0 ? coord_make(mq_file(from), mq_rank(from)) : v->last_to;
+        }
+    }
+    if (v->seat_to_act >= 0 && seat == v->seat_to_act)
+        question(g, s, seat, v);
+    info_lines(g, s, seat, v);
+}
