@@ -333,9 +333,15 @@ static void play_move(const Game *g, MqState *s, const MqMove *m, Events *ev)
                     MQ_SIDE_NAMES[X], piece_desc(s, victim, X ^ 1, d, sizeof d), f);
             remove_hidden(g, s, victim, ev);
         } else {
+            int king = s->pc[victim].fig == FIG_KING;
             ev_emit(ev, ALL, "%s plays %s%s and takes %s's %s", MQ_SIDE_NAMES[X], f, t,
                     MQ_SIDE_NAMES[X ^ 1], MQ_FIG_NAMES[s->pc[victim].fig]);
             mq_remove(s, victim, 0);
+            if (king) { /* a hidden figure attacked it unseen (MASQ-14) */
+                mq_move_piece(s, id, m->to);
+                set_over(s, 1u << X, "King captured");
+                return;
+            }
         }
     } else {
         ev_emit(ev, ALL, "%s plays %s%s", MQ_SIDE_NAMES[X], f, t);
@@ -524,7 +530,7 @@ static void end_answer(MqState *s, Events *ev)
     end_by_full_reveal(s, ev);
 }
 
-static void answer_reveal(MqState *s, int promo, Events *ev)
+static void answer_reveal(const Game *g, MqState *s, int promo, Events *ev)
 {
     int T = s->ann_target, O = s->side;
     MqPiece *p = &s->pc[T];
@@ -542,10 +548,18 @@ static void answer_reveal(MqState *s, int promo, Events *ev)
         set_over(s, 1u << (O ^ 1), "mask mate on the King");
         return;
     }
+    /* As MASQ-13: the piece revealed attacks the announcer's revealed King
+     * and its owner plays next, so it could take it: the announcer lost. */
+    if (mq_in_check(g, s, O ^ 1, GEN_FULL)) {
+        ev_emit(ev, ALL, "the %s revealed on %s attacks %s's King: %s loses",
+                MQ_FIG_NAMES[p->fig], sq, MQ_SIDE_NAMES[O ^ 1], MQ_SIDE_NAMES[O ^ 1]);
+        set_over(s, 1u << O, "check after reveal");
+        return;
+    }
     end_answer(s, ev);
 }
 
-static void announce_action(MqState *s, const Action *a, Events *ev)
+static void announce_action(const Game *g, MqState *s, const Action *a, Events *ev)
 {
     int S = s->side;
     if (a->kind == ACT_PASS) {
@@ -565,13 +579,13 @@ static void announce_action(MqState *s, const Action *a, Events *ev)
     const MqPiece *p = &s->pc[T];
     int promotes = p->fig == FIG_PAWN && mq_rank(sq) == mq_last_rank(p->side);
     if (s->ann_mate && !promotes)
-        answer_reveal(s, 0, ev); /* the owner must reveal: nothing to decide */
+        answer_reveal(g, s, 0, ev); /* the owner must reveal: nothing to decide */
 }
 
-static void answer_action(MqState *s, const Action *a, Events *ev)
+static void answer_action(const Game *g, MqState *s, const Action *a, Events *ev)
 {
     if (a->kind == ACT_REVEAL) {
-        answer_reveal(s, a->figure, ev);
+        answer_reveal(g, s, a->figure, ev);
         return;
     }
     int S = s->side ^ 1;
@@ -597,10 +611,10 @@ void mq_apply_trusted(const Game *g, MqState *s, const Action *a,
         play_move(g, s, m, ev);
         break;
     case PH_ANNOUNCE:
-        announce_action(s, a, ev);
+        announce_action(g, s, a, ev);
         break;
     case PH_ANSWER:
-        answer_action(s, a, ev);
+        answer_action(g, s, a, ev);
         break;
     case PH_BATTLE:
         battle_answer(g, s, a, ev);
@@ -614,6 +628,9 @@ void mq_apply_trusted(const Game *g, MqState *s, const Action *a,
     default:
         break;
     }
+    /* mid-turn too: a right whose target has just revealed itself to
+     * attack is gone at once (the string of a battle must not carry it) */
+    mq_tidy(s);
 }
 
 /* Remember the action as each seat may read it (views' last move). */

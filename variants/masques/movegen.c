@@ -203,6 +203,11 @@ static int leaves_king_attacked(const Gen *q, const MqMove *m)
         return 0;
     MqSim sim;
     mq_sim_move(s, m, &sim);
+    /* taking a revealed King ends the game at once (never a masked one: that
+     * would tell the mover what it is) */
+    const MqPiece *taken = sim.taken >= 0 ? &s->pc[s->at[sim.taken]] : NULL;
+    if (taken && taken->fig == FIG_KING && !mq_masked(taken))
+        return 0;
     int ksq = s->pc[k].sq == m->from ? sim.mover_to : s->pc[k].sq;
     int revealed = (sim.bb[q->side][FIG_KING] & BB(ksq)) != 0;
     if (!revealed && (q->mode == GEN_PUBLIC ||
@@ -214,7 +219,7 @@ static int leaves_king_attacked(const Gen *q, const MqMove *m)
 int mq_gen_moves(const Game *g, const MqState *s, int side, int mode,
                  MqMove *out)
 {
-    Gen q = {g, s, side, mode, out, 0};
+    Gen q = {g, s, side, mode & GEN_PUBLIC, out, 0};
     int alone = game_param(g, MP_REVEAL_ALONE);
     for (int sq = 0; sq < 64; sq++) {
         int id = s->at[sq];
@@ -242,6 +247,8 @@ int mq_gen_moves(const Game *g, const MqState *s, int side, int mode,
             push(&q, sq, sq, 0, MV_REVEAL);
     }
     gen_castling(&q);
+    if (mode & GEN_PSEUDO)
+        return q.n;
     int n = 0;
     for (int i = 0; i < q.n; i++)
         if (!leaves_king_attacked(&q, &out[i]))

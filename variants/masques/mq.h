@@ -136,8 +136,10 @@ typedef struct MqMove {
 
 /* Generation modes: the true moves of the side, or what the enemy can
  * judge from public facts (masked pieces as pawns, no reveal-moves,
- * castling only with K and R revealed, check only on a revealed King). */
-enum { GEN_FULL = 0, GEN_PUBLIC = 1 };
+ * castling only with K and R revealed, check only on a revealed King).
+ * GEN_PSEUDO (with either) skips the test of the King (MASQ-14): for
+ * explaining refusals only. */
+enum { GEN_FULL = 0, GEN_PUBLIC = 1, GEN_PSEUDO = 2 };
 
 /* Bitboards after a move, battles assumed won by the mover. */
 typedef struct MqSim {

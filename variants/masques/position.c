@@ -132,24 +132,20 @@ static int check_army(const RawPiece *raw, int n, Error *e)
     return 0;
 }
 
-/* Marks: '^' only on the side's home ranks, and never where the piece
- * cannot have moved to (a pawn-like piece on its first rank); no revealed
- * pawn on its last rank (it would have promoted). */
+/* Marks: '^' only on the side's home ranks (a piece on its first rank may
+ * carry it: an attacker repelled stays, but has moved); no revealed pawn on
+ * its last rank (it would have promoted). */
 static int check_marks(const RawPiece *r, Error *e)
 {
     char sq[3];
     mq_sq(r->sq, sq);
     int rank = mq_rank(r->sq);
-    int first = r->side == MQ_WHITE ? 0 : 7;
     if (!r->masked && r->fig == FIG_PAWN && rank == mq_last_rank(r->side))
         return err_set(e, "the revealed Pawn on %s stands on its last rank: it "
                        "would have promoted", sq);
     if (r->moved && !mq_home_rank(r->side, rank))
         return err_set(e, "'^' on %s: only a piece on its own home ranks is marked "
                        "as moved (elsewhere it has moved anyway)", sq);
-    if (r->moved && rank == first && (r->masked || r->fig == FIG_PAWN))
-        return err_set(e, "'^' on %s: a piece moving like a pawn cannot have "
-                       "moved onto its first rank", sq);
     return 0;
 }
 
@@ -311,8 +307,11 @@ static int parse_threats(MqState *s, const char *v, Error *e)
     return 0;
 }
 
-/* The two battling pieces from FROM and TO (an empty TO: en passant). */
-static int battle_pieces(MqState *s, const char *from, const char *to, Error *e)
+/* The two battling pieces from FROM and TO (an empty TO: en passant);
+ * `masked_attack`: the attacker attacked while masked (a masked battle,
+ * even if the call has revealed it since). */
+static int battle_pieces(MqState *s, const char *from, const char *to,
+                         int masked_attack, Error *e)
 {
     int f, t;
     if (parse_sq(from, &f) || from[2] || parse_sq(to, &t))
@@ -323,12 +322,13 @@ static int battle_pieces(MqState *s, const char *from, const char *to, Error *e)
                        MQ_SIDE_NAMES[A]);
     int def = s->at[t];
     const MqPiece *p = &s->pc[att];
-    int pawnlike = mq_masked(p) || p->fig == FIG_PAWN;
+    int cat = masked_attack ? 0 : mq_cat(p);
+    int pawnlike = cat == 0 || cat == FIG_PAWN;
     if (def < 0 && pawnlike && (CH_PAWN_ATT[A][f] & BB(t)))
         def = s->at[t - mq_fwd(A)];
     if (def < 0 || s->pc[def].side == A)
         return err_set(e, "the battle from %s to %c%c has no defender", from, to[0], to[1]);
-    if (s->at[t] >= 0 && !(mq_attacks(mq_cat(p), A, f, s->occ) & BB(t)))
+    if (s->at[t] >= 0 && !(mq_attacks(cat, A, f, s->occ) & BB(t)))
         return err_set(e, "the piece on %s cannot take on %c%c", from, to[0], to[1]);
     s->att = (int8_t)att;
     s->def = (int8_t)def;
@@ -372,7 +372,7 @@ static int parse_phase(const Game *g, MqState *s, const char *v, Error *e)
         return 0;
     }
     if (n == 3 && !strcmp(part[0], "battle")) {
-        if (battle_pieces(s, part[1], part[2], e))
+        if (battle_pieces(s, part[1], part[2], 0, e))
             return -1;
         const MqPiece *a = &s->pc[s->att];
         int promotes = !mq_masked(a) && a->fig == FIG_PAWN &&
@@ -390,7 +390,7 @@ static int parse_phase(const Game *g, MqState *s, const char *v, Error *e)
         return 0;
     }
     if (n == 5 && !strcmp(part[0], "bid")) {
-        if (battle_pieces(s, part[1], part[2], e))
+        if (battle_pieces(s, part[1], part[2], 1, e))
             return -1;
         if (part[2][2] || !mq_masked(&s->pc[s->att]) || !mq_masked(&s->pc[s->def]))
             return err_set(e, "phase=%s: a masked battle has two masked pieces", v);
@@ -408,7 +408,7 @@ static int parse_phase(const Game *g, MqState *s, const char *v, Error *e)
         return 0;
     }
     if (n == 5 && !strcmp(part[0], "giveup")) {
-        if (battle_pieces(s, part[1], part[2], e))
+        if (battle_pieces(s, part[1], part[2], 1, e))
             return -1;
         int L = !strcmp(part[3], "w") ? MQ_WHITE : !strcmp(part[3], "b") ? MQ_BLACK : -1;
         int bid;

@@ -325,18 +325,21 @@ static int why_move(const Game *g, const MqState *s, const char *text, const cha
     else if (!(reveal && m[2] == '=') && m[2])
         return err_set(e, "%s: write a move as from and to squares (e2e4)", text);
     int tsq = to[0] ? (to[1] - '1') * 8 + (to[0] - 'a') : from;
-    /* Was it there before the check for the King? */
     MqMove all[MQ_MAX_MOVES];
-    MqState t2 = *s;
-    int n = mq_gen_moves(g, &t2, s->side, GEN_FULL, all);
+    int n = mq_gen_moves(g, s, s->side, GEN_FULL | GEN_PSEUDO, all);
     int fig = reveal || !mq_masked(p) ? p->fig : 0;
     int pawnlike = fig == 0 || fig == FIG_PAWN;
     int promotes = fig == FIG_PAWN && mq_rank(tsq) == mq_last_rank(p->side);
-    for (int i = 0; i < n; i++)
-        if (all[i].from == from && all[i].to == tsq &&
-            ((all[i].flags & MV_REVEAL) != 0) == reveal && promotes)
+    for (int i = 0; i < n; i++) {
+        if (all[i].from != from || all[i].to != tsq ||
+            ((all[i].flags & MV_REVEAL) != 0) != reveal)
+            continue;
+        if (promotes && (!m[4] || !strchr("qrbn", m[4]) || m[5]))
             return err_set(e, "%s: say what the Pawn becomes: %s%s%sq (or r, b, n)", text,
                            reveal ? "reveal " : "", f, to);
+        return err_set(e, "%s: your King would be attacked after it (MASQ-14%s)", text,
+                       (all[i].flags & MV_BATTLE) ? ": a battle is judged as if won" : "");
+    }
     if (fig == 0 && to[0]) {
         int d = (tsq - from) * (p->side == MQ_WHITE ? 1 : -1);
         int df = mq_file(tsq) - mq_file(from);
