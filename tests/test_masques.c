@@ -548,6 +548,28 @@ static void test_masq6_announce_only_after_a_new_threat(void **state)
     game_free(g);
 }
 
+static void test_masq6_new_threats_after_a_battle(void **state)
+{
+    (void)state;
+    /* a revealed Rook wins on f1 and newly threatens e1 and g1 */
+    Game *g = mq("4k~3/8/8/8/8/8/5r2/4P~P~P~K~ b - - 0 1", NULL);
+    PLAY(g, "f2f1", "reveal");
+    tu_assert_position(g, "4k~3/8/8/8/8/8/8/4P~rP~K~ b - - 0 1 phase=announce threats=e1,g1");
+    game_free(g);
+    /* revealed for the attack: as a masked piece it threatened both before */
+    g = mq("4k~3/8/8/8/8/8/5r~2/4P~P~P~K~ b - - 0 1", NULL);
+    tu_play(g, B, "reveal f2f1");
+    tu_assert_position(g, "4k~3/8/8/8/8/8/5r2/4P~P~P~K~ b - - 0 1 phase=battle:f2:f1:reveal");
+    tu_play(g, W, "reveal");
+    tu_assert_position(g, "4k~3/8/8/8/8/8/8/4P~rP~K~ w - - 0 2");
+    game_free(g);
+    /* the same from the position string alone */
+    g = mq("4k~3/8/8/8/8/8/5r2/4P~P~P~K~ b - - 0 1 phase=battle:f2:f1:reveal", NULL);
+    tu_play(g, W, "reveal");
+    assert_int_equal(game_to_act(g), W);
+    game_free(g);
+}
+
 static void test_masq6_mask_check_then_capture_by_right(void **state)
 {
     (void)state;
@@ -1222,6 +1244,7 @@ static void test_masq_position_strings_round_trip(void **state)
         "4k~3/1n~p~p1p~p~1/2N5/8/8/8/PP4PP/3RK3 w - - 0 1 phase=giveup:c6:d7:b:2",
         P4 " phase=bid:c6:d7:3:w",
         "3n~k~3/4P3/8/8/8/8/8/4K~3 w - - 0 1 phase=battle:e7:d8q",
+        "3n~k~3/4P3/8/8/8/8/8/4K~3 w - - 0 1 phase=battle:e7:d8q:reveal",
         "4k~3/7p~/8/R3p~3/8/8/8/4K~3 w - - 1 1 phase=announce threats=e5",
         "P~r5k~/8/8/8/8/8/8/4K~3 w - - 1 2 phase=answer:mate:a8",
         "4k~3/8/7p~/R3p~3/8/8/8/4K~3 w - - 0 2 right=a5:e5",
@@ -1287,6 +1310,7 @@ int main(void)
         cmocka_unit_test(test_masq5_a_revealed_pawn_may_step_two),
         cmocka_unit_test(test_masq5_reveal_alone_is_a_parameter),
         cmocka_unit_test(test_masq6_announce_only_after_a_new_threat),
+        cmocka_unit_test(test_masq6_new_threats_after_a_battle),
         cmocka_unit_test(test_masq6_mask_check_then_capture_by_right),
         cmocka_unit_test(test_masq6_the_right_lapses_after_one_turn),
         cmocka_unit_test(test_masq6_the_right_follows_the_target),

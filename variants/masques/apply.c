@@ -29,6 +29,7 @@ static void clear_battle(MqState *s)
 {
     s->att = s->def = s->land = -1;
     s->promo = 0;
+    s->att_revealed = 0;
     s->bid = 0;
     s->bidder = MQ_NOSIDE;
     s->loser = 0;
@@ -244,6 +245,7 @@ static void start_battle(MqState *s, int att, int def, const MqMove *m,
     s->def = (int8_t)def;
     s->land = m->to;
     s->promo = m->promo;
+    s->att_revealed = (m->flags & MV_REVEAL) != 0;
     s->halfmove = 0;
     /* The battle is the attacker's move: it has moved, even if it stays. */
     s->pc[att].flags &= (uint8_t)~PF_UNMOVED;

@@ -266,7 +266,7 @@ uint64_t mq_hash(const MqState *s)
     }
     if (s->att >= 0)
         h ^= key(9, (uint64_t)s->pc[s->att].sq) ^ key(10, (uint64_t)s->pc[s->def].sq) ^
-             key(11, (uint64_t)s->land) ^ key(12, s->promo);
+             key(11, (uint64_t)s->land) ^ key(12, s->promo) ^ key(20, s->att_revealed);
     h ^= key(13, (uint64_t)s->bid) ^ key(14, s->bidder) ^ key(15, s->loser);
     if (s->ann_target >= 0)
         h ^= key(16, (uint64_t)s->pc[s->ann_target].sq) ^ key(17, s->ann_mate);

@@ -97,6 +97,7 @@ typedef struct MqState {
     int8_t att, def;            /* battling pieces */
     int8_t land;                /* where a winning attacker lands */
     uint8_t promo;              /* promotion of a revealed pawn attacker */
+    uint8_t att_revealed;       /* the attack was a reveal-move (MASQ-5) */
     int16_t bid;                /* bid on the table, 0: none yet */
     uint8_t bidder;             /* side that made it, MQ_NOSIDE: none */
     uint8_t loser;              /* giveup: the side that gives up */

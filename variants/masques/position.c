@@ -371,7 +371,8 @@ static int parse_phase(const Game *g, MqState *s, const char *v, Error *e)
                            MQ_SIDE_NAMES[A ^ 1], part[2]);
         return 0;
     }
-    if (n == 3 && !strcmp(part[0], "battle")) {
+    if ((n == 3 || (n == 4 && !strcmp(part[3], "reveal"))) && !strcmp(part[0], "battle")) {
+        s->att_revealed = n == 4;
         if (battle_pieces(s, part[1], part[2], 0, e))
             return -1;
         const MqPiece *a = &s->pc[s->att];
@@ -431,23 +432,24 @@ static int parse_phase(const Game *g, MqState *s, const char *v, Error *e)
         return 0;
     }
     return err_set(e, "bad phase '%s' (announce, answer:check:SQ, answer:mate:SQ, "
-                   "battle:FROM:TO, bid:FROM:TO:BID:LAST, giveup:FROM:TO:SIDE:BID)", v);
+                   "battle:FROM:TO[:reveal], bid:FROM:TO:BID:LAST, "
+                   "giveup:FROM:TO:SIDE:BID)", v);
 }
 
-/* The threats before the battle: the position as written, the battling
- * pieces masked again after a call. */
+/* The threats before the battle: the position as written, with the
+ * battling pieces masked as they were before the attack (both after a
+ * call; the attacker of a simple battle if it revealed itself to attack). */
 static void threats_before(MqState *s)
 {
     MqState t = *s;
-    if (s->phase == PH_GIVEUP)
-        for (int k = 0; k < 2; k++) {
-            int id = k ? t.def : t.att, sq = t.pc[id].sq;
-            uint8_t unmoved = t.pc[id].flags & PF_UNMOVED;
-            mq_lift(&t, id);
-            t.pc[id].flags |= PF_MASKED;
-            mq_put(&t, id, sq);
-            t.pc[id].flags |= unmoved;
-        }
+    for (int k = 0; k < 2; k++) {
+        int id = k ? t.def : t.att, sq = t.pc[id].sq;
+        if (mq_masked(&t.pc[id]) || (s->phase == PH_BATTLE && !s->att_revealed))
+            continue;
+        mq_lift(&t, id);
+        t.pc[id].flags |= PF_MASKED;
+        mq_put(&t, id, sq);
+    }
     mq_threats(&t, s->side, s->before);
 }
 
@@ -659,6 +661,8 @@ void mq_write_position(const Game *g, const void *st, StrBuf *out)
         sb_printf(out, " phase=battle:%s:%s", mq_sq(s->pc[s->att].sq, a), mq_sq(s->land, b));
         if (s->promo)
             sb_putc(out, (char)tolower((unsigned char)figure_letter(s->promo)));
+        if (s->att_revealed)
+            sb_puts(out, ":reveal");
         break;
     case PH_BID:
         sb_printf(out, " phase=bid:%s:%s:%d:%s", mq_sq(s->pc[s->att].sq, a),
