@@ -27,6 +27,7 @@ enum MbKind {
     MA_BATTLE,    /* a capture attempt on a masked piece (MASQ-8) */
     MA_CASTLE,    /* MASQ-15 */
     MA_REVPROMO,  /* reveal a masked pawn on its last rank and promote (MASQ-3) */
+    MA_REVALONE,  /* reveal without moving (MASQ-5 Parameter reveal_alone) */
     MA_ANN_CHECK, /* MASQ-6 */
     MA_ANN_MATE,  /* MASQ-7 */
     MA_PASS,      /* no announcement */
@@ -59,6 +60,8 @@ typedef struct MbList {
 /* Strength for battles: P < N = B < R < Q < K (MASQ-9). */
 static const int STRENGTH[8] = {0, 1, 2, 2, 3, 4, 5, 0};
 static const int PROMOS[4] = {FIG_QUEEN, FIG_ROOK, FIG_BISHOP, FIG_KNIGHT};
+
+static int actor(const MbPos *p);
 
 static void list_push(MbList *l, const MbAct *a)
 {
@@ -264,8 +267,12 @@ static void gen_pawn(const MbPos *p, int from, int reveal, int promote,
         if (!p->b[v].fig || p->b[v].side == side)
             continue;
         MbAct a = act_move(from, t, reveal);
+        const MbRight *r = &p->right[side];
         a.victim = v;
-        if (p->b[v].masked)
+        if (p->b[v].masked && !reveal && r->active && (r->att >> m->id & 1)
+            && r->target == p->b[v].id)
+            a.right = 1;  /* "could capture it on the next move": en passant too */
+        else if (p->b[v].masked)
             a.kind = MA_BATTLE;  /* MASQ-2: en passant onto a masked piece */
         list_push(l, &a);
     }
@@ -321,10 +328,15 @@ static void gen_piece(const MbPos *p, int from, int public_only, MbList *l)
         push_promos(l, &a, 1);
     } else {
         gen_figure(p, from, m->fig, 1, l);  /* MASQ-5 */
+        if (p->cfg.reveal_alone) {
+            MbAct a = act_move(from, from, 1);
+            a.kind = MA_REVALONE;
+            list_push(l, &a);
+        }
     }
 }
 
-static void gen_castle(const MbPos *p, int side, MbList *l)
+static void gen_castle(const MbPos *p, int side, int public_only, MbList *l)
 {
     int base = side ? 56 : 0, ks = base + 4;
     const MbPiece *k = &p->b[ks];
@@ -336,6 +348,8 @@ static void gen_castle(const MbPos *p, int side, MbList *l)
         const MbPiece *r = &p->b[rs];
         if (!(p->castle & bit) || r->fig != FIG_ROOK || r->side != side || r->moved)
             continue;
+        if (public_only && (k->masked || r->masked))
+            continue;  /* the enemy cannot foresee it */
         int lo = wing ? base + 1 : base + 5, hi = wing ? base + 3 : base + 6;
         int ok = 1;
         for (int s = lo; s <= hi; s++)
@@ -343,8 +357,13 @@ static void gen_castle(const MbPos *p, int side, MbList *l)
         /* MASQ-15: a masked King may castle out of check */
         if (!k->masked && attacked_by(p->b, ks, side ^ 1))
             ok = 0;
+        /* the passing and landing squares are judged with the King lifted
+         * (contract: a King in check along the rank would pass through it) */
+        MbPiece lifted[64];
+        memcpy(lifted, p->b, sizeof lifted);
+        memset(&lifted[ks], 0, sizeof lifted[ks]);
         int pass1 = wing ? base + 3 : base + 5, pass2 = wing ? base + 2 : base + 6;
-        if (ok && !attacked_by(p->b, pass1, side ^ 1) && !attacked_by(p->b, pass2, side ^ 1)) {
+        if (ok && !attacked_by(lifted, pass1, side ^ 1) && !attacked_by(lifted, pass2, side ^ 1)) {
             MbAct a = act_move(ks, wing ? base + 2 : base + 6, 1);
             a.kind = MA_CASTLE;
             list_push(l, &a);
@@ -357,9 +376,10 @@ static void move_success(MbPiece *b, const MbAct *a)
 {
     MbPiece none;
     memset(&none, 0, sizeof none);
-    if (a->kind == MA_REVPROMO) {
+    if (a->kind == MA_REVPROMO || a->kind == MA_REVALONE) {
         b[a->from].masked = 0;
-        b[a->from].fig = (uint8_t)a->promo;
+        if (a->promo)
+            b[a->from].fig = (uint8_t)a->promo;
         return;
     }
     MbPiece m = b[a->from];
@@ -399,18 +419,43 @@ static void gen_moves(const MbPos *p, int side, int public_only, MbList *l)
     for (int s = 0; s < 64; s++)
         if (p->b[s].fig && p->b[s].side == side)
             gen_piece(p, s, public_only, &raw);
-    if (!public_only)
-        gen_castle(p, side, &raw);
-    for (int i = 0; i < raw.n; i++)
-        if (legal_after(p->b, &raw.v[i], side))
-            list_push(l, &raw.v[i]);
+    gen_castle(p, side, public_only, &raw);
+    for (int i = 0; i < raw.n; i++) {
+        const MbAct *a = &raw.v[i];
+        /* contract ("taking a revealed King"): the game ends at once, so
+         * the taker's own King may be left attacked */
+        int takes_king = a->victim >= 0 && p->b[a->victim].fig == FIG_KING
+                         && !p->b[a->victim].masked;
+        if (takes_king || legal_after(p->b, a, side))
+            list_push(l, a);
+    }
     free(raw.v);
 }
 
 /* ---- Mask mate (MASQ-7, public judgement) ------------------------------- */
 
-/* Can the owner of the masked piece on t take it out of the threat of the
- * announcer's pieces, judged on public information? */
+/* Does the announced attacker set att still threaten the piece tid in q,
+ * the position after the owner's move a?  A two-square step of the target
+ * next to a pawn-like attacker leaves it threatened (en passant). */
+static int still_threatened(const MbPiece *q, const MbAct *a, int tid, uint64_t att)
+{
+    int tq = square_of_id(q, tid);
+    for (int s = 0; s < 64; s++) {
+        if (!q[s].fig || !(att >> q[s].id & 1))
+            continue;
+        if (attacks(q, s, tq))
+            return 1;
+        if (a->dbl >= 0 && a->to == tq && (q[s].masked || q[s].fig == FIG_PAWN)
+            && attacks(q, s, a->dbl))
+            return 1;
+    }
+    return 0;
+}
+
+/* MASQ-7, judged on public information (the contract's "Mask mate"): can
+ * the owner of the masked piece on t take it out of the threat of every
+ * piece that threatens it now?  The owner's moves are those the enemy can
+ * foresee; every battle among them counts as won. */
 static int mask_mate_holds(const MbPos *p, int t)
 {
     int owner = p->b[t].side, tid = p->b[t].id;
@@ -419,20 +464,10 @@ static int mask_mate_holds(const MbPos *p, int t)
     int escape = 0;
     gen_moves(p, owner, 1, &l);
     for (int i = 0; i < l.n && !escape; i++) {
-        const MbAct *a = &l.v[i];
-        if (a->victim >= 0 && p->b[a->victim].masked && (att >> p->b[a->victim].id & 1)) {
-            escape = 1;  /* a capture attempt on a masked attacker */
-            continue;
-        }
         MbPiece q[64];
         memcpy(q, p->b, sizeof q);
-        move_success(q, a);
-        int tq = square_of_id(q, tid);
-        int still = 0;
-        for (int s = 0; s < 64; s++)
-            if (q[s].fig && q[s].side != owner && (att >> q[s].id & 1) && attacks(q, s, tq))
-                still = 1;
-        escape = !still;
+        move_success(q, &l.v[i]);
+        escape = !still_threatened(q, &l.v[i], tid, att);
     }
     free(l.v);
     return !escape;
@@ -588,18 +623,18 @@ static void end_game(MbPos *p, int winner)
 /* MASQ-16: a side without King whose pieces are all revealed (or gone). */
 static int full_reveal_ends(MbPos *p)
 {
+    int done[2] = {0, 0};
     for (int side = 0; side < 2; side++) {
         if (!(p->nokings >> side & 1))
             continue;
         int masked = 0;
         for (int s = 0; s < 64; s++)
             masked |= p->b[s].fig && p->b[s].side == side && p->b[s].masked;
-        if (!masked) {
-            end_game(p, side ^ 1);
-            return 1;
-        }
+        done[side] = !masked;
     }
-    return 0;
+    if (done[0] || done[1])
+        end_game(p, done[0] && done[1] ? -1 : done[0] ? 1 : 0);
+    return done[0] || done[1];
 }
 
 static void update_castle(MbPos *p)
@@ -640,19 +675,14 @@ static void post_move(MbPos *p)
     }
 }
 
-/* A battle is over: MASQ-13, then as any move. */
-static void post_battle(MbPos *p, int def_id)
+/* A battle is over: MASQ-13 as the contract settles it (the attacker's
+ * revealed King attacked once the battle is settled: the defender could
+ * take it), then as any move. */
+static void post_battle(MbPos *p)
 {
-    if (p->revealed) {
-        int d = square_of_id(p->b, def_id);
-        if (d >= 0 && !p->b[d].masked) {
-            for (int s = 0; s < 64; s++)
-                if (p->b[s].fig == FIG_KING && p->b[s].side == p->stm
-                    && !p->b[s].masked && attacks(p->b, d, s)) {
-                    end_game(p, p->stm ^ 1);
-                    return;
-                }
-        }
+    if (!king_safe(p->b, p->stm)) {
+        end_game(p, p->stm ^ 1);
+        return;
     }
     post_move(p);
 }
@@ -682,9 +712,11 @@ static void apply_play(MbPos *p, const MbAct *a)
         p->to = a->to;
         p->victim = a->victim;
         p->promo = a->promo;
-        p->revealed = 0;
         if (a->reveal)
             p->b[a->from].masked = 0;
+        /* contract: the battle is the attacker's move, so it has moved even
+         * if it stays (no two-step, no castling after it) */
+        p->b[a->from].moved = 1;
         p->phase = p->b[a->from].masked ? MB_BID : MB_BATTLE;
         p->bid = 0;
         p->last = -1;
@@ -692,9 +724,19 @@ static void apply_play(MbPos *p, const MbAct *a)
     }
     if (a->right)
         remove_unrevealed(p, a->victim);
+    int king_taken = a->victim >= 0 && p->b[a->victim].fig == FIG_KING
+                     && !p->b[a->victim].masked;
     move_success(p->b, a);
     if (a->dbl >= 0)
         p->ep = a->dbl;
+    if (king_taken) {
+        /* A revealed King can stand in the line of a masked piece's true
+         * figure (MASQ-14 judges masked pieces as pawns); a reveal-move may
+         * take it.  The rules list no such ending; the contract (as MASQ-13
+         * says of a King the enemy "could take"): the taker wins at once. */
+        end_game(p, S);
+        return;
+    }
     post_move(p);
 }
 
@@ -709,6 +751,14 @@ static void apply_answer(MbPos *p, const MbAct *a)
         p->b[p->target].masked = 0;
         if (a->promo)
             p->b[p->target].fig = (uint8_t)a->promo;
+        /* contract, refining MASQ-13: the revealed piece attacks the
+         * announcer's revealed King, which its owner could now take */
+        for (int s = 0; s < 64; s++)
+            if (p->b[s].fig == FIG_KING && p->b[s].side == S && !p->b[s].masked
+                && attacks(p->b, p->target, s)) {
+                end_game(p, S ^ 1);
+                return;
+            }
         if (full_reveal_ends(p))
             return;
     }
@@ -717,46 +767,43 @@ static void apply_answer(MbPos *p, const MbAct *a)
 
 static void apply_battle(MbPos *p, const MbAct *a)
 {
-    int def_id = p->b[p->victim].id;
     if (a->kind == MA_CONCEDE) {
         remove_unrevealed(p, p->victim);
         attacker_moves_in(p);
     } else {
         p->b[p->victim].masked = 0;
-        p->revealed = 1;
         int sa = STRENGTH[p->b[p->from].fig], sd = STRENGTH[p->b[p->victim].fig];
         if (sd < sa)
             attacker_moves_in(p);
         else if (sd > sa)
             memset(&p->b[p->from], 0, sizeof p->b[p->from]);
     }
-    post_battle(p, def_id);
+    post_battle(p);
 }
 
 static void apply_bid(MbPos *p, const MbAct *a)
 {
-    int actor = mb_to_act(p), def_id = p->b[p->victim].id;
+    int who = actor(p);
     if (a->kind == MA_BID) {
         p->bid = a->amount;
-        p->last = actor;
+        p->last = who;
         return;
     }
     if (a->kind == MA_FOLD) {
-        if (actor == p->stm) {
+        if (who == p->stm) {
             remove_unrevealed(p, p->from);
         } else {
             remove_unrevealed(p, p->victim);
             attacker_moves_in(p);
         }
-        post_battle(p, def_id);
+        post_battle(p);
         return;
     }
     p->b[p->from].masked = 0;  /* call: both revealed */
     p->b[p->victim].masked = 0;
-    p->revealed = 1;
     int sa = STRENGTH[p->b[p->from].fig], sd = STRENGTH[p->b[p->victim].fig];
     if (sa == sd) {
-        post_battle(p, def_id);
+        post_battle(p);
     } else if (p->bid == p->cfg.threshold) {
         end_game(p, sa > sd ? p->stm : p->stm ^ 1);  /* MASQ-11 all-in */
     } else {
@@ -767,14 +814,13 @@ static void apply_bid(MbPos *p, const MbAct *a)
 
 static void apply_give(MbPos *p, const MbAct *a)
 {
-    int def_id = p->b[p->victim].id;
     int defender_lost = p->loser != p->stm;
     for (int s = 0; s < 64; s++)
         if ((a->set >> s & 1) && !(defender_lost && s == p->victim))
             memset(&p->b[s], 0, sizeof p->b[s]);
     if (defender_lost)
         attacker_moves_in(p);
-    post_battle(p, def_id);
+    post_battle(p);
 }
 
 static void apply_one(MbPos *p, const MbAct *a)
@@ -853,6 +899,10 @@ static void act_text(const MbAct *a, char *buf)
         sq_name(a->from, f);
         snprintf(buf, MB_TEXT, "reveal %s=%c", f, figure_letter(a->promo));
         break;
+    case MA_REVALONE:
+        sq_name(a->from, f);
+        snprintf(buf, MB_TEXT, "reveal %s", f);
+        break;
     case MA_ANN_CHECK:
     case MA_ANN_MATE:
         sq_name(a->to, t);
@@ -892,9 +942,10 @@ void mb_config_default(MbConfig *c, int allin)
     int army = 8 * DEF[FIG_PAWN] + 2 * (DEF[FIG_KNIGHT] + DEF[FIG_BISHOP] + DEF[FIG_ROOK])
                + DEF[FIG_QUEEN];
     c->threshold = allin > 0 ? allin : army + 1;
+    c->reveal_alone = 0;
 }
 
-int mb_to_act(const MbPos *p)
+static int actor(const MbPos *p)
 {
     switch (p->phase) {
     case MB_PLAY:
@@ -910,6 +961,14 @@ int mb_to_act(const MbPos *p)
     default:
         return -1;
     }
+}
+
+int mb_to_act(const MbPos *p)
+{
+    MbList l = {NULL, 0, 0};
+    gen_all(p, &l);
+    free(l.v);
+    return l.n ? actor(p) : -1;  /* no action at all: mate or stalemate */
 }
 
 static uint64_t perft_rec(const MbPos *p, int depth)
@@ -1071,14 +1130,16 @@ static int read_board(MbPos *p, const char *s, char *err, size_t n)
     return 0;
 }
 
-/* "a,b:c" of the right token. */
+/* "a,b:c" of a right token; the holder is the side of the attackers. */
 static int read_right(MbPos *p, const char *s)
 {
     MbRight r = {1, 0, -1};
+    int holder = -1;
     for (;;) {
         int sq = read_sq(&s);
-        if (sq < 0 || !p->b[sq].fig)
+        if (sq < 0 || !p->b[sq].fig || (holder >= 0 && p->b[sq].side != holder))
             return -1;
+        holder = p->b[sq].side;
         r.att |= 1ull << p->b[sq].id;
         if (*s == ',') {
             s++;
@@ -1087,10 +1148,11 @@ static int read_right(MbPos *p, const char *s)
         if (*s++ != ':')
             return -1;
         sq = read_sq(&s);
-        if (sq < 0 || !p->b[sq].fig || *s)
+        if (sq < 0 || !p->b[sq].fig || p->b[sq].side == holder || !p->b[sq].masked
+            || *s || p->right[holder].active)
             return -1;
         r.target = p->b[sq].id;
-        p->right[p->stm] = r;
+        p->right[holder] = r;
         return 0;
     }
 }
@@ -1120,34 +1182,51 @@ static int read_phase(MbPos *p, const char *s, char *err, size_t n)
         return 0;
     }
     int battle = !strncmp(s, "battle:", 7), bid = !strncmp(s, "bid:", 4);
-    if (!battle && !bid)
-        return perr(err, n, "phase not read by the reference", at);
-    s += battle ? 7 : 4;
+    int give = !strncmp(s, "giveup:", 7);
+    if (!battle && !bid && !give)
+        return perr(err, n, "unknown phase", at);
+    s += bid ? 4 : 7;
     p->from = read_sq(&s);
     if (p->from < 0 || *s++ != ':')
         return perr(err, n, "bad battle squares", at);
     p->to = read_sq(&s);
     if (p->to < 0)
         return perr(err, n, "bad battle squares", at);
+    if (battle && *s && strchr("qrbn", *s)) {
+        p->promo = figure_from_letter(*s);
+        s++;
+    }
+    p->revealing = 0;
+    if (battle && !strcmp(s, ":reveal")) {
+        p->revealing = 1;  /* the attacker was masked before this attack */
+        s += 7;
+    }
     p->victim = p->to;
-    if (!p->b[p->to].fig && p->to == p->ep)
+    if (!p->b[p->to].fig)  /* en passant: the defender stands behind TO */
         p->victim = p->to - fwd(p->stm);
     p->bid = 0;
     p->last = -1;
-    if (bid) {
-        char last;
-        int used = 0;
-        if (sscanf(s, ":%d:%c%n", &p->bid, &last, &used) != 2 || s[used])
-            return perr(err, n, "bad bid phase", at);
-        p->last = last == 'w' ? 0 : last == 'b' ? 1 : -1;
+    if (bid || give) {
+        char who;
+        int used = 0, got;
+        if (bid)
+            got = sscanf(s, ":%d:%c%n", &p->bid, &who, &used);
+        else
+            got = sscanf(s, ":%c:%d%n", &who, &p->bid, &used);
+        if (got != 2 || s[used] || (who != 'w' && who != 'b' && (give || who != '-')))
+            return perr(err, n, "bad bid or give-up phase", at);
+        if (bid)
+            p->last = who == 'w' ? 0 : who == 'b' ? 1 : -1;
+        else
+            p->loser = who == 'b';
     } else if (*s) {
         return perr(err, n, "bad battle phase", at);
     }
     const MbPiece *a = &p->b[p->from], *d = &p->b[p->victim];
-    if (!a->fig || a->side != p->stm || !d->fig || d->side == p->stm || !d->masked
-        || (battle && a->masked) || (bid && !a->masked))
-        return perr(err, n, "the battle squares do not hold an attacker and a masked defender", at);
-    p->phase = battle ? MB_BATTLE : MB_BID;
+    if (!a->fig || a->side != p->stm || !d->fig || d->side == p->stm
+        || (!give && !d->masked) || (battle && a->masked) || (bid && !a->masked))
+        return perr(err, n, "the battle squares do not hold an attacker and a defender", at);
+    p->phase = battle ? MB_BATTLE : bid ? MB_BID : MB_GIVEUP;
     return 0;
 }
 
@@ -1184,10 +1263,11 @@ int mb_parse(MbPos *p, const char *text, const MbConfig *cfg, char *err,
         if ((p->ep = read_sq(&c)) < 0 || *c)
             return perr(err, errn, "bad en passant square", f[3]);
     }
-    const char *phase = NULL, *right = NULL, *threats = NULL;
+    const char *phase = NULL, *right[2] = {NULL, NULL}, *threats = NULL;
+    int nright = 0;
     for (char *t; (t = strtok_r(NULL, " ", &save));) {
-        if (!strncmp(t, "right=", 6))
-            right = t + 6;
+        if (!strncmp(t, "right=", 6) && nright < 2)
+            right[nright++] = t + 6;
         else if (!strncmp(t, "phase=", 6))
             phase = t + 6;
         else if (!strncmp(t, "threats=", 8))
@@ -1208,11 +1288,24 @@ int mb_parse(MbPos *p, const char *text, const MbConfig *cfg, char *err,
     update_castle(p);
     if (castle != p->castle)
         return perr(err, errn, "a castling right without its unmoved King and Rook", f[2]);
-    if (right && read_right(p, right))
-        return perr(err, errn, "bad right token", right);
+    for (int i = 0; i < nright; i++)
+        if (read_right(p, right[i]))
+            return perr(err, errn, "bad right token", right[i]);
     if (phase && read_phase(p, phase, err, errn))
         return -1;
-    threat_map(p->b, p->stm, p->pre);
+    if (p->phase == MB_BATTLE || p->phase == MB_BID || p->phase == MB_GIVEUP) {
+        /* contract: "before" is the position as written with the battling
+         * pieces masked as they were before the attack (the attacker of a
+         * simple battle only with `:reveal`) */
+        MbPiece before[64];
+        memcpy(before, p->b, sizeof before);
+        if (p->phase != MB_BATTLE || p->revealing)
+            before[p->from].masked = 1;
+        before[p->victim].masked = 1;
+        threat_map(before, p->stm, p->pre);
+    } else {
+        threat_map(p->b, p->stm, p->pre);
+    }
     if (p->phase == MB_ANNOUNCE) {
         const char *c = threats;
         if (!c)

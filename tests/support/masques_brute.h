@@ -20,11 +20,12 @@
 
 #define MB_TEXT 96   /* longest action text, NUL included */
 
-/* What changes the tree besides the position: the all-in threshold and the
- * value table (bids and give-ups, MASQ-10/11). */
+/* What changes the tree besides the position: the all-in threshold, the
+ * value table (bids and give-ups, MASQ-10/11) and reveal_alone (MASQ-5). */
 typedef struct MbConfig {
     int threshold;   /* all-in bid (MASQ-11) */
     int values[8];   /* by the core's Figure number; [FIG_KING] unused */
+    int reveal_alone; /* MASQ-5 Parameter: a reveal may end the turn */
 } MbConfig;
 
 /* One square of the mailbox.  fig 0: empty. */
@@ -64,22 +65,24 @@ typedef struct MbPos {
     int from, to;       /* battle / bid / give-up: attacker and defender squares */
     int victim;         /* square of the defender (differs from `to` en passant) */
     int promo;          /* a revealed attacking pawn promotes to this if it wins */
-    int revealed;       /* the defender was revealed in this battle (MASQ-13) */
+    int revealing;      /* read from a string: the attacker revealed itself to attack */
     int bid, last;      /* bid on the table, side that made it (-1 none) */
     int loser;          /* give-up: the side that gives up */
     int winner;         /* over: winning side, -1 draw */
 } MbPos;
 
-/* allin 0: the threshold of MASQ-11 from the default values (41). */
+/* allin 0: the threshold of MASQ-11 from the default values (41);
+ * reveal_alone off. */
 void mb_config_default(MbConfig *c, int allin);
 
 /* Read a position string of docs/MASQUES.md.  -1 with a message in err
  * (errn bytes) if it is malformed or uses what this reference does not read
- * (`phase=giveup`). */
+ * (the reference reads every token of the contract). */
 int mb_parse(MbPos *p, const char *text, const MbConfig *cfg, char *err,
              size_t errn);
 
-/* The side that must decide now, -1 when the game is over. */
+/* The side that must decide now, -1 when the game is over (a side with no
+ * action at all is mated or stalemated: over too). */
 int mb_to_act(const MbPos *p);
 
 /* Leaves of the complete action tree at depth (every decision a ply;
