@@ -407,13 +407,13 @@ int mq_parse(const Game *g, const void *st, const ActionList *legal,
              const char *text, Action *out, Error *e)
 {
     const MqState *s = st;
-    char norm[160], want[160];
+    char norm[160], want[192];
     normalize(text, norm, sizeof norm);
     synonyms(s, norm, want, sizeof want);
     StrBuf b = STRBUF_INIT;
     for (int style = FMT_MACHINE; style >= FMT_RECORD; style--)
         for (int i = 0; i < legal->n; i++) {
-            char cand[160];
+            char cand[192];
             sb_reset(&b);
             mq_format(g, s, &legal->v[i], style, &b);
             normalize(sb_str(&b), cand, sizeof cand);
