@@ -348,8 +348,6 @@ static int why_move(const Game *g, const MqState *s, const char *text, const cha
                            "(two from its setup square), taking one square diagonally "
                            "forward", text);
     }
-    if (mq_in_check(g, s, s->side, GEN_FULL))
-        return err_set(e, "%s: your King is in check and this does not parry it", text);
     const char *who = mq_masked(p) && !reveal ? "your masked piece" : "your";
     char what[64];
     if (fig)
@@ -358,8 +356,7 @@ static int why_move(const Game *g, const MqState *s, const char *text, const cha
         snprintf(what, sizeof what, "%s", who);
     if (pawnlike && to[0])
         return err_set(e, "%s: %s on %s cannot go to %s (the way is blocked, nothing "
-                       "to take, no two-step after moving, or it would leave your "
-                       "King attacked)", text, what, f, to);
+                       "to take there, or no two-step once it has moved)", text, what, f, to);
     return err_set(e, "%s: %s on %s cannot go to %s", text, what, f,
                    to[0] ? to : "there");
 }
@@ -378,6 +375,14 @@ static int why_not(const Game *g, const MqState *s, int seat, const char *text,
                            "since setup, the squares between empty, the passing and "
                            "landing squares not attacked, and a revealed King not in "
                            "check", text);
+        {
+            static const char *const WORDS[] = {"bid", "call", "fold", "give", "keep",
+                                                "concede", "announce", "pass"};
+            for (size_t i = 0; i < sizeof WORDS / sizeof *WORDS; i++)
+                if (!strncmp(t, WORDS[i], strlen(WORDS[i])))
+                    return err_set(e, "%s: there is no battle, announcement or bid "
+                                   "under way: %s to move", text, MQ_SIDE_NAMES[s->side]);
+        }
         return why_move(g, s, text, t, e);
     case PH_ANNOUNCE:
         if (!strncmp(t, "announce mate ", 14))
