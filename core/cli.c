@@ -557,7 +557,9 @@ static int cmd_list(const CliOptions *o)
     (void)o;
     for (int i = 0; variant_registry[i]; i++) {
         const VariantOps *v = variant_registry[i];
-        printf("%-12s %-24s %s\n", v->name, v->title, v->summary);
+        printf("%-12s %s%*s %s\n", v->name, v->title,
+               24 - str_width(v->title) > 0 ? 24 - str_width(v->title) : 0, "",
+               v->summary);
     }
     return CLI_EXIT_OK;
 }

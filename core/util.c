@@ -259,6 +259,14 @@ int str_ieq(const char *a, const char *b)
     return *a == *b;
 }
 
+int str_width(const char *s)
+{
+    int n = 0;
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xC0) != 0x80; /* not a continuation byte */
+    return n;
+}
+
 char *str_trim(char *s)
 {
     char *p = s;

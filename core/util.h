@@ -93,6 +93,9 @@ const char *geo_format_square(const Geometry *g, Coord c, char *buf);
 void str_copy(char *dst, size_t n, const char *src);
 /* Case-insensitive equality of ASCII strings. */
 int str_ieq(const char *a, const char *b);
+/* Columns a UTF-8 string takes on a terminal (one per code point: enough
+ * for the accented Latin of variant names). */
+int str_width(const char *s);
 /* Strip leading and trailing white space in place; returns s. */
 char *str_trim(char *s);
 

@@ -568,6 +568,37 @@ static void test_run_as_seat_asks_commands(void **state)
     expect_all(cases, ARRAY_LEN(cases));
 }
 
+/* MASQ-1, MASQ-12: batch answers never show a seat the enemy's hidden
+ * arrangement: the history reads "white arranges a piece", the full
+ * position is refused, the enemy's private messages are not listed. */
+static void test_run_masques_answers_hide_setup(void **state)
+{
+    (void)state;
+    static char buf[1 << 16];
+    Run r;
+    run(&r, "run masques --json",
+        "arrange QNBRKBNR/PPPPPPPP\nas black history\nposition\n"
+        "as black view\nstandard\n");
+    assert_int_equal(r.status, 1); /* position was refused */
+    assert_int_equal(assert_json_lines(r.out), 5);
+    const char *own = line_at(r.out, 0, buf, sizeof buf);
+    assert_contains(own, "place Q a1"); /* white reads its own setup */
+    const char *hist = line_at(r.out, 1, buf, sizeof buf);
+    assert_contains(hist, "\"asker\":\"black\"");
+    assert_contains(hist, "white arranges a piece");
+    assert_null(strstr(hist, "place "));
+    const char *pos = line_at(r.out, 2, buf, sizeof buf);
+    assert_contains(pos, "\"ok\":false");
+    assert_contains(pos, "hidden from black");
+    const char *view = line_at(r.out, 3, buf, sizeof buf);
+    assert_null(strstr(view, "\"figure\":\"queen\""));
+    assert_null(strstr(view, "you arrange"));
+    const char *blk = line_at(r.out, 4, buf, sizeof buf);
+    assert_contains(blk, "you arrange your pieces in the standard order");
+    assert_null(strstr(blk, "white: you")); /* white's own lines stay white's */
+    run_free(&r);
+}
+
 /* ORTH-8: draw by agreement; a declined offer lets the game go on. */
 static void test_run_draw_offer_orth8(void **state)
 {
@@ -911,6 +942,7 @@ int main(void)
         cmocka_unit_test(test_run_undo),
         cmocka_unit_test(test_run_resign_orth8),
         cmocka_unit_test(test_run_as_seat_asks_commands),
+        cmocka_unit_test(test_run_masques_answers_hide_setup),
         cmocka_unit_test(test_run_draw_offer_orth8),
         cmocka_unit_test(test_run_claim_threefold_orth9),
         cmocka_unit_test(test_run_view_text_orientation),
