@@ -219,25 +219,6 @@ static void attacker_lands(MqState *s)
         mq_set_figure(s, id, s->promo);
 }
 
-/* How a seat names piece id: its own with the figure, the enemy's by
- * figure only when revealed. */
-static const char *piece_desc(const MqState *s, int id, int seat, char *buf,
-                              size_t n)
-{
-    const MqPiece *p = &s->pc[id];
-    char sq[3];
-    mq_sq(p->sq, sq);
-    if (p->side == seat)
-        snprintf(buf, n, "your %s%s on %s", mq_masked(p) ? "masked " : "",
-                 MQ_FIG_NAMES[p->fig], sq);
-    else if (mq_masked(p))
-        snprintf(buf, n, "the masked piece on %s", sq);
-    else
-        snprintf(buf, n, "%s's %s on %s", MQ_SIDE_NAMES[p->side],
-                 MQ_FIG_NAMES[p->fig], sq);
-    return buf;
-}
-
 static void start_battle(MqState *s, int att, int def, const MqMove *m,
                          Events *ev)
 {
@@ -252,8 +233,8 @@ static void start_battle(MqState *s, int att, int def, const MqMove *m,
     int A = s->side;
     for (int seat = 0; seat < 2; seat++) {
         char a[48], d[48];
-        piece_desc(s, att, seat, a, sizeof a);
-        piece_desc(s, def, seat, d, sizeof d);
+        mq_piece_desc(s, att, seat, a, sizeof a);
+        mq_piece_desc(s, def, seat, d, sizeof d);
         if (!mq_masked(&s->pc[att]))
             ev_emit(ev, MQ_SEAT(seat),
                     "%s attacks %s%s: a simple battle, %s reveals it or concedes",
@@ -332,7 +313,7 @@ static void play_move(const Game *g, MqState *s, const MqMove *m, Events *ev)
                     "no reveal", MQ_SIDE_NAMES[X], mq_sq(s->pc[victim].sq, d), f);
             ev_emit(ev, MQ_SEAT(X ^ 1),
                     "%s takes %s by right from %s: it is removed without reveal",
-                    MQ_SIDE_NAMES[X], piece_desc(s, victim, X ^ 1, d, sizeof d), f);
+                    MQ_SIDE_NAMES[X], mq_piece_desc(s, victim, X ^ 1, d, sizeof d), f);
             remove_hidden(g, s, victim, ev);
         } else {
             int king = s->pc[victim].fig == FIG_KING;
@@ -377,7 +358,7 @@ static void battle_answer(const Game *g, MqState *s, const Action *a, Events *ev
         ev_emit(ev, MQ_SEAT(A), "%s concedes: the masked piece on %s is removed "
                 "without reveal", MQ_SIDE_NAMES[D], sq);
         ev_emit(ev, MQ_SEAT(D), "you concede: %s is removed without reveal",
-                piece_desc(s, def, D, d, sizeof d));
+                mq_piece_desc(s, def, D, d, sizeof d));
         remove_hidden(g, s, def, ev);
         attacker_lands(s);
         finish_action(g, s, A, 1, ev);
@@ -490,9 +471,9 @@ static void bid_action(const Game *g, MqState *s, const Action *a, Events *ev)
     case ACT_FOLD: {
         int mine = Y == A ? s->att : s->def;
         ev_emit(ev, MQ_SEAT(Y ^ 1), "%s folds: %s is removed without reveal",
-                MQ_SIDE_NAMES[Y], piece_desc(s, mine, Y ^ 1, d, sizeof d));
+                MQ_SIDE_NAMES[Y], mq_piece_desc(s, mine, Y ^ 1, d, sizeof d));
         ev_emit(ev, MQ_SEAT(Y), "you fold: %s is removed without reveal",
-                piece_desc(s, mine, Y, d, sizeof d));
+                mq_piece_desc(s, mine, Y, d, sizeof d));
         remove_hidden(g, s, mine, ev);
         if (Y != A)
             attacker_lands(s);

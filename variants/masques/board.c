@@ -8,6 +8,7 @@
  * piece is or how it moves, and each keeps `at`, the bitboards and the
  * piece list in agreement.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "mq.h"
@@ -319,6 +320,21 @@ const char *mq_sq(int sq, char *buf)
     buf[0] = (char)('a' + mq_file(sq));
     buf[1] = (char)('1' + mq_rank(sq));
     buf[2] = '\0';
+    return buf;
+}
+
+const char *mq_piece_desc(const MqState *s, int id, int seat, char *buf, size_t n)
+{
+    const MqPiece *p = &s->pc[id];
+    char sq[3];
+    mq_sq(p->sq, sq);
+    if (p->side == seat)
+        snprintf(buf, n, "your %s%s on %s", mq_masked(p) ? "masked " : "",
+                 MQ_FIG_NAMES[p->fig], sq);
+    else if (mq_masked(p))
+        snprintf(buf, n, "the masked piece on %s", sq);
+    else
+        snprintf(buf, n, "%s's %s on %s", MQ_SIDE_NAMES[p->side], MQ_FIG_NAMES[p->fig], sq);
     return buf;
 }
 

@@ -195,6 +195,10 @@ int mq_value(const Game *g, int fig);
 int mq_threshold(const Game *g);
 int mq_material(const Game *g, const MqState *s, int side); /* non-king */
 const char *mq_sq(int sq, char *buf);   /* buf >= 3 */
+/* How `seat` names piece id, into buf (n >= 48 holds every name): its own
+ * piece with the figure, the enemy's by figure only when revealed, else
+ * "the masked piece on SQ".  Returns buf. */
+const char *mq_piece_desc(const MqState *s, int id, int seat, char *buf, size_t n);
 /* Has side every remaining piece revealed (full reveal, MASQ-16)? */
 int mq_all_revealed(const MqState *s, int side);
 

@@ -82,21 +82,6 @@ static void add_lost(View *v, const MqLost *l, int seat)
     vp->flags = l->hidden ? VP_MASKED : 0;
 }
 
-/* How `seat` names piece id. */
-static void desc(const MqState *s, int id, int seat, char *buf, size_t n)
-{
-    const MqPiece *p = &s->pc[id];
-    char sq[3];
-    mq_sq(p->sq, sq);
-    if (p->side == seat)
-        snprintf(buf, n, "your %s%s on %s", mq_masked(p) ? "masked " : "",
-                 MQ_FIG_NAMES[p->fig], sq);
-    else if (mq_masked(p))
-        snprintf(buf, n, "the masked piece on %s", sq);
-    else
-        snprintf(buf, n, "%s's %s on %s", MQ_SIDE_NAMES[p->side], MQ_FIG_NAMES[p->fig], sq);
-}
-
 static void line(View *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void line(View *v, const char *fmt, ...)
 {
@@ -166,7 +151,7 @@ static void question(const Game *g, const MqState *s, int seat, View *v)
     }
     case PH_GIVEUP: {
         int mine = s->pc[s->att].side == seat ? s->att : s->def;
-        desc(s, mine, seat, d, sizeof d);
+        mq_piece_desc(s, mine, seat, d, sizeof d);
         snprintf(q, n, "%s: give up pieces worth at least %d, %s among them "
                  "(give SQ SQ ...)", me, s->bid, d);
         break;
@@ -195,8 +180,8 @@ static void info_lines(const Game *g, const MqState *s, int seat, View *v)
         return;
     }
     if (s->phase == PH_BATTLE || s->phase == PH_BID || s->phase == PH_GIVEUP) {
-        desc(s, s->att, seat, a, sizeof a);
-        desc(s, s->def, seat, d, sizeof d);
+        mq_piece_desc(s, s->att, seat, a, sizeof a);
+        mq_piece_desc(s, s->def, seat, d, sizeof d);
         line(v, "%s battle: %s attacks %s", s->phase == PH_BATTLE ? "simple" : "masked",
              a, d);
     }
