@@ -141,6 +141,14 @@ void mq_tidy(MqState *s)
     }
 }
 
+int mq_in_hand(const MqState *s, int side)
+{
+    int n = 0;
+    for (int i = side * 16; i < side * 16 + 16; i++)
+        n += !(s->pc[i].flags & PF_ON);
+    return n;
+}
+
 int mq_king(const MqState *s, int side)
 {
     for (int i = side * 16; i < side * 16 + 16; i++)

@@ -258,19 +258,11 @@ int mq_gen_moves(const Game *g, const MqState *s, int side, int mode,
 
 /* ---- Who decides ----------------------------------------------------------- */
 
-static int pieces_in_hand(const MqState *s, int side)
-{
-    int n = 0;
-    for (int i = side * 16; i < side * 16 + 16; i++)
-        n += !(s->pc[i].flags & PF_ON);
-    return n;
-}
-
 int mq_decider(const MqState *s)
 {
     switch (s->phase) {
     case PH_SETUP:
-        return pieces_in_hand(s, MQ_WHITE) ? MQ_WHITE : MQ_BLACK;
+        return mq_in_hand(s, MQ_WHITE) ? MQ_WHITE : MQ_BLACK;
     case PH_PLAY:
     case PH_ANNOUNCE:
     case PH_ANSWER:
@@ -481,7 +473,7 @@ static void legal_setup(const MqState *s, int seat, ActionList *out)
 {
     static const int ORDER[6] = {FIG_KING, FIG_QUEEN, FIG_ROOK,
                                  FIG_BISHOP, FIG_KNIGHT, FIG_PAWN};
-    if (seat < 0 || seat > 1 || !pieces_in_hand(s, seat))
+    if (seat < 0 || seat > 1 || !mq_in_hand(s, seat))
         return;
     for (int f = 0; f < 6; f++) {
         int have = 0;
@@ -501,7 +493,7 @@ static void legal_setup(const MqState *s, int seat, ActionList *out)
             al_push(out, &a);
         }
     }
-    if (pieces_in_hand(s, seat) == 16)
+    if (mq_in_hand(s, seat) == 16)
         push_simple(out, ACT_PLACE, seat, SETUP_STANDARD);
     push_simple(out, ACT_PLACE, seat, SETUP_RANDOM);
 }

@@ -179,6 +179,8 @@ void mq_remove(MqState *s, int id, int hidden);
  * target is gone or revealed, and attackers that are gone. */
 void mq_tidy(MqState *s);
 
+/* How many of side's pieces are in hand (setup) or off the board. */
+int mq_in_hand(const MqState *s, int side);
 int mq_king(const MqState *s, int side);           /* id on board, or -1 */
 Bitboard mq_side_occ(const Bitboard bb[2][7], int side);
 Bitboard mq_attacks(int cat, int side, int sq, Bitboard occ);

@@ -258,9 +258,6 @@ static int why_setup(const MqState *s, int seat, const char *text, const char *t
                      Error *e)
 {
     char fl, f, r, extra;
-    int in_hand = 0;
-    for (int i = seat * 16; i < seat * 16 + 16; i++)
-        in_hand += !(s->pc[i].flags & PF_ON);
     if (!strcmp(t, "standard"))
         return err_set(e, "standard: some of your pieces are placed already: place the "
                        "rest (place F SQ) or draw them at random (random)");
@@ -280,7 +277,7 @@ static int why_setup(const MqState *s, int seat, const char *text, const char *t
     }
     return err_set(e, "%s: %s is arranging its pieces (%d in hand): arrange "
                    "RNBQKBNR/PPPPPPPP, standard, random, or place F SQ", text,
-                   MQ_SIDE_NAMES[seat], in_hand);
+                   MQ_SIDE_NAMES[seat], mq_in_hand(s, seat));
 }
 
 /* Why the move typed is not one of the legal moves. */

@@ -15,14 +15,6 @@
 
 #include "mq.h"
 
-static int in_hand(const MqState *s, int side)
-{
-    int n = 0;
-    for (int i = side * 16; i < side * 16 + 16; i++)
-        n += !(s->pc[i].flags & PF_ON);
-    return n;
-}
-
 /* ---- Result ---------------------------------------------------------------- */
 
 static void set_result(Status *out, unsigned winners, const char *reason)
@@ -104,12 +96,12 @@ static void question(const Game *g, const MqState *s, int seat, View *v)
     char sq[3], d[48];
     switch (s->phase) {
     case PH_SETUP:
-        if (in_hand(s, seat) == 16)
+        if (mq_in_hand(s, seat) == 16)
             snprintf(q, n, "%s: arrange your pieces (arrange RNBQKBNR/PPPPPPPP, "
                      "standard, random, or place F SQ)", me);
         else
             snprintf(q, n, "%s: place your %d remaining pieces (place F SQ, or random)",
-                     me, in_hand(s, seat));
+                     me, mq_in_hand(s, seat));
         break;
     case PH_PLAY:
         snprintf(q, n, "%s to move%s", me,
@@ -166,8 +158,8 @@ static void info_lines(const Game *g, const MqState *s, int seat, View *v)
     char sq[3], a[48], d[48];
     if (s->phase == PH_SETUP) {
         line(v, "setup: white has placed %d of 16 pieces, black %d of 16",
-             16 - in_hand(s, MQ_WHITE), 16 - in_hand(s, MQ_BLACK));
-        if (seat < 2 && in_hand(s, seat)) {
+             16 - mq_in_hand(s, MQ_WHITE), 16 - mq_in_hand(s, MQ_BLACK));
+        if (seat < 2 && mq_in_hand(s, seat)) {
             char hand[64] = "";
             for (int i = seat * 16; i < seat * 16 + 16; i++)
                 if (!(s->pc[i].flags & PF_ON))
@@ -236,7 +228,7 @@ void mq_view(const Game *g, const void *st, int seat, View *v)
             continue;
         const MqPiece *p = &s->pc[id];
         /* an arrangement under way stays its owner's secret (MASQ-1) */
-        if (s->phase == PH_SETUP && p->side != seat && in_hand(s, p->side))
+        if (s->phase == PH_SETUP && p->side != seat && mq_in_hand(s, p->side))
             continue;
         add_piece(v, p, seat);
     }
