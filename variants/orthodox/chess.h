@@ -85,6 +85,15 @@ void chess_to_fen(const Position *p, StrBuf *out);
 
 /* All legal moves; returns the count (<= CH_MAX_MOVES). */
 int chess_legal_moves(const Position *p, Move *out);
+/* All pseudo-legal moves: every orthodox move of the side to move with
+ * its own King's safety ignored (it may stay or step into attack, and an
+ * enemy King may be captured), en passant and double steps included;
+ * castling only as orthodox allows it.  Returns the count
+ * (<= CH_MAX_MOVES).  chess_make plays them all correctly, but a Position
+ * reached this way may break the "not in check" invariant, and after a
+ * King capture it lacks a King: stop there (chess_make, chess_in_check
+ * and chess_legal_moves assume both Kings stand). */
+int chess_pseudo_moves(const Position *p, Move *out);
 /* Play a legal move (no check that it is legal). */
 void chess_make(Position *p, Move m);
 /* Is the side to move in check? */

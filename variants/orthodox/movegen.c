@@ -11,6 +11,8 @@
  * from a square other than its target, is tested by playing it out on the
  * occupancy.  chess_make keeps every Position invariant, the key included.
  * chess_perft runs on these two functions, the same ones games use.
+ * chess_pseudo_moves, for variants without check, shares the generators
+ * but never looks at the own King's safety.
  */
 #include "../../core/action.h"
 #include "bitboard.h"
@@ -242,6 +244,44 @@ int chess_legal_moves(const Position *p, Move *out)
         if (pinned & BB(sq))
             t &= bb_line_through(ksq, sq);
         m = emit_from(m, sq, t);
+    }
+    return (int)(m - out);
+}
+
+/* Pseudo-legal: the orthodox moves of every piece with the own King's
+ * safety ignored (variants without check, such as Ambigus, filter or use
+ * them).  Captures of the enemy King are ordinary captures here; castling
+ * keeps its orthodox conditions, so callers that forbid it drop MK_CASTLE. */
+int chess_pseudo_moves(const Position *p, Move *out)
+{
+    const int us = p->side, them = us ^ 1;
+    const Bitboard own = p->by_color[us];
+    const Bitboard occ = own | p->by_color[them];
+    const Bitboard kings = p->by_fig[FIG_KING] & own;
+    Move *m = out;
+
+    m = gen_pawns(p, m, p->by_fig[FIG_PAWN] & own, ~own);
+    if (p->ep >= 0)
+        for (Bitboard c = ep_candidates(p); c;)
+            *m++ = MOVE_MAKE(bb_pop(&c), p->ep, MK_EP);
+    for (Bitboard b = p->by_fig[FIG_KNIGHT] & own; b;) {
+        int sq = bb_pop(&b);
+        m = emit_from(m, sq, CH_KNIGHT_ATT[sq] & ~own);
+    }
+    for (Bitboard b = (p->by_fig[FIG_BISHOP] | p->by_fig[FIG_QUEEN]) & own; b;) {
+        int sq = bb_pop(&b);
+        m = emit_from(m, sq, bb_bishop_attacks(sq, occ) & ~own);
+    }
+    for (Bitboard b = (p->by_fig[FIG_ROOK] | p->by_fig[FIG_QUEEN]) & own; b;) {
+        int sq = bb_pop(&b);
+        m = emit_from(m, sq, bb_rook_attacks(sq, occ) & ~own);
+    }
+    /* No King (one already captured): nothing to move, no castling. */
+    if (kings) {
+        const int ksq = bb_lsb(kings);
+        m = emit_from(m, ksq, CH_KING_ATT[ksq] & ~own);
+        if (!attacked(p, ksq, them, occ))
+            m = gen_castles(p, m, occ);
     }
     return (int)(m - out);
 }
