@@ -140,14 +140,6 @@ static int in_hand(const MqState *s, int side, int fig)
     return -1;
 }
 
-/* The square of the i-th arrangement slot of side: back rank a..h, then
- * the front rank a..h. */
-static int slot_square(int side, int i)
-{
-    int rank = side == MQ_WHITE ? (i < 8 ? 0 : 1) : (i < 8 ? 7 : 6);
-    return rank * 8 + (i & 7);
-}
-
 void mq_start_play(MqState *s)
 {
     s->phase = PH_PLAY;
@@ -166,7 +158,7 @@ static void setup_action(MqState *s, const Action *a, Events *ev)
     case SETUP_STANDARD:
         for (int i = 0; i < 16; i++)
             mq_put(s, in_hand(s, side, figure_from_letter(STANDARD[i])),
-                   slot_square(side, i));
+                   mq_slot_square(side, i));
         ev_emit(ev, MQ_SEAT(side), "you arrange your pieces in the standard order");
         ev_emit(ev, MQ_SEAT(side ^ 1), "%s arranges its pieces", MQ_SIDE_NAMES[side]);
         break;
@@ -176,8 +168,8 @@ static void setup_action(MqState *s, const Action *a, Events *ev)
             if (!(s->pc[i].flags & PF_ON))
                 ids[n++] = i;
         for (int i = 0; i < 16; i++)
-            if (s->at[slot_square(side, i)] < 0)
-                squares[k++] = slot_square(side, i);
+            if (s->at[mq_slot_square(side, i)] < 0)
+                squares[k++] = mq_slot_square(side, i);
         for (int i = n - 1; i > 0; i--) { /* Fisher-Yates from the state's generator */
             int j = (int)rng_below(&s->rng, (uint32_t)i + 1);
             int t = ids[i];
@@ -191,7 +183,7 @@ static void setup_action(MqState *s, const Action *a, Events *ev)
         break;
     }
     default: {
-        int to = a->to.y * 8 + a->to.x;
+        int to = mq_sq_of(a->to);
         mq_put(s, in_hand(s, side, a->figure), to);
         ev_emit(ev, MQ_SEAT(side), "you place your %s on %s",
                 MQ_FIG_NAMES[a->figure], mq_sq(to, sq));
@@ -550,7 +542,7 @@ static void announce_action(const Game *g, MqState *s, const Action *a, Events *
         pass_turn(s, S);
         return;
     }
-    int sq = a->to.y * 8 + a->to.x, T = s->at[sq];
+    int sq = mq_sq_of(a->to), T = s->at[sq];
     char name[3];
     s->ann_target = (int8_t)T;
     s->ann_mate = a->amount == ANN_MATE;
@@ -630,11 +622,11 @@ static void note_last(const Game *g, MqState *s, const Action *a,
             s->last_from[seat] = s->last_to[seat] = -1;
         } else if (a->kind == ACT_PLACE && a->amount == SETUP_PLACE) {
             s->last_from[seat] = -1;
-            s->last_to[seat] = (int8_t)(a->to.y * 8 + a->to.x);
+            s->last_to[seat] = (int8_t)mq_sq_of(a->to);
         } else if ((a->kind == ACT_MOVE || a->kind == ACT_REVEAL) &&
                    !coord_eq(a->from, a->to)) {
-            s->last_from[seat] = (int8_t)(a->from.y * 8 + a->from.x);
-            s->last_to[seat] = (int8_t)(a->to.y * 8 + a->to.x);
+            s->last_from[seat] = (int8_t)mq_sq_of(a->from);
+            s->last_to[seat] = (int8_t)mq_sq_of(a->to);
         }
     }
 }

@@ -16,6 +16,7 @@
 const char *const MQ_SIDE_NAMES[2] = {"white", "black"};
 const char *const MQ_FIG_NAMES[7] = {"piece", "Pawn", "Knight", "Bishop",
                                      "Rook",  "Queen", "King"};
+const int MQ_ARMY[7] = {0, 8, 2, 2, 2, 1, 1};
 
 void mq_clear(MqState *s)
 {

@@ -422,8 +422,8 @@ Action mq_move_action(int seat, const MqMove *m)
     a.kind = (m->flags & MV_REVEAL) ? ACT_REVEAL : ACT_MOVE;
     a.seat = (uint8_t)seat;
     a.figure = m->promo;
-    a.from = coord_make(mq_file(m->from), mq_rank(m->from));
-    a.to = coord_make(mq_file(m->to), mq_rank(m->to));
+    a.from = mq_coord(m->from);
+    a.to = mq_coord(m->to);
     return a;
 }
 
@@ -464,7 +464,7 @@ static void push_reveals(ActionList *out, const MqState *s, int id, int seat)
         a.kind = ACT_REVEAL;
         a.seat = (uint8_t)seat;
         a.figure = (uint8_t)(promotes ? P[i] : 0);
-        a.from = a.to = coord_make(mq_file(p->sq), mq_rank(p->sq));
+        a.from = a.to = mq_coord(p->sq);
         al_push(out, &a);
     }
 }
@@ -489,7 +489,7 @@ static void legal_setup(const MqState *s, int seat, ActionList *out)
             a.kind = ACT_PLACE;
             a.seat = (uint8_t)seat;
             a.figure = (uint8_t)ORDER[f];
-            a.to = coord_make(mq_file(sq), mq_rank(sq));
+            a.to = mq_coord(sq);
             al_push(out, &a);
         }
     }
@@ -509,7 +509,7 @@ static void legal_announce(const Game *g, const MqState *s, int seat,
         memset(&a, 0, sizeof a);
         a.kind = ACT_ANNOUNCE;
         a.seat = (uint8_t)seat;
-        a.to = coord_make(mq_file(sq), mq_rank(sq));
+        a.to = mq_coord(sq);
         a.amount = ANN_CHECK;
         al_push(out, &a);
         if (mq_mask_mate(g, s, id)) {
@@ -554,7 +554,7 @@ void mq_legal(const Game *g, const void *st, int seat, ActionList *out)
         memset(&a, 0, sizeof a);
         a.kind = ACT_REVEAL;
         a.seat = (uint8_t)seat;
-        a.from = a.to = coord_make(mq_file(s->pc[s->def].sq), mq_rank(s->pc[s->def].sq));
+        a.from = a.to = mq_coord(s->pc[s->def].sq);
         al_push(out, &a);
         push_simple(out, ACT_FOLD, seat, 0); /* concede */
         break;

@@ -153,6 +153,9 @@ typedef struct MqSim {
 /* ---- board.c: squares, pieces, attacks, threats, hash ------------------ */
 static inline int mq_rank(int sq) { return sq >> 3; }
 static inline int mq_file(int sq) { return sq & 7; }
+/* Squares as the core's Coord (x file, y rank) and back. */
+static inline Coord mq_coord(int sq) { return coord_make(mq_file(sq), mq_rank(sq)); }
+static inline int mq_sq_of(Coord c) { return c.y * 8 + c.x; }
 static inline int mq_last_rank(int side) { return side == MQ_WHITE ? 7 : 0; }
 static inline int mq_fwd(int side) { return side == MQ_WHITE ? 8 : -8; }
 static inline int mq_home_rank(int side, int rank)
@@ -160,11 +163,19 @@ static inline int mq_home_rank(int side, int rank)
     return side == MQ_WHITE ? rank <= 1 : rank >= 6;
 }
 static inline int mq_masked(const MqPiece *p) { return (p->flags & PF_MASKED) != 0; }
+/* The square of the i-th arrangement slot of side (MASQ-1): back rank
+ * a..h, then the front rank a..h. */
+static inline int mq_slot_square(int side, int i)
+{
+    int rank = side == MQ_WHITE ? (i < 8 ? 0 : 1) : (i < 8 ? 7 : 6);
+    return rank * 8 + (i & 7);
+}
 /* The way a piece moves now: 0 (like a pawn, masked) or its figure. */
 static inline int mq_cat(const MqPiece *p) { return mq_masked(p) ? 0 : p->fig; }
 
 extern const char *const MQ_SIDE_NAMES[2];
 extern const char *const MQ_FIG_NAMES[7];   /* "Pawn" ... "King" */
+extern const int MQ_ARMY[7];                /* a full army, by figure (MASQ-1) */
 
 void mq_clear(MqState *s);
 void mq_put(MqState *s, int id, int sq);

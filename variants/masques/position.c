@@ -17,7 +17,6 @@
 
 #include "mq.h"
 
-static const int ARMY[7] = {0, 8, 2, 2, 2, 1, 1}; /* by figure */
 static const char ARMY_ORDER[17] = "KQRRBBNNPPPPPPPP";
 
 /* ---- The setup phase ----------------------------------------------------- */
@@ -118,12 +117,12 @@ static int check_army(const RawPiece *raw, int n, Error *e)
             return err_set(e, "%s has %d Kings", name, count[FIG_KING]);
         int extra = 0;
         for (int f = FIG_KNIGHT; f <= FIG_QUEEN; f++) {
-            if (masked[f] > ARMY[f])
+            if (masked[f] > MQ_ARMY[f])
                 return err_set(e, "%s has %d masked %ss; an army has %d and a "
                                "masked piece was never promoted", name, masked[f],
-                               MQ_FIG_NAMES[f], ARMY[f]);
-            if (count[f] > ARMY[f])
-                extra += count[f] - ARMY[f];
+                               MQ_FIG_NAMES[f], MQ_ARMY[f]);
+            if (count[f] > MQ_ARMY[f])
+                extra += count[f] - MQ_ARMY[f];
         }
         if (count[FIG_PAWN] + extra > 8)
             return err_set(e, "%s has %d Pawns and %d promoted pieces: more than "

@@ -15,8 +15,6 @@
 
 #include "mq.h"
 
-static int sq_of(Coord c) { return c.y * 8 + c.x; }
-
 /* ---- Writing ------------------------------------------------------------- */
 
 static void put_squares(const MqState *s, uint64_t set, StrBuf *out)
@@ -37,7 +35,7 @@ static char lower_letter(int fig)
 static void format_reveal(const MqState *s, const Action *a, int style, StrBuf *out)
 {
     char f[3], t[3];
-    int from = sq_of(a->from), to = sq_of(a->to);
+    int from = mq_sq_of(a->from), to = mq_sq_of(a->to);
     mq_sq(from, f);
     mq_sq(to, t);
     if (s->phase == PH_ANSWER || s->phase == PH_BATTLE) {
@@ -74,10 +72,10 @@ void mq_format(const Game *g, const void *st, const Action *a, int style,
         else if (a->amount == SETUP_RANDOM)
             sb_puts(out, "random");
         else
-            sb_printf(out, "place %c %s", figure_letter(a->figure), mq_sq(sq_of(a->to), t));
+            sb_printf(out, "place %c %s", figure_letter(a->figure), mq_sq(mq_sq_of(a->to), t));
         break;
     case ACT_MOVE:
-        sb_printf(out, "%s%s", mq_sq(sq_of(a->from), f), mq_sq(sq_of(a->to), t));
+        sb_printf(out, "%s%s", mq_sq(mq_sq_of(a->from), f), mq_sq(mq_sq_of(a->to), t));
         if (a->figure)
             sb_putc(out, lower_letter(a->figure));
         break;
@@ -86,7 +84,7 @@ void mq_format(const Game *g, const void *st, const Action *a, int style,
         break;
     case ACT_ANNOUNCE:
         sb_printf(out, "announce %s %s", a->amount == ANN_MATE ? "mate" : "check",
-                  mq_sq(sq_of(a->to), t));
+                  mq_sq(mq_sq_of(a->to), t));
         break;
     case ACT_PASS:
         sb_puts(out, s->phase == PH_ANSWER ? "keep" : "pass");
@@ -474,7 +472,6 @@ int mq_parse_seq(const Game *g, const void *st, int seat, const char *text,
     if (back != 8 || front != 8)
         return err_set(e, "%s: the %s rank has %d pieces, not 8", norm,
                        back != 8 ? "back" : "front", back != 8 ? back : front);
-    static const int ARMY[7] = {0, 8, 2, 2, 2, 1, 1};
     int count[7] = {0}, figs[16];
     for (int i = 0; i < 16; i++) {
         char c = i < 8 ? arg[i] : slash[1 + i - 8];
@@ -485,17 +482,16 @@ int mq_parse_seq(const Game *g, const void *st, int seat, const char *text,
         count[fig]++;
     }
     for (int f = FIG_PAWN; f <= FIG_KING; f++)
-        if (count[f] != ARMY[f])
+        if (count[f] != MQ_ARMY[f])
             return err_set(e, "%s: %d %s%s; an army has %d", norm, count[f],
-                           MQ_FIG_NAMES[f], count[f] == 1 ? "" : "s", ARMY[f]);
+                           MQ_FIG_NAMES[f], count[f] == 1 ? "" : "s", MQ_ARMY[f]);
     for (int i = 0; i < 16; i++) {
-        int rank = seat == MQ_WHITE ? (i < 8 ? 0 : 1) : (i < 8 ? 7 : 6);
         Action a;
         memset(&a, 0, sizeof a);
         a.kind = ACT_PLACE;
         a.seat = (uint8_t)seat;
         a.figure = (uint8_t)figs[i];
-        a.to = coord_make(i & 7, rank);
+        a.to = mq_coord(mq_slot_square(seat, i));
         al_push(out, &a);
     }
     return 1;

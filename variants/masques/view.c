@@ -58,7 +58,7 @@ static void add_piece(View *v, const MqPiece *p, int seat)
     if (v->npieces >= MAX_VIEW_PIECES)
         return;
     ViewPiece *vp = &v->pieces[v->npieces++];
-    vp->at = coord_make(mq_file(p->sq), mq_rank(p->sq));
+    vp->at = mq_coord(p->sq);
     vp->side = (int8_t)p->side;
     vp->figure = (uint8_t)(p->side == seat || !mq_masked(p) ? p->fig : FIG_HIDDEN);
     vp->flags = mq_masked(p) ? VP_MASKED : 0;
@@ -239,8 +239,8 @@ void mq_view(const Game *g, const void *st, int seat, View *v)
         int from = s->last_from[seat], to = s->last_to[seat];
         if (to >= 0) { /* squares only when this seat may know them */
             v->has_last = 1;
-            v->last_to = coord_make(mq_file(to), mq_rank(to));
-            v->last_from = from >= 0 ? coord_make(mq_file(from), mq_rank(from)) : v->last_to;
+            v->last_to = mq_coord(to);
+            v->last_from = from >= 0 ? mq_coord(from) : v->last_to;
         }
     }
     if (v->seat_to_act >= 0 && seat == v->seat_to_act)
