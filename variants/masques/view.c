@@ -88,6 +88,18 @@ static void line(View *v, const char *fmt, ...)
     va_end(ap);
 }
 
+/* The squares of the pieces in ids (bits by piece id), a1 to h8, joined
+ * by ", ". */
+static void square_list(const MqState *s, uint32_t ids, char *buf, size_t n)
+{
+    char sq[3];
+    buf[0] = '\0';
+    for (int x = 0; x < 64; x++)
+        if (s->at[x] >= 0 && (ids & (1u << s->at[x])))
+            snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", buf[0] ? ", " : "",
+                     mq_sq(x, sq));
+}
+
 static void question(const Game *g, const MqState *s, int seat, View *v)
 {
     char *q = v->question;
@@ -108,11 +120,8 @@ static void question(const Game *g, const MqState *s, int seat, View *v)
                  mq_in_check(g, s, seat, GEN_FULL) ? " (your King is in check)" : "");
         break;
     case PH_ANNOUNCE: {
-        char list[128] = "";
-        for (int x = 0; x < 64; x++)
-            if (s->at[x] >= 0 && (s->threats & (1u << s->at[x])))
-                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
-                         list[0] ? ", " : "", mq_sq(x, sq));
+        char list[128];
+        square_list(s, s->threats, list, sizeof list);
         snprintf(q, n, "%s: you newly threaten the masked piece%s on %s: announce "
                  "check SQ, announce mate SQ (where listed), or pass", me,
                  strchr(list, ',') ? "s" : "", list);
@@ -192,11 +201,8 @@ static void info_lines(const Game *g, const MqState *s, int seat, View *v)
         const MqRight *r = &s->right[h];
         if (r->target < 0)
             continue;
-        char from[32] = "";
-        for (int x = 0; x < 64; x++)
-            if (s->at[x] >= 0 && (r->attackers & (1u << s->at[x])))
-                snprintf(from + strlen(from), sizeof from - strlen(from), "%s%s",
-                         from[0] ? ", " : "", mq_sq(x, sq));
+        char from[32];
+        square_list(s, r->attackers, from, sizeof from);
         int now = s->phase == PH_PLAY && s->side == h;
         line(v, "capture right: %s may take the masked piece on %s from %s without "
              "battle %s", MQ_SIDE_NAMES[h], mq_sq(s->pc[r->target].sq, sq), from,
