@@ -100,12 +100,6 @@ static const MqCase CASES[] = {
      {4, 75, 1930, 29542, 766560}},
 };
 
-static const char *shared_dir(void)
-{
-    const char *s = getenv("SHARED");
-    return s && *s ? s : "../shared";
-}
-
 static void load_with(MbPos *p, const char *pos, const MbConfig *c)
 {
     char err[256];
@@ -122,40 +116,32 @@ static void load(MbPos *p, const char *pos, int allin)
 
 /* ---- The reference on its own -------------------------------------------- */
 
+/* One line of the shared suite, from the reference: every depth below a
+ * quarter of the cap; ud counts the depths checked. */
+static void reference_epd_line(const TuEpd *e, void *ud)
+{
+    int *checks = ud;
+    MbPos p;
+    load(&p, e->pos, 0);
+    for (int i = 0; i < e->ndepths && e->count[i] < PERFT_CAP / 4; i++) {
+        uint64_t got = mb_perft(&p, e->depth[i]);
+        if (got != e->count[i])
+            fail_msg("%s depth %d: the reference counts %" PRIu64 ", published %" PRIu64,
+                     e->pos, e->depth[i], got, e->count[i]);
+        (*checks)++;
+    }
+}
+
 /* Masqués with every piece revealed is orthodox chess (masques.md, opening
  * line; ORTH-2 .. ORTH-6): the reference must give every published count
  * of the shared suite below the cap. */
 static void test_masq_reference_is_orthodox_when_revealed(void **state)
 {
     (void)state;
-    char path[1024], line[512];
-    snprintf(path, sizeof path, "%s/data/perftsuite.epd", shared_dir());
-    FILE *f = fopen(path, "r");
-    if (!f)
-        fail_msg("cannot open %s (set SHARED)", path);
+    char path[1024];
     int checks = 0;
-    while (fgets(line, sizeof line, f)) {
-        char *semi = strchr(line, ';');
-        if (!semi)
-            continue;
-        *semi = '\0';
-        MbPos p;
-        load(&p, line, 0);
-        for (char *d = semi + 1; d; d = strchr(d, ';') ? strchr(d, ';') + 1 : NULL) {
-            int depth;
-            unsigned long long want;
-            if (sscanf(d, " D%d %llu", &depth, &want) != 2)
-                fail_msg("bad depth field \"%s\"", d);
-            if (want >= PERFT_CAP / 4)
-                break;
-            uint64_t got = mb_perft(&p, depth);
-            if (got != want)
-                fail_msg("%s depth %d: the reference counts %" PRIu64 ", published %llu",
-                         line, depth, got, want);
-            checks++;
-        }
-    }
-    fclose(f);
+    tu_epd_each(tu_shared_path("data/perftsuite.epd", path, sizeof path), reference_epd_line,
+                &checks);
     assert_true(checks >= 126 * 2);
 }
 
@@ -491,40 +477,34 @@ static void test_masq_engine_perft_matches_reference(void **state)
     assert_true(checked >= (int)(sizeof CASES / sizeof CASES[0]) * 2);
 }
 
+/* One line of the shared suite, from the engine: its fast perft at every
+ * depth below the cap, its generic perft below a quarter of it; ud counts
+ * the depths checked. */
+static void engine_epd_line(const TuEpd *e, void *ud)
+{
+    int *checks = ud;
+    Game *g = engine_game(e->pos, 0);
+    for (int i = 0; i < e->ndepths && e->count[i] < PERFT_CAP; i++) {
+        uint64_t want = e->count[i];
+        uint64_t fast = game_perft(g, e->depth[i]);
+        uint64_t generic = want < PERFT_CAP / 4 ? game_perft_generic(g, e->depth[i]) : want;
+        if (fast != want || generic != want)
+            fail_msg("%s depth %d: engine %" PRIu64 " (generic %" PRIu64 "), published %" PRIu64,
+                     e->pos, e->depth[i], fast, generic, want);
+        (*checks)++;
+    }
+    game_free(g);
+}
+
 /* With every piece revealed the engine plays orthodox chess (masques.md,
  * opening line): the published counts of the shared suite. */
 static void test_masq_engine_is_orthodox_when_revealed(void **state)
 {
     (void)state;
-    char path[1024], line[512];
-    snprintf(path, sizeof path, "%s/data/perftsuite.epd", shared_dir());
-    FILE *f = fopen(path, "r");
-    if (!f)
-        fail_msg("cannot open %s (set SHARED)", path);
+    char path[1024];
     int checks = 0;
-    while (fgets(line, sizeof line, f)) {
-        char *semi = strchr(line, ';');
-        if (!semi)
-            continue;
-        *semi = '\0';
-        Game *g = engine_game(line, 0);
-        for (char *d = semi + 1; d; d = strchr(d, ';') ? strchr(d, ';') + 1 : NULL) {
-            int depth;
-            unsigned long long want;
-            if (sscanf(d, " D%d %llu", &depth, &want) != 2)
-                fail_msg("bad depth field \"%s\"", d);
-            if (want >= PERFT_CAP)
-                break;
-            uint64_t fast = game_perft(g, depth);
-            uint64_t generic = want < PERFT_CAP / 4 ? game_perft_generic(g, depth) : want;
-            if (fast != want || generic != want)
-                fail_msg("%s depth %d: engine %" PRIu64 " (generic %" PRIu64 "), published %llu",
-                         line, depth, fast, generic, want);
-            checks++;
-        }
-        game_free(g);
-    }
-    fclose(f);
+    tu_epd_each(tu_shared_path("data/perftsuite.epd", path, sizeof path), engine_epd_line,
+                &checks);
     assert_true(checks >= 126 * 2);
 }
 

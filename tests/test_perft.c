@@ -14,9 +14,6 @@
 #include <cmocka.h>
 
 #include <inttypes.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "../variants/orthodox/chess.h"
 #include "support/testutil.h"
@@ -32,40 +29,22 @@
 #define PERFT_CAP 2000000ULL
 #endif
 
-static const char *shared_dir(void)
+/* Checks every depth of one perftsuite.epd line whose count is below the
+ * cap; ud counts the depths checked. */
+static void check_epd_line(const TuEpd *e, void *ud)
 {
-    const char *s = getenv("SHARED");
-    return s && *s ? s : "../shared";
-}
-
-/* Checks every depth of one "FEN ;D1 n ;D2 n" line whose count is below
- * the cap; returns the number of depths checked. */
-static int check_epd_line(char *line, int lineno)
-{
-    char *semi = strchr(line, ';');
-    if (!semi)
-        return 0;
-    *semi = '\0';
+    int *checked = ud;
     Position p;
-    tu_chess_load(&p, line);
-    int checked = 0;
-    for (char *d = semi + 1; d && *d;) {
-        int depth;
-        unsigned long long want;
-        if (sscanf(d, " D%d %llu", &depth, &want) != 2)
-            fail_msg("perftsuite.epd line %d: bad depth field \"%s\"", lineno, d);
-        if (want < PERFT_CAP) {
-            uint64_t got = chess_perft(&p, depth);
-            if (got != want)
-                fail_msg("perftsuite.epd line %d (%s) depth %d: %" PRIu64 " nodes, expected %llu",
-                         lineno, line, depth, got, want);
-            checked++;
+    tu_chess_load(&p, e->pos);
+    for (int i = 0; i < e->ndepths; i++) {
+        if (e->count[i] < PERFT_CAP) {
+            uint64_t got = chess_perft(&p, e->depth[i]);
+            if (got != e->count[i])
+                fail_msg("perftsuite.epd line %d (%s) depth %d: %" PRIu64 " nodes, expected %"
+                         PRIu64, e->lineno, e->pos, e->depth[i], got, e->count[i]);
+            (*checked)++;
         }
-        d = strchr(d, ';');
-        if (d)
-            d++;
     }
-    return checked;
 }
 
 /* ORTH-2..6: every position of the shared suite, every affordable depth. */
@@ -73,21 +52,9 @@ static void test_orth_perftsuite(void **state)
 {
     (void)state;
     char path[1024];
-    snprintf(path, sizeof path, "%s/data/perftsuite.epd", shared_dir());
-    FILE *f = fopen(path, "r");
-    if (!f)
-        fail_msg("cannot open %s (set SHARED to the shared directory)", path);
-    char line[512];
-    int lineno = 0, positions = 0, checks = 0;
-    while (fgets(line, sizeof line, f)) {
-        lineno++;
-        line[strcspn(line, "\r\n")] = '\0';
-        if (!strchr(line, ';'))
-            continue;
-        checks += check_epd_line(line, lineno);
-        positions++;
-    }
-    fclose(f);
+    int checks = 0;
+    int positions = tu_epd_each(tu_shared_path("data/perftsuite.epd", path, sizeof path),
+                                check_epd_line, &checks);
     assert_int_equal(positions, 126);
     assert_true(checks >= 126 * 3);   /* D1..D3 are always cheap */
 }

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -217,6 +218,73 @@ int tu_is_legal(const Game *g, const char *machine)
     sb_free(&b);
     al_free(&l);
     return found;
+}
+
+/* ---- Game state ---------------------------------------------------------- */
+
+void tu_assert_over(const Game *g, const char *result, const char *reason)
+{
+    Status s;
+    char r[64];
+    game_status(g, &s);
+    if (!s.over)
+        fail_msg("the game goes on; expected %s (%s)", result, reason);
+    assert_string_equal(game_result_text(g, r, sizeof r), result);
+    assert_string_equal(s.reason, reason);
+    assert_int_equal(game_to_act(g), -1);
+}
+
+/* ---- Shared data files --------------------------------------------------- */
+
+const char *tu_shared_path(const char *rel, char *buf, size_t n)
+{
+    const char *dir = getenv("SHARED");
+    snprintf(buf, n, "%s/%s", dir && *dir ? dir : "../shared", rel);
+    return buf;
+}
+
+/* Read the ";D<depth> <count>" fields after the position: every ';' opens
+ * one. */
+static void epd_depths(const char *path, char *fields, TuEpd *e)
+{
+    e->ndepths = 0;
+    for (char *d = fields; d;) {
+        int depth;
+        unsigned long long count;
+        if (sscanf(d, " D%d %llu", &depth, &count) != 2)
+            fail_msg("%s line %d: bad depth field \"%s\"", path, e->lineno, d);
+        if (e->ndepths == TU_EPD_MAX_DEPTHS)
+            fail_msg("%s line %d: more than %d depths", path, e->lineno,
+                     TU_EPD_MAX_DEPTHS);
+        e->depth[e->ndepths] = depth;
+        e->count[e->ndepths++] = count;
+        d = strchr(d, ';');
+        if (d)
+            d++;
+    }
+}
+
+int tu_epd_each(const char *path, void (*fn)(const TuEpd *line, void *ud), void *ud)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        fail_msg("cannot open %s (set SHARED to the shared directory)", path);
+    char line[512];
+    int lineno = 0, lines = 0;
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        line[strcspn(line, "\r\n")] = '\0';
+        char *semi = strchr(line, ';');
+        if (!semi)
+            continue;
+        *semi = '\0';
+        TuEpd e = {.pos = line, .lineno = lineno};
+        epd_depths(path, semi + 1, &e);
+        fn(&e, ud);
+        lines++;
+    }
+    fclose(f);
+    return lines;
 }
 
 /* ---- The orthodox engine's Position -------------------------------------- */

@@ -1,7 +1,8 @@
 /*
  * testutil.h -- helpers shared by the test files (tu_ prefix): starting a
  * game, playing texts as a seat, reading the position string, asserting
- * that an action is refused and changes nothing, legality checks, and the
+ * that an action is refused and changes nothing, legality checks, the end
+ * of a game, reading perft EPD files from the shared directory, and the
  * same for the orthodox engine's own Position; plus the FENs many tests
  * use (chessprogramming wiki, "Perft Results").
  *
@@ -94,6 +95,31 @@ int tu_legal_count(const Game *g, int seat, int kind);
 /* Is the move written machine-style (UCI for chess: "e1g1") a play action
  * of the seat to act? */
 int tu_is_legal(const Game *g, const char *machine);
+
+/* ---- Game state ---------------------------------------------------------- */
+/* The game is over with result ("1-0", "1/2-1/2" ...) and exactly this
+ * reason, and nobody is to act. */
+void tu_assert_over(const Game *g, const char *result, const char *reason);
+
+/* ---- Shared data files --------------------------------------------------- */
+/* rel under the shared directory ($SHARED, default "../shared"), into buf;
+ * returns buf. */
+const char *tu_shared_path(const char *rel, char *buf, size_t n);
+
+/* One line of a perft EPD file: "FEN ;D1 20 ;D2 400 ...". */
+#define TU_EPD_MAX_DEPTHS 16
+typedef struct TuEpd {
+    const char *pos;   /* the text before the first ';', as it stands */
+    int lineno;        /* from 1 */
+    int ndepths;
+    int depth[TU_EPD_MAX_DEPTHS];
+    uint64_t count[TU_EPD_MAX_DEPTHS];  /* leaves at depth[i], in file order */
+} TuEpd;
+
+/* fn(line, ud) for every line of the EPD file at path that holds a ';'
+ * (the others are skipped); returns how many.  A file that will not open
+ * or a depth field that is not "D<depth> <count>" fails the test. */
+int tu_epd_each(const char *path, void (*fn)(const TuEpd *line, void *ud), void *ud);
 
 /* ---- The orthodox engine's Position -------------------------------------- */
 /* Read fen into p; fails the test if it is refused. */
