@@ -117,18 +117,6 @@ static void assert_going_on(const Game *g)
         fail_msg("the game ended (%s)", s.reason);
 }
 
-static void assert_over(const Game *g, const char *result, const char *reason)
-{
-    Status s;
-    char r[64];
-    game_status(g, &s);
-    if (!s.over)
-        fail_msg("the game goes on; expected %s (%s)", result, reason);
-    assert_string_equal(game_result_text(g, r, sizeof r), result);
-    assert_string_equal(s.reason, reason);
-    assert_int_equal(game_to_act(g), -1);
-}
-
 /* Has seat been told something containing needle? */
 static int told(const Game *g, int seat, const char *needle)
 {
@@ -668,7 +656,7 @@ static void test_masq7_mask_mate_on_the_king_wins(void **state)
     tu_play(g, W, "a1a8");
     assert_actions(g, W, "announce check h8 announce mate h8 pass");
     tu_play(g, W, "announce mate h8"); /* the reveal is forced: nothing to ask */
-    assert_over(g, "1-0", "mask mate on the King");
+    tu_assert_over(g, "1-0", "mask mate on the King");
     assert_true(told(g, B, "black reveals a King on h8"));
     View *v = view_of(g, W); /* MASQ-16: the other masked pieces stay hidden */
     assert_int_equal(piece_at(v, "g7")->figure, FIG_HIDDEN);
@@ -966,7 +954,7 @@ static void test_masq11_a_called_all_in_at_41_decides_the_game(void **state)
     tu_play(g, B, "bid 41");
     assert_actions(g, W, "fold call");
     tu_play(g, W, "call");
-    assert_over(g, "1-0", "all-in won");
+    tu_assert_over(g, "1-0", "all-in won");
     game_free(g);
 }
 
@@ -992,7 +980,7 @@ static void test_masq11_a_house_rule_may_restore_31(void **state)
     assert_int_equal(count_play(g, W), 32); /* fold, bid 1 .. bid 31 */
     tu_assert_refused(g, "bid 32", "the highest bid is the all-in, 31");
     PLAY(g, "bid 31", "call");
-    assert_over(g, "1-0", "all-in won");
+    tu_assert_over(g, "1-0", "all-in won");
     game_free(g);
 }
 
@@ -1026,7 +1014,7 @@ static void test_masq13_check_after_reveal_loses(void **state)
     (void)state;
     Game *g = mq("4k~3/8/8/8/3q~4/8/8/3R2K1 w - - 0 1", NULL);
     PLAY(g, "d1d4", "reveal");
-    assert_over(g, "0-1", "check after reveal");
+    tu_assert_over(g, "0-1", "check after reveal");
     game_free(g);
 }
 
@@ -1045,7 +1033,7 @@ static void test_masq13_a_king_revealed_by_the_call_into_an_attack_loses(void **
     (void)state;
     Game *g = mq("3rk~3/8/8/3n~4/4K~3/8/8/8 w - - 0 1", NULL);
     PLAY(g, "e4d5", "bid 1", "call");
-    assert_over(g, "0-1", "check after reveal");
+    tu_assert_over(g, "0-1", "check after reveal");
     game_free(g);
 }
 
@@ -1089,7 +1077,7 @@ static void test_masq14_mate_is_judged_on_the_true_figures(void **state)
     assert_going_on(g);
     game_free(g);
     g = mq("4k~3/8/8/8/8/4P~3/6P~P~/r6K w - - 0 1", NULL);
-    assert_over(g, "0-1", "checkmate");
+    tu_assert_over(g, "0-1", "checkmate");
     game_free(g);
 }
 
@@ -1097,7 +1085,7 @@ static void test_masq14_no_legal_action_is_stalemate(void **state)
 {
     (void)state;
     Game *g = mq("7k~/8/8/8/8/8/2q5/K7 w - - 0 1", NULL);
-    assert_over(g, "1/2-1/2", "stalemate");
+    tu_assert_over(g, "1/2-1/2", "stalemate");
     game_free(g);
 }
 
@@ -1141,7 +1129,7 @@ static void test_masq16_full_reveal_without_king_at_once(void **state)
     (void)state;
     Game *g = mq("4k~3/3p4/8/8/8/8/8/4R1K1 w - - 0 1", NULL);
     PLAY(g, "e1e8", "concede");
-    assert_over(g, "1-0", "full reveal without King");
+    tu_assert_over(g, "1-0", "full reveal without King");
     game_free(g);
 }
 
@@ -1160,7 +1148,7 @@ static void test_masq16_full_reveal_without_king_later(void **state)
     free(v);
     assert_never_named(g, W, "King");
     tu_play(g, B, "reveal a7a5"); /* the last masked piece shows itself */
-    assert_over(g, "1-0", "full reveal without King");
+    tu_assert_over(g, "1-0", "full reveal without King");
     game_free(g);
 }
 

@@ -39,26 +39,13 @@ static void assert_going_on(const Game *g)
     assert_true(game_to_act(g) >= 0);
 }
 
-/* Over with result ("1-0", "1/2-1/2" ...) and exactly this reason. */
-static void assert_over(const Game *g, const char *result, const char *reason)
-{
-    Status s;
-    char r[64];
-    game_status(g, &s);
-    if (!s.over)
-        fail_msg("the game goes on; expected %s (%s)", result, reason);
-    assert_string_equal(game_result_text(g, r, sizeof r), result);
-    assert_string_equal(s.reason, reason);
-    assert_int_equal(game_to_act(g), -1);
-}
-
 /* ORTH-9: the game from fen is over at once by insufficient material
  * (dead), or goes on. */
 static void assert_material(const char *fen, int dead)
 {
     Game *g = tu_orthodox(fen);
     if (dead)
-        assert_over(g, "1/2-1/2", "insufficient material");
+        tu_assert_over(g, "1/2-1/2", "insufficient material");
     else
         assert_going_on(g);
     game_free(g);
@@ -263,7 +250,7 @@ static void test_orth7_checkmate_wins(void **state)
     (void)state;
     Game *g = tu_orthodox(NULL);
     tu_play_line(g, "f3 e5 g4 Qh4#");
-    assert_over(g, "0-1", "checkmate");
+    tu_assert_over(g, "0-1", "checkmate");
     Status s;
     game_status(g, &s);
     assert_int_equal(s.winners, 1u << 1);
@@ -280,7 +267,7 @@ static void test_orth7_stalemate_is_a_draw(void **state)
     (void)state;
     Game *g = tu_orthodox("7k/8/4Q1K1/8/8/8/8/8 w - - 0 1");
     tu_play_line(g, "Qf7");
-    assert_over(g, "1/2-1/2", "stalemate");
+    tu_assert_over(g, "1/2-1/2", "stalemate");
     Status s;
     game_status(g, &s);
     assert_int_equal(s.in_check, 0);
@@ -320,7 +307,7 @@ static void test_orth9_threefold_claim_holds(void **state)
     assert_going_on(g); /* a claim, not automatic */
     assert_true(claim_offered(g));
     tu_play_line(g, "claim");
-    assert_over(g, "1/2-1/2", "threefold repetition claimed by white");
+    tu_assert_over(g, "1/2-1/2", "threefold repetition claimed by white");
     game_free(g);
 }
 
@@ -335,7 +322,7 @@ static void test_orth9_threefold_needs_same_rights(void **state)
     tu_assert_refused(g, "claim", "no draw can be claimed now");
     tu_play_line(g, "Ke2 Ke7 Ke1 Ke8");
     tu_play_line(g, "claim");
-    assert_over(g, "1/2-1/2", "threefold repetition claimed by white");
+    tu_assert_over(g, "1/2-1/2", "threefold repetition claimed by white");
     game_free(g);
 }
 
@@ -359,7 +346,7 @@ static void test_orth9_fifty_move_claim(void **state)
     tu_play_line(g, "Ra2");
     assert_true(claim_offered(g));
     tu_play_line(g, "claim");
-    assert_over(g, "1/2-1/2", "fifty-move rule claimed by black");
+    tu_assert_over(g, "1/2-1/2", "fifty-move rule claimed by black");
     game_free(g);
 }
 
@@ -395,7 +382,7 @@ static void test_orth9_fivefold_automatic(void **state)
     assert_int_equal(game_repetitions(g), 4);
     assert_going_on(g);
     tu_play_line(g, SHUFFLE);
-    assert_over(g, "1/2-1/2", "fivefold repetition");
+    tu_assert_over(g, "1/2-1/2", "fivefold repetition");
     game_free(g);
 }
 
@@ -417,7 +404,7 @@ static void test_orth9_seventy_five_move_automatic(void **state)
     tu_play_line(g, "Ra2");
     assert_going_on(g);
     tu_play_line(g, "Kd7");
-    assert_over(g, "1/2-1/2", "seventy-five-move rule");
+    tu_assert_over(g, "1/2-1/2", "seventy-five-move rule");
     game_free(g);
 }
 
@@ -427,7 +414,7 @@ static void test_orth9_seventy_five_move_mate_stands(void **state)
     (void)state;
     Game *g = tu_orthodox("k7/8/1K6/8/8/8/8/7R w - - 149 80");
     tu_play_line(g, "Rh8#");
-    assert_over(g, "1-0", "checkmate");
+    tu_assert_over(g, "1-0", "checkmate");
     game_free(g);
 }
 
@@ -447,7 +434,7 @@ static void test_orth9_insufficient_king_v_king(void **state)
     (void)state;
     Game *g = tu_orthodox("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1");
     tu_play_line(g, "Kxe2");
-    assert_over(g, "1/2-1/2", "insufficient material");
+    tu_assert_over(g, "1/2-1/2", "insufficient material");
     game_free(g);
 }
 
