@@ -34,21 +34,14 @@ enum { W = 0, B = 1 };
 
 /* ---- Helpers ------------------------------------------------------------- */
 
-static const VariantOps *masques(void)
-{
-    const VariantOps *v = variant_find("masques");
-    assert_non_null(v);
-    return v;
-}
-
 static Game *mq(const char *pos, const char *params)
 {
-    return tu_game(&(TuGame){.variant = masques(), .position = pos, .params = params});
+    return tu_game(&(TuGame){.variant = tu_variant("masques"), .position = pos, .params = params});
 }
 
 static Game *mq_seeded(uint64_t seed)
 {
-    return tu_game(&(TuGame){.variant = masques(), .seed = seed});
+    return tu_game(&(TuGame){.variant = tu_variant("masques"), .seed = seed});
 }
 
 /* Each text by the seat to act. */
@@ -1272,7 +1265,7 @@ static void test_masq_bad_position_strings_are_refused(void **state)
          "white's capture right cannot exist in this phase"},
     };
     for (size_t i = 0; i < sizeof BAD / sizeof *BAD; i++)
-        tu_game_refused(&(TuGame){.variant = masques(), .position = BAD[i].pos}, BAD[i].want);
+        tu_game_refused(&(TuGame){.variant = tu_variant("masques"), .position = BAD[i].pos}, BAD[i].want);
 }
 
 int main(void)

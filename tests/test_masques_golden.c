@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/cli.h"
 #include "../core/game.h"
 #include "../core/record.h"
 #include "../core/render.h"
@@ -106,24 +107,13 @@ static const Golden GAMES[] = {
       {0, NULL}}},
 };
 
-static void names_of(const Game *g, RenderNames *n)
-{
-    memset(n, 0, sizeof *n);
-    n->nsides = game_nsides(g);
-    for (int i = 0; i < n->nsides; i++)
-        n->side[i] = game_side_name(g, i);
-    n->nseats = game_nseats(g);
-    for (int i = 0; i < n->nseats; i++)
-        n->seat[i] = game_seat_name(g, i);
-}
-
 /* What each seat receives after a step: its view and the messages
  * [from, game_message_count) it may see. */
 static void seats_block(const Game *g, int from, StrBuf *out)
 {
     RenderNames n;
     RenderOpts o = {.ascii = 1, .color = 0};
-    names_of(g, &n);
+    cli_names(g, &n);
     for (int seat = 0; seat < game_nseats(g); seat++) {
         View v;
         game_view(g, seat, &v);
@@ -141,10 +131,7 @@ static void seats_block(const Game *g, int from, StrBuf *out)
 
 static Game *golden_start(const Golden *gd)
 {
-    const VariantOps *v = variant_find("masques");
-    if (!v)
-        fail_msg("the registry has no \"masques\" variant");
-    return tu_game(&(TuGame){.variant = v, .seed = 1, .params = gd->params,
+    return tu_game(&(TuGame){.variant = tu_variant("masques"), .seed = 1, .params = gd->params,
                              .position = gd->position});
 }
 

@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/cli.h"
 #include "../core/game.h"
 #include "../core/render.h"
 #include "support/testutil.h"
@@ -50,17 +51,9 @@ static const char *const PARAMS[] = {
     NULL, "allin=6", "giveup_revealed=off", "reveal_alone=on",
 };
 
-static const VariantOps *masques(void)
-{
-    const VariantOps *v = variant_find("masques");
-    if (!v)
-        fail_msg("the registry has no \"masques\" variant");
-    return v;
-}
-
 static Game *new_game(uint64_t seed, const char *params)
 {
-    return tu_game(&(TuGame){.variant = masques(), .seed = seed, .params = params});
+    return tu_game(&(TuGame){.variant = tu_variant("masques"), .seed = seed, .params = params});
 }
 
 /* ---- The board of a position string (docs/MASQUES.md) --------------------- */
@@ -114,17 +107,6 @@ static void arrange_text(const int *fig, int side, char *out, size_t n)
 
 /* ---- What one seat receives ------------------------------------------------ */
 
-static void names_of(const Game *g, RenderNames *n)
-{
-    memset(n, 0, sizeof *n);
-    n->nsides = game_nsides(g);
-    for (int i = 0; i < n->nsides; i++)
-        n->side[i] = game_side_name(g, i);
-    n->nseats = game_nseats(g);
-    for (int i = 0; i < n->nseats; i++)
-        n->seat[i] = game_seat_name(g, i);
-}
-
 /* Everything seat receives from g, as one text, plus the raw structs that
  * are compared byte for byte. */
 typedef struct Seen {
@@ -140,7 +122,7 @@ static void seen_take(const Game *g, int seat, Seen *s)
     const char *msgs[4096];
     int nmsgs = 0;
     StrBuf t = STRBUF_INIT;
-    names_of(g, &n);
+    cli_names(g, &n);
     game_view(g, seat, &s->view);
     al_init(&s->legal);
     game_legal(g, seat, &s->legal);

@@ -19,13 +19,19 @@
 
 /* ---- Starting games ------------------------------------------------------ */
 
+const VariantOps *tu_variant(const char *name)
+{
+    const VariantOps *v = variant_find(name);
+    if (!v)
+        fail_msg("the registry has no \"%s\" variant", name);
+    return v;
+}
+
 /* Fill cfg from spec; params are applied one NAME=VALUE word at a time. */
 static void config_of(const TuGame *spec, GameConfig *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
-    cfg->variant = spec->variant ? spec->variant : variant_find("orthodox");
-    if (!cfg->variant)
-        fail_msg("the registry has no \"orthodox\" variant");
+    cfg->variant = spec->variant ? spec->variant : tu_variant("orthodox");
     cfg->seed = spec->seed;
     cfg->nsides = spec->nsides;
     cfg->nseats = spec->nseats;

@@ -44,6 +44,8 @@ typedef struct TuGame {
     const GameHooks *hooks;    /* NULL: none */
 } TuGame;
 
+/* The registered variant called name; fails the test if there is none. */
+const VariantOps *tu_variant(const char *name);
 /* Start the game described; fails the test if it cannot start. */
 Game *tu_game(const TuGame *spec);
 /* An orthodox game (seed 0) from fen (NULL: the start position) ... */
