@@ -545,6 +545,14 @@ static MbAct act_simple(int kind)
     return a;
 }
 
+/* Push the decision of kind that names no square (amount: a bid's). */
+static void push_simple(MbList *l, int kind, int amount)
+{
+    MbAct a = act_simple(kind);
+    a.amount = amount;
+    list_push(l, &a);
+}
+
 static void gen_all(const MbPos *p, MbList *l)
 {
     MbAct a;
@@ -563,39 +571,28 @@ static void gen_all(const MbPos *p, MbList *l)
                 a.to = s;
                 list_push(l, &a);
             }
-        a = act_simple(MA_PASS);
-        list_push(l, &a);
+        push_simple(l, MA_PASS, 0);
         break;
     case MB_ANSWER: {
         const MbPiece *t = &p->b[p->target];
         a = act_simple(MA_REVEAL);
         push_promos(l, &a, t->fig == FIG_PAWN && RANK_OF(p->target) == last_rank(t->side));
-        if (!p->mate) {
-            a = act_simple(MA_KEEP);
-            list_push(l, &a);
-        }
+        if (!p->mate)
+            push_simple(l, MA_KEEP, 0);
         break;
     }
     case MB_BATTLE:
         /* the defender can never be a pawn on its last rank here: no enemy
          * piece that attacks its last rank is weaker than or equal to a pawn */
-        a = act_simple(MA_REVEAL);
-        list_push(l, &a);
-        a = act_simple(MA_CONCEDE);
-        list_push(l, &a);
+        push_simple(l, MA_REVEAL, 0);
+        push_simple(l, MA_CONCEDE, 0);
         break;
     case MB_BID:
-        a = act_simple(MA_FOLD);
-        list_push(l, &a);
-        for (int n = p->bid + 1; n <= p->cfg.threshold; n++) {
-            a = act_simple(MA_BID);
-            a.amount = n;
-            list_push(l, &a);
-        }
-        if (p->bid > 0) {
-            a = act_simple(MA_CALL);
-            list_push(l, &a);
-        }
+        push_simple(l, MA_FOLD, 0);
+        for (int n = p->bid + 1; n <= p->cfg.threshold; n++)
+            push_simple(l, MA_BID, n);
+        if (p->bid > 0)
+            push_simple(l, MA_CALL, 0);
         break;
     case MB_GIVEUP:
         gen_give(p, l);
