@@ -132,14 +132,6 @@ static void finish_action(const Game *g, MqState *s, int mover, int battle,
 
 static const char STANDARD[17] = "RNBQKBNRPPPPPPPP";
 
-static int in_hand(const MqState *s, int side, int fig)
-{
-    for (int i = side * 16; i < side * 16 + 16; i++)
-        if (!(s->pc[i].flags & PF_ON) && (fig == 0 || s->pc[i].fig == fig))
-            return i;
-    return -1;
-}
-
 void mq_start_play(MqState *s)
 {
     s->phase = PH_PLAY;
@@ -157,7 +149,7 @@ static void setup_action(MqState *s, const Action *a, Events *ev)
     switch (a->amount) {
     case SETUP_STANDARD:
         for (int i = 0; i < 16; i++)
-            mq_put(s, in_hand(s, side, figure_from_letter(STANDARD[i])),
+            mq_put(s, mq_hand_piece(s, side, figure_from_letter(STANDARD[i])),
                    mq_slot_square(side, i));
         ev_emit(ev, MQ_SEAT(side), "you arrange your pieces in the standard order");
         ev_emit(ev, MQ_SEAT(side ^ 1), "%s arranges its pieces", MQ_SIDE_NAMES[side]);
@@ -184,16 +176,16 @@ static void setup_action(MqState *s, const Action *a, Events *ev)
     }
     default: {
         int to = mq_sq_of(a->to);
-        mq_put(s, in_hand(s, side, a->figure), to);
+        mq_put(s, mq_hand_piece(s, side, a->figure), to);
         ev_emit(ev, MQ_SEAT(side), "you place your %s on %s",
                 MQ_FIG_NAMES[a->figure], mq_sq(to, sq));
         ev_emit(ev, MQ_SEAT(side ^ 1), "%s arranges a piece", MQ_SIDE_NAMES[side]);
         break;
     }
     }
-    if (in_hand(s, side, 0) < 0)
+    if (!mq_in_hand(s, side))
         ev_emit(ev, ALL, "%s has arranged all its pieces", MQ_SIDE_NAMES[side]);
-    if (in_hand(s, MQ_WHITE, 0) < 0 && in_hand(s, MQ_BLACK, 0) < 0) {
+    if (!mq_in_hand(s, MQ_WHITE) && !mq_in_hand(s, MQ_BLACK)) {
         mq_start_play(s);
         ev_emit(ev, ALL, "both armies are set up: white to move");
     }

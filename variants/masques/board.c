@@ -150,6 +150,14 @@ int mq_in_hand(const MqState *s, int side)
     return n;
 }
 
+int mq_hand_piece(const MqState *s, int side, int fig)
+{
+    for (int i = side * 16; i < side * 16 + 16; i++)
+        if (!(s->pc[i].flags & PF_ON) && (fig == 0 || s->pc[i].fig == fig))
+            return i;
+    return -1;
+}
+
 int mq_king(const MqState *s, int side)
 {
     for (int i = side * 16; i < side * 16 + 16; i++)

@@ -476,10 +476,7 @@ static void legal_setup(const MqState *s, int seat, ActionList *out)
     if (seat < 0 || seat > 1 || !mq_in_hand(s, seat))
         return;
     for (int f = 0; f < 6; f++) {
-        int have = 0;
-        for (int i = seat * 16; i < seat * 16 + 16; i++)
-            have |= !(s->pc[i].flags & PF_ON) && s->pc[i].fig == ORDER[f];
-        if (!have)
+        if (mq_hand_piece(s, seat, ORDER[f]) < 0)
             continue;
         for (int sq = 0; sq < 64; sq++) {
             if (!mq_home_rank(seat, mq_rank(sq)) || s->at[sq] >= 0)

@@ -192,6 +192,8 @@ void mq_tidy(MqState *s);
 
 /* How many of side's pieces are in hand (setup) or off the board. */
 int mq_in_hand(const MqState *s, int side);
+/* The id of a piece of figure fig (0: any) that side holds in hand, or -1. */
+int mq_hand_piece(const MqState *s, int side, int fig);
 int mq_king(const MqState *s, int side);           /* id on board, or -1 */
 Bitboard mq_side_occ(const Bitboard bb[2][7], int side);
 Bitboard mq_attacks(int cat, int side, int sq, Bitboard occ);

@@ -460,10 +460,9 @@ int mq_parse_seq(const Game *g, const void *st, int seat, const char *text,
         return err_set(e, "%s: the setup is over", norm);
     if (seat < 0 || seat > 1)
         return err_set(e, "%s: only white and black arrange pieces", norm);
-    for (int i = seat * 16; i < seat * 16 + 16; i++)
-        if (s->pc[i].flags & PF_ON)
-            return err_set(e, "%s: some of your pieces are placed already: place the rest "
-                           "(place F SQ) or draw them at random (random)", norm);
+    if (mq_in_hand(s, seat) < 16)
+        return err_set(e, "%s: some of your pieces are placed already: place the rest "
+                       "(place F SQ) or draw them at random (random)", norm);
     const char *slash = strchr(arg, '/');
     if (!*arg || !slash || strchr(slash + 1, '/'))
         return err_set(e, "%s: give the back rank then the front rank, a to h: arrange "
