@@ -1,11 +1,17 @@
 /*
- * test_ambigus_perft.c -- the orthodox engine's pseudo-legal generator
- * (chess_pseudo_moves, the base of Échecs ambigus' AMBI-1 and AMBI-4).
+ * test_ambigus_perft.c -- perft of Échecs ambigus (AMBI-1 .. AMBI-6) against
+ * an independent count, and the orthodox engine's pseudo-legal generator
+ * that count stands on (chess_pseudo_moves).
  *
- * Invariant: the pseudo-legal list is checked against the strictly legal
- * generator, which the orthodox perft suite proves exact: on every suite
- * position and the positions one legal move away, the legal moves are
- * exactly the pseudo-legal moves that leave the own King unattacked.
+ * The counter here knows nothing of variants/ambigus: it groups the
+ * orthodox pseudo-legal moves by destination (docs/AMBIGUS.md, "Perft
+ * positions", says how the tree is counted) and is itself checked by hand
+ * counts and by colour symmetry; the pseudo-legal list is checked against
+ * the strictly legal generator, which the orthodox perft suite proves.
+ *
+ * Invariant: every count asserted is derived by hand in a comment or
+ * reached by two independent counters; only depths whose count is below
+ * PERFT_CAP run, and the cap drops under sanitizers.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,15 +23,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ctype.h>
 
 #include "../variants/orthodox/chess.h"
 #include "support/testutil.h"
 
-static const char *shared_dir(void)
-{
-    const char *s = getenv("SHARED");
-    return s && *s ? s : "../shared";
-}
+#if defined(__SANITIZE_ADDRESS__)
+#define PERFT_CAP 60000ULL      /* ASan + UBSan run several times slower */
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PERFT_CAP 60000ULL
+#endif
+#endif
+#ifndef PERFT_CAP
+#define PERFT_CAP 600000ULL
+#endif
 
 /* ---- chess_pseudo_moves -------------------------------------------------- */
 
@@ -92,29 +104,22 @@ static long check_pseudo_around(const Position *p, int depth)
     return checked;
 }
 
+static void check_epd_line(const TuEpd *line, void *ud)
+{
+    Position p;
+    tu_chess_load(&p, line->pos);
+    *(long *)ud += check_pseudo_around(&p, 2);
+}
+
 /* AMBI-4 base: on the 126 positions of ../shared/data/perftsuite.epd, the
  * wiki positions 4 (mirrored) and 6, and everything two moves away. */
 static void test_ambi4_pseudo_moves_filter_to_legal(void **state)
 {
     (void)state;
-    char path[1024], line[512];
-    snprintf(path, sizeof path, "%s/data/perftsuite.epd", shared_dir());
-    FILE *f = fopen(path, "r");
-    if (!f)
-        fail_msg("cannot open %s (set SHARED to the shared directory)", path);
-    int roots = 0;
+    char path[1024];
     long checked = 0;
-    while (fgets(line, sizeof line, f)) {
-        char *semi = strchr(line, ';');
-        if (!semi)
-            continue;
-        *semi = '\0';
-        Position p;
-        tu_chess_load(&p, line);
-        checked += check_pseudo_around(&p, 2);
-        roots++;
-    }
-    fclose(f);
+    int roots = tu_epd_each(tu_shared_path("data/perftsuite.epd", path, sizeof path),
+                            check_epd_line, &checked);
     static const char *const more[] = {
         "r2q1rk1/pP1p2pp/Q4n2/bbp1p3/Np6/1B3NBn/pPPP1PPP/R3K2R b KQ - 0 1",
         TU_FEN_POS6,
@@ -191,11 +196,253 @@ static void test_ambi4_pseudo_moves_by_hand(void **state)
     assert_int_equal(pseudo_count(&p, -1), 24);
 }
 
+/* ---- An independent count of the Ambigus action tree ------------------
+ * Built on chess_pseudo_moves only (docs/AMBIGUS.md, "Perft positions"):
+ * a node where a side names a square has one child per destination of its
+ * pseudo-legal moves, castling dropped (AMBI-1, AMBI-4).  Naming the enemy
+ * King's square is a leaf: the game is won (AMBI-4).  A square with one
+ * candidate move is played at once; with several (each piece, each
+ * promotion figure: AMBI-2, AMBI-3) the opponent's choice is a further
+ * ply.  No square at all: the side has lost, nothing below (AMBI-5).  With
+ * the mate rule (AMBI-6) a side all of whose squares let the opponent pick
+ * a move after which its King is attacked has lost too (mate, or the
+ * stalemate that wins for the side delivering it). */
+
+/* The moves of one side grouped by destination: the candidates of square
+ * t are moves[first[t] .. first[t + 1]). */
+typedef struct Squares {
+    Move moves[CH_MAX_MOVES];
+    int first[65];
+    int nsquares;
+} Squares;
+
+static void squares_of(const Position *p, Squares *s)
+{
+    Move pseudo[CH_MAX_MOVES];
+    int count[64] = {0};
+    const int n = chess_pseudo_moves(p, pseudo);
+    for (int i = 0; i < n; i++)
+        if (MOVE_KIND(pseudo[i]) != MK_CASTLE)
+            count[MOVE_TO(pseudo[i])]++;
+    s->first[0] = 0;
+    s->nsquares = 0;
+    for (int t = 0; t < 64; t++) {
+        s->first[t + 1] = s->first[t] + count[t];
+        s->nsquares += count[t] > 0;
+    }
+    int fill[64];
+    memcpy(fill, s->first, sizeof fill);
+    for (int i = 0; i < n; i++)
+        if (MOVE_KIND(pseudo[i]) != MK_CASTLE)
+            s->moves[fill[MOVE_TO(pseudo[i])]++] = pseudo[i];
+}
+
+static int is_enemy_king(const Position *p, int sq)
+{
+    return p->board[sq] == CH_PIECE(p->side ^ 1, FIG_KING);
+}
+
+/* AMBI-6 from its definition: every square the side may name is one
+ * where the opponent can pick a candidate (a piece, a figure) after which
+ * the King is attacked; the enemy King's square never is (it wins). */
+static int all_squares_lose_king(const Position *p, const Squares *s)
+{
+    for (int t = 0; t < 64; t++) {
+        if (s->first[t] == s->first[t + 1])
+            continue;
+        if (is_enemy_king(p, t))
+            return 0;
+        int some_exposes = 0;
+        for (int i = s->first[t]; i < s->first[t + 1] && !some_exposes; i++)
+            some_exposes = leaves_king_attacked(p, s->moves[i]);
+        if (!some_exposes)
+            return 0;
+    }
+    return 1;
+}
+
+static uint64_t amb_count(const Position *p, int depth, int mate);
+
+/* Leaves below naming square t of p, the naming ply included. */
+static uint64_t amb_count_square(const Position *p, const Squares *s, int t,
+                                 int depth, int mate)
+{
+    const int n = s->first[t + 1] - s->first[t];
+    if (is_enemy_king(p, t))
+        return depth == 1;   /* the game is won: a leaf, nothing below */
+    if (n == 1) {            /* unambiguous: played at once */
+        Position c = *p;
+        chess_make(&c, s->moves[s->first[t]]);
+        return amb_count(&c, depth - 1, mate);
+    }
+    if (depth == 1)
+        return 1;
+    uint64_t total = 0;
+    for (int i = s->first[t]; i < s->first[t + 1]; i++) {
+        Position c = *p;
+        chess_make(&c, s->moves[i]);
+        total += amb_count(&c, depth - 2, mate);
+    }
+    return total;
+}
+
+static uint64_t amb_count(const Position *p, int depth, int mate)
+{
+    if (depth == 0)
+        return 1;
+    Squares s;
+    squares_of(p, &s);
+    if (s.nsquares == 0 || (mate && all_squares_lose_king(p, &s)))
+        return 0;            /* AMBI-5, or AMBI-6 when on */
+    uint64_t total = 0;
+    for (int t = 0; t < 64; t++)
+        if (s.first[t] < s.first[t + 1])
+            total += amb_count_square(p, &s, t, depth, mate);
+    return total;
+}
+
+/* ---- The documented positions (docs/AMBIGUS.md, "Perft positions") ---- */
+
+typedef struct AmbCase {
+    const char *name;      /* what it exercises */
+    const char *fen;
+    int mate;              /* 1: --param mate=on (AMBI-6) */
+    uint64_t counts[5];    /* leaves at depth 1..5 */
+} AmbCase;
+
+#define FEN_START "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"
+
+static const AmbCase CASES[] = {
+    {"A1 start: pawn squares shared with knights (AMBI-1, AMBI-2)",
+     FEN_START, 0, {16, 200, 2710, 34835, 474428}},
+    {"A2 Kiwipete without castling rights: many shared squares (AMBI-2, AMBI-4)",
+     "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w - - 0 1", 0,
+     {28, 406, 7326, 114793, 2015852}},
+    {"A3 en passant square shared by two pawns and a knight; double steps "
+     "beside enemy pawns (AMBI-2, AMBI-4)",
+     "4k3/5p2/8/1NPpP3/2p5/8/1P6/4K3 w - d6 0 1", 0, {15, 116, 1718, 15177, 220306}},
+    {"A4 en passant that uncovers the own King, then captured along the rank "
+     "(AMBI-4)",
+     "8/8/8/K2pP2r/8/8/8/7k w - d6 0 1", 0, {7, 87, 582, 8471, 61144}},
+    {"A5 two pawns and a rook on one promotion square: 9 candidates (AMBI-2, "
+     "AMBI-3)",
+     "3r2k1/2P1P3/8/8/8/8/8/3RK3 w - - 0 1", 0, {15, 175, 2579, 32912, 535661}},
+    {"A6 a King in check that may be sent to capture a defended rook, or step "
+     "into attack (AMBI-2, AMBI-4)",
+     "4k3/8/8/7b/8/2N5/4r3/4K3 w - - 0 1", 0, {11, 177, 1698, 30886, 307282}},
+    {"A7 a pawn step that leaves White no square; a capture by two pawns "
+     "(AMBI-5, AMBI-2)",
+     "k7/8/8/6p1/8/5pPp/5PRP/6BK b - - 0 1", 0, {5, 5, 29, 64, 308}},
+    {"A8 White to move has no square: lost (AMBI-5)",
+     "k7/8/8/8/6p1/5pPp/5PRP/6BK w - - 0 1", 0, {0, 0, 0, 0, 0}},
+    {"A9 Ra1 checks; the mate rule off (AMBI-6 off by default)",
+     "6k1/8/8/8/8/6N1/r4PPP/6K1 b - - 0 1", 0, {17, 169, 2410, 26070, 367433}},
+    {"A10 Ra1 mates with the mate rule on: f1 and h1 can take the King as well "
+     "as the knight (AMBI-6)",
+     "6k1/8/8/8/8/6N1/r4PPP/6K1 b - - 0 1", 1, {17, 159, 2262, 23963, 336208}},
+    {"A11 mated at the root: every square keeps the King attacked (AMBI-6 off)",
+     "6k1/8/8/8/8/6N1/5PPP/r5K1 w - - 0 1", 0, {10, 148, 1550, 22098, 262787}},
+    {"A12 mated at the root, the mate rule on: the game is over (AMBI-6)",
+     "6k1/8/8/8/8/6N1/5PPP/r5K1 w - - 0 1", 1, {0, 0, 0, 0, 0}},
+};
+
+/* ---- The counter checked by hand and by symmetry ------------------------ */
+
+static uint64_t counter(const char *fen, int depth, int mate)
+{
+    Position p;
+    tu_chess_load(&p, fen);
+    return amb_count(&p, depth, mate);
+}
+
+/* Counts derived by hand.  Start: 16 squares (a3..h4; the knights' a3 c3
+ * f3 h3 are pawn squares too); at depth 2 the 12 single squares have 16
+ * answers each and the 4 shared ones 2 choices: 192 + 8.
+ * A7: Black names a7 b7 b8 (King), g4 (g5 pawn), g2 (f3 or h3 pawn) = 5.
+ * Depth 2: the King squares leave White g4 only (3), g4 leaves White no
+ * square (0, AMBI-5), g2 has 2 choices: 5.  Depth 3: after Ka7 / Kb7 / Kb8
+ * and g3-g4 Black has 5 / 8 / 5 King squares plus g2 (21); after fxg2 White
+ * names g2 f3 f4 g4, after hxg2 g2 h3 h4 g4 (8): 29.
+ * A11: Kf1 Kh1 (shared with the knight), f3 f4 h3 h4, Ne2 Ne4 Nf5 Nh5: 10;
+ * every one keeps the King on the first rank or on g1: mated when on. */
+static void test_ambi_counter_by_hand(void **state)
+{
+    (void)state;
+    assert_int_equal(counter(FEN_START, 1, 0), 16);
+    assert_int_equal(counter(FEN_START, 2, 0), 200);
+    const char *a7 = "k7/8/8/6p1/8/5pPp/5PRP/6BK b - - 0 1";
+    assert_int_equal(counter(a7, 1, 0), 5);
+    assert_int_equal(counter(a7, 2, 0), 5);
+    assert_int_equal(counter(a7, 3, 0), 29);
+    const char *a11 = "6k1/8/8/8/8/6N1/5PPP/r5K1 w - - 0 1";
+    assert_int_equal(counter(a11, 1, 0), 10);
+    assert_int_equal(counter(a11, 1, 1), 0);
+    /* The same with the knight on e3: d1 is reached by the knight alone
+     * and blocks the rook, so White is not mated. */
+    assert_int_equal(counter("6k1/8/8/8/8/4N3/5PPP/r5K1 w - - 0 1", 1, 1),
+                     counter("6k1/8/8/8/8/4N3/5PPP/r5K1 w - - 0 1", 1, 0));
+}
+
+/* fen with the board turned over and the colours swapped: the same tree. */
+static void mirror_fen(const char *fen, char *out, size_t n)
+{
+    char board[100], side, castle[8], ep[3];
+    int half, full;
+    if (sscanf(fen, "%99s %c %7s %2s %d %d", board, &side, castle, ep, &half, &full) != 6)
+        fail_msg("cannot split %s", fen);
+    StrBuf b = STRBUF_INIT;
+    for (char *rank = board + strlen(board);; rank--) {
+        if (rank == board || rank[-1] == '/') {
+            for (const char *c = rank; *c && *c != '/'; c++)
+                sb_putc(&b, (char)(isupper((unsigned char)*c) ? tolower((unsigned char)*c)
+                                                              : toupper((unsigned char)*c)));
+            if (rank == board)
+                break;
+            sb_putc(&b, '/');
+        }
+    }
+    sb_printf(&b, " %c ", side == 'w' ? 'b' : 'w');
+    if (strcmp(castle, "-") == 0)
+        sb_putc(&b, '-');
+    for (const char *f = "KQkq"; *f && strcmp(castle, "-"); f++) {
+        char mirrored = (char)(isupper((unsigned char)*f) ? tolower((unsigned char)*f)
+                                                         : toupper((unsigned char)*f));
+        if (strchr(castle, mirrored))
+            sb_putc(&b, *f);
+    }
+    if (ep[0] == '-')
+        sb_printf(&b, " - %d %d", half, full);
+    else
+        sb_printf(&b, " %c%c %d %d", ep[0], ep[1] == '3' ? '6' : '3', half, full);
+    str_copy(out, n, sb_str(&b));
+    sb_free(&b);
+}
+
+/* Every documented count is also the count of the mirrored position. */
+static void test_ambi_counter_colour_symmetry(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < ARRAY_LEN(CASES); i++) {
+        char mirrored[128];
+        mirror_fen(CASES[i].fen, mirrored, sizeof mirrored);
+        for (int d = 1; d <= 5 && CASES[i].counts[d - 1] < PERFT_CAP; d++) {
+            uint64_t a = counter(CASES[i].fen, d, CASES[i].mate);
+            uint64_t b = counter(mirrored, d, CASES[i].mate);
+            if (a != CASES[i].counts[d - 1] || b != a)
+                fail_msg("%s depth %d: counter %" PRIu64 ", mirrored %s %" PRIu64
+                         ", documented %" PRIu64, CASES[i].name, d, a, mirrored, b,
+                         CASES[i].counts[d - 1]);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ambi4_pseudo_moves_filter_to_legal),
         cmocka_unit_test(test_ambi4_pseudo_moves_by_hand),
+        cmocka_unit_test(test_ambi_counter_by_hand),
+        cmocka_unit_test(test_ambi_counter_colour_symmetry),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
