@@ -340,6 +340,14 @@ const char *mq_sq(int sq, char *buf)
     return buf;
 }
 
+int mq_parse_sq(const char *t, int *sq)
+{
+    if (t[0] < 'a' || t[0] > 'h' || t[1] < '1' || t[1] > '8')
+        return -1;
+    *sq = (t[1] - '1') * 8 + (t[0] - 'a');
+    return 0;
+}
+
 const char *mq_piece_desc(const MqState *s, int id, int seat, char *buf, size_t n)
 {
     const MqPiece *p = &s->pc[id];

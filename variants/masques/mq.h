@@ -210,6 +210,9 @@ int mq_value(const Game *g, int fig);
 int mq_threshold(const Game *g);
 int mq_material(const Game *g, const MqState *s, int side); /* non-king */
 const char *mq_sq(int sq, char *buf);   /* buf >= 3 */
+/* The square named by the two characters at t ("e4"; what follows is the
+ * caller's): 0 and *sq, or -1. */
+int mq_parse_sq(const char *t, int *sq);
 /* How `seat` names piece id, into buf (n >= 48 holds every name): its own
  * piece with the figure, the enemy's by figure only when revealed, else
  * "the masked piece on SQ".  Returns buf. */

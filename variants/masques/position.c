@@ -41,14 +41,6 @@ typedef struct RawPiece {
     int sq, side, fig, masked, moved;
 } RawPiece;
 
-static int parse_sq(const char *t, int *sq)
-{
-    if (t[0] < 'a' || t[0] > 'h' || t[1] < '1' || t[1] > '8')
-        return -1;
-    *sq = (t[1] - '1') * 8 + (t[0] - 'a');
-    return 0;
-}
-
 /* The squares field: 8 ranks, rank 8 first. */
 static int parse_board(const char *f, RawPiece *raw, int *n, Error *e)
 {
@@ -214,7 +206,7 @@ static int parse_ep(MqState *s, const char *f, Error *e)
     if (!strcmp(f, "-"))
         return 0;
     int sq;
-    if (strlen(f) != 2 || parse_sq(f, &sq))
+    if (strlen(f) != 2 || mq_parse_sq(f, &sq))
         return err_set(e, "bad en passant field '%s' (a square, or -)", f);
     int v = last_mover(s);
     if (v < 0)
@@ -248,7 +240,7 @@ static int parse_right(MqState *s, const char *v, Error *e)
 {
     const char *colon = strchr(v, ':');
     int t;
-    if (!colon || parse_sq(colon + 1, &t) || colon[3] != '\0')
+    if (!colon || mq_parse_sq(colon + 1, &t) || colon[3] != '\0')
         return err_set(e, "bad right '%s' (right=SQ,SQ:SQ: attackers, then the "
                        "target)", v);
     int T = s->at[t];
@@ -260,7 +252,7 @@ static int parse_right(MqState *s, const char *v, Error *e)
     uint32_t A = 0;
     for (const char *c = v; c < colon;) {
         int a;
-        if (parse_sq(c, &a) || (c[2] != ',' && c + 2 != colon))
+        if (mq_parse_sq(c, &a) || (c[2] != ',' && c + 2 != colon))
             return err_set(e, "bad right '%s' (right=SQ,SQ:SQ)", v);
         int id = s->at[a];
         if (id < 0 || s->pc[id].side != H)
@@ -293,7 +285,7 @@ static int parse_threats(MqState *s, const char *v, Error *e)
 {
     for (const char *c = v; *c;) {
         int sq;
-        if (parse_sq(c, &sq) || (c[2] != ',' && c[2] != '\0'))
+        if (mq_parse_sq(c, &sq) || (c[2] != ',' && c[2] != '\0'))
             return err_set(e, "bad threats '%s' (threats=SQ,SQ)", v);
         int id = s->at[sq];
         if (id < 0)
@@ -313,7 +305,7 @@ static int battle_pieces(MqState *s, const char *from, const char *to,
                          int masked_attack, Error *e)
 {
     int f, t;
-    if (parse_sq(from, &f) || from[2] || parse_sq(to, &t))
+    if (mq_parse_sq(from, &f) || from[2] || mq_parse_sq(to, &t))
         return err_set(e, "bad battle squares '%s:%s'", from, to);
     int A = s->side, att = s->at[f];
     if (att < 0 || s->pc[att].side != A)
@@ -351,7 +343,7 @@ static int parse_phase(const Game *g, MqState *s, const char *v, Error *e)
     }
     if (n == 3 && !strcmp(part[0], "answer")) {
         int sq, mate = !strcmp(part[1], "mate");
-        if ((!mate && strcmp(part[1], "check")) || parse_sq(part[2], &sq) || part[2][2])
+        if ((!mate && strcmp(part[1], "check")) || mq_parse_sq(part[2], &sq) || part[2][2])
             return err_set(e, "bad phase '%s' (answer:check:SQ or answer:mate:SQ)", v);
         int T = s->at[sq];
         if (T < 0 || s->pc[T].side != A || !mq_masked(&s->pc[T]))

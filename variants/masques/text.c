@@ -172,12 +172,11 @@ static int read_give(const MqState *s, const char *t, uint64_t *set, int *bad)
     while (*c == ' ')
         c++;
     while (*c) {
-        if (c[0] < 'a' || c[0] > 'h' || c[1] < '1' || c[1] > '8' ||
-            (c[2] && c[2] != ' ')) {
+        int sq;
+        if (mq_parse_sq(c, &sq) || (c[2] && c[2] != ' ')) {
             *bad = -1;
             return -1;
         }
-        int sq = (c[1] - '1') * 8 + (c[0] - 'a');
         int id = s->at[sq];
         if (id < 0 || s->pc[id].side != s->loser) {
             *bad = sq;
@@ -291,11 +290,11 @@ static int why_move(const Game *g, const MqState *s, const char *text, const cha
         m++;
     }
     char f[3] = {0}, to[3] = {0};
-    if (strlen(m) < 2 || m[0] < 'a' || m[0] > 'h' || m[1] < '1' || m[1] > '8')
+    int from;
+    if (mq_parse_sq(m, &from))
         return err_set(e, "%s: not an action here; %s to move: a move (e2e4), "
                        "reveal g1f3, castling (e1g1), ...", text, MQ_SIDE_NAMES[s->side]);
     memcpy(f, m, 2);
-    int from = (m[1] - '1') * 8 + (m[0] - 'a');
     int id = s->at[from];
     if (id < 0)
         return err_set(e, "%s: there is no piece on %s", text, f);
