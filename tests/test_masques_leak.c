@@ -33,14 +33,7 @@
 #include "../core/render.h"
 #include "support/testutil.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define LEAK_SMALL 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define LEAK_SMALL 1
-#endif
-#endif
-#ifdef LEAK_SMALL
+#if TU_SANITIZED
 enum { LEAK_GAMES = 16, LEAK_PLIES = 80 };
 #else
 enum { LEAK_GAMES = 40, LEAK_PLIES = 120 };

@@ -27,14 +27,9 @@
 #include "support/masques_brute.h"
 #include "support/testutil.h"
 
-#if defined(__SANITIZE_ADDRESS__)
+#if TU_SANITIZED
 #define PERFT_CAP 60000ULL
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define PERFT_CAP 60000ULL
-#endif
-#endif
-#ifndef PERFT_CAP
+#else
 #define PERFT_CAP 400000ULL
 #endif
 

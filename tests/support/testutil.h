@@ -17,6 +17,20 @@
 #include "../../core/game.h"
 #include "../../variants/orthodox/chess.h"
 
+/* ---- The build ----------------------------------------------------------- */
+/* 1 in a build with AddressSanitizer (gcc or clang), which runs several
+ * times slower: long tests shrink their loops then. */
+#if defined(__SANITIZE_ADDRESS__)
+#define TU_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TU_SANITIZED 1
+#endif
+#endif
+#ifndef TU_SANITIZED
+#define TU_SANITIZED 0
+#endif
+
 /* ---- Positions used by several files ------------------------------------- */
 #define TU_FEN_START "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 #define TU_FEN_KIWIPETE \
