@@ -64,13 +64,13 @@ static int leaves_king_attacked(const Position *p, Move m)
  * leave the own King attacked; no pseudo-legal move is listed twice. */
 static void check_pseudo_against_legal(const Position *p)
 {
-    Move legal[CH_MAX_MOVES], pseudo[CH_MAX_MOVES];
+    Move legal[CH_MAX_MOVES], pseudo[CH_MAX_PSEUDO_MOVES];
     const int nl = chess_legal_moves(p, legal);
     const int np = chess_pseudo_moves(p, pseudo);
     char uci[6];
     StrBuf fen = STRBUF_INIT;
     chess_to_fen(p, &fen);
-    assert_in_range(np, nl, CH_MAX_MOVES);
+    assert_in_range(np, nl, CH_MAX_PSEUDO_MOVES);
     for (int i = 0; i < np; i++) {
         if (move_index(pseudo, i, pseudo[i]) >= 0)
             fail_msg("%s: pseudo-legal %s listed twice", sb_str(&fen),
@@ -126,6 +126,8 @@ static void test_ambi4_pseudo_moves_filter_to_legal(void **state)
         "8/8/8/K2pP2r/8/8/8/7k w - d6 0 1",   /* en passant pinned on the rank */
         "8/8/8/2k5/3Pp3/8/8/4K3 b - d3 0 1",  /* en passant out of check */
         "r3k2r/8/8/8/8/8/5r2/R3K2R w KQkq - 0 1",  /* castling through f1 */
+        /* 218 moves, the most known for a legal position */
+        "R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1",
     };
     for (size_t i = 0; i < ARRAY_LEN(more); i++) {
         Position p;
@@ -138,7 +140,7 @@ static void test_ambi4_pseudo_moves_filter_to_legal(void **state)
 
 static int pseudo_count(const Position *p, int kind)
 {
-    Move moves[CH_MAX_MOVES];
+    Move moves[CH_MAX_PSEUDO_MOVES];
     int n = chess_pseudo_moves(p, moves), count = 0;
     for (int i = 0; i < n; i++)
         count += kind < 0 || MOVE_KIND(moves[i]) == kind;
@@ -148,7 +150,7 @@ static int pseudo_count(const Position *p, int kind)
 /* The pseudo-legal move of p written uci; fails the test if there is none. */
 static Move pseudo_move(const Position *p, const char *uci)
 {
-    Move moves[CH_MAX_MOVES];
+    Move moves[CH_MAX_PSEUDO_MOVES];
     char buf[6];
     int n = chess_pseudo_moves(p, moves);
     for (int i = 0; i < n; i++)
@@ -211,14 +213,14 @@ static void test_ambi4_pseudo_moves_by_hand(void **state)
 /* The moves of one side grouped by destination: the candidates of square
  * t are moves[first[t] .. first[t + 1]). */
 typedef struct Squares {
-    Move moves[CH_MAX_MOVES];
+    Move moves[CH_MAX_PSEUDO_MOVES];
     int first[65];
     int nsquares;
 } Squares;
 
 static void squares_of(const Position *p, Squares *s)
 {
-    Move pseudo[CH_MAX_MOVES];
+    Move pseudo[CH_MAX_PSEUDO_MOVES];
     int count[64] = {0};
     const int n = chess_pseudo_moves(p, pseudo);
     for (int i = 0; i < n; i++)

@@ -53,6 +53,10 @@ enum MoveKind {
 #define MOVE_PROMO_FIG(m) (MOVE_IS_PROMO(m) ? MOVE_KIND(m) - MK_PROMO_N + 2 : 0)
 
 #define CH_MAX_MOVES 256
+/* Without the check rule the bound of legal positions does not hold; per
+ * piece at most Q 27, R 14, B 13, N 8, K 8, a pawn 12 (three squares, four
+ * figures): nine queens, two each of R B N and the King make 321. */
+#define CH_MAX_PSEUDO_MOVES 321
 
 typedef struct Position {
     Bitboard by_color[2];
@@ -88,11 +92,11 @@ int chess_legal_moves(const Position *p, Move *out);
 /* All pseudo-legal moves: every orthodox move of the side to move with
  * its own King's safety ignored (it may stay or step into attack, and an
  * enemy King may be captured), en passant and double steps included;
- * castling only as orthodox allows it.  Returns the count
- * (<= CH_MAX_MOVES).  chess_make plays them all correctly, but a Position
- * reached this way may break the "not in check" invariant, and after a
- * King capture it lacks a King: stop there (chess_make, chess_in_check
- * and chess_legal_moves assume both Kings stand). */
+ * castling only as orthodox allows it.  Returns the count (<=
+ * CH_MAX_PSEUDO_MOVES).  chess_make plays them all correctly, but a
+ * Position reached this way may break the "not in check" invariant, and
+ * after a King capture it lacks a King: stop there (chess_make,
+ * chess_in_check and chess_legal_moves assume both Kings stand). */
 int chess_pseudo_moves(const Position *p, Move *out);
 /* Play a legal move (no check that it is legal). */
 void chess_make(Position *p, Move m);
