@@ -17,6 +17,11 @@ const char *const MQ_SIDE_NAMES[2] = {"white", "black"};
 const char *const MQ_FIG_NAMES[7] = {"piece", "Pawn", "Knight", "Bishop",
                                      "Rook",  "Queen", "King"};
 const int MQ_ARMY[7] = {0, 8, 2, 2, 2, 1, 1};
+const MqCastle MQ_CASTLES[4] = {
+    {'K', CASTLE_WK, MQ_WHITE, 4, 7, 5, 6, BB(5) | BB(6)},
+    {'Q', CASTLE_WQ, MQ_WHITE, 4, 0, 3, 2, BB(1) | BB(2) | BB(3)},
+    {'k', CASTLE_BK, MQ_BLACK, 60, 63, 61, 62, BB(61) | BB(62)},
+    {'q', CASTLE_BQ, MQ_BLACK, 60, 56, 59, 58, BB(57) | BB(58) | BB(59)}};
 
 void mq_clear(MqState *s)
 {
@@ -107,8 +112,7 @@ void mq_remove(MqState *s, int id, int hidden)
     mq_lift(s, id);
 }
 
-/* Is the piece on sq of `side` a `fig` that has not moved? */
-static int unmoved_at(const MqState *s, int sq, int side, int fig)
+int mq_unmoved_at(const MqState *s, int sq, int side, int fig)
 {
     int id = s->at[sq];
     if (id < 0)
@@ -119,14 +123,12 @@ static int unmoved_at(const MqState *s, int sq, int side, int fig)
 
 void mq_tidy(MqState *s)
 {
-    static const struct { int bit, side, king, rook; } C[4] = {
-        {CASTLE_WK, MQ_WHITE, 4, 7}, {CASTLE_WQ, MQ_WHITE, 4, 0},
-        {CASTLE_BK, MQ_BLACK, 60, 63}, {CASTLE_BQ, MQ_BLACK, 60, 56}};
-    for (int i = 0; i < 4; i++)
-        if ((s->castling & C[i].bit) &&
-            (!unmoved_at(s, C[i].king, C[i].side, FIG_KING) ||
-             !unmoved_at(s, C[i].rook, C[i].side, FIG_ROOK)))
-            s->castling &= (uint8_t)~C[i].bit;
+    for (int i = 0; i < 4; i++) {
+        const MqCastle *c = &MQ_CASTLES[i];
+        if ((s->castling & c->bit) && (!mq_unmoved_at(s, c->king, c->side, FIG_KING) ||
+                                       !mq_unmoved_at(s, c->rook, c->side, FIG_ROOK)))
+            s->castling &= (uint8_t)~c->bit;
+    }
     for (int h = 0; h < 2; h++) {
         MqRight *r = &s->right[h];
         if (r->target < 0)

@@ -172,11 +172,7 @@ static void gen_figure(Gen *q, int id, int fig, int reveal)
  * Passing squares are judged with the King lifted (a line through it). */
 static void gen_castling(Gen *q)
 {
-    static const struct { int bit, side, king, rook, pass, land; Bitboard empty; } C[4] = {
-        {CASTLE_WK, MQ_WHITE, 4, 7, 5, 6, BB(5) | BB(6)},
-        {CASTLE_WQ, MQ_WHITE, 4, 0, 3, 2, BB(1) | BB(2) | BB(3)},
-        {CASTLE_BK, MQ_BLACK, 60, 63, 61, 62, BB(61) | BB(62)},
-        {CASTLE_BQ, MQ_BLACK, 60, 56, 59, 58, BB(57) | BB(58) | BB(59)}};
+    const MqCastle *C = MQ_CASTLES;
     const MqState *s = q->s;
     for (int i = 0; i < 4; i++) {
         if (C[i].side != q->side || !(s->castling & C[i].bit) || (s->occ & C[i].empty))

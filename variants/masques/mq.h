@@ -176,6 +176,16 @@ static inline int mq_cat(const MqPiece *p) { return mq_masked(p) ? 0 : p->fig; }
 extern const char *const MQ_SIDE_NAMES[2];
 extern const char *const MQ_FIG_NAMES[7];   /* "Pawn" ... "King" */
 extern const int MQ_ARMY[7];                /* a full army, by figure (MASQ-1) */
+/* The four castlings (MASQ-15), in CASTLE_* bit order: the letter in a
+ * position string, the right, the side, where King and Rook stand, the
+ * square the King passes and the one it lands on, the squares between King
+ * and Rook that must be empty. */
+typedef struct MqCastle {
+    char letter;
+    int bit, side, king, rook, pass, land;
+    Bitboard empty;
+} MqCastle;
+extern const MqCastle MQ_CASTLES[4];
 
 void mq_clear(MqState *s);
 void mq_put(MqState *s, int id, int sq);
@@ -186,6 +196,8 @@ void mq_set_figure(MqState *s, int id, int fig);
 void mq_move_piece(MqState *s, int id, int to);
 /* Note a piece leaving the board in the lost list and lift it. */
 void mq_remove(MqState *s, int id, int hidden);
+/* Is the piece on sq a `fig` of `side` that has not moved since setup? */
+int mq_unmoved_at(const MqState *s, int sq, int side, int fig);
 /* Drop castling rights whose K or R left or moved; drop rights whose
  * target is gone or revealed, and attackers that are gone. */
 void mq_tidy(MqState *s);

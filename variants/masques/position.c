@@ -160,14 +160,12 @@ static void place_raw(MqState *s, const RawPiece *raw, int n)
 
 static int parse_castling(MqState *s, const char *f, Error *e)
 {
-    static const struct { char c; int bit, side, king, rook; } C[4] = {
-        {'K', CASTLE_WK, MQ_WHITE, 4, 7}, {'Q', CASTLE_WQ, MQ_WHITE, 4, 0},
-        {'k', CASTLE_BK, MQ_BLACK, 60, 63}, {'q', CASTLE_BQ, MQ_BLACK, 60, 56}};
+    const MqCastle *C = MQ_CASTLES;
     if (!strcmp(f, "-"))
         return 0;
     for (const char *c = f; *c; c++) {
         int i = 0;
-        while (i < 4 && C[i].c != *c)
+        while (i < 4 && C[i].letter != *c)
             i++;
         if (i == 4)
             return err_set(e, "bad castling field '%s' (letters KQkq, or -)", f);
@@ -175,10 +173,8 @@ static int parse_castling(MqState *s, const char *f, Error *e)
             return err_set(e, "castling right '%c' given twice", *c);
         s->castling |= (uint8_t)C[i].bit;
         char k[3], r[3];
-        int kid = s->at[C[i].king], rid = s->at[C[i].rook];
-        if (kid < 0 || s->pc[kid].side != C[i].side || s->pc[kid].fig != FIG_KING ||
-            !(s->pc[kid].flags & PF_UNMOVED) || rid < 0 || s->pc[rid].side != C[i].side ||
-            s->pc[rid].fig != FIG_ROOK || !(s->pc[rid].flags & PF_UNMOVED))
+        if (!mq_unmoved_at(s, C[i].king, C[i].side, FIG_KING) ||
+            !mq_unmoved_at(s, C[i].rook, C[i].side, FIG_ROOK))
             return err_set(e, "castling right '%c' needs %s's unmoved King on %s and "
                            "unmoved Rook on %s", *c, MQ_SIDE_NAMES[C[i].side],
                            mq_sq(C[i].king, k), mq_sq(C[i].rook, r));
