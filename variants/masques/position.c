@@ -621,10 +621,9 @@ void mq_write_position(const Game *g, const void *st, StrBuf *out)
     sb_printf(out, " %c ", s->side == MQ_WHITE ? 'w' : 'b');
     if (!s->castling)
         sb_putc(out, '-');
-    static const char CL[4] = {'K', 'Q', 'k', 'q'};
     for (int i = 0; i < 4; i++)
-        if (s->castling & (1 << i))
-            sb_putc(out, CL[i]);
+        if (s->castling & MQ_CASTLES[i].bit)
+            sb_putc(out, MQ_CASTLES[i].letter);
     sb_printf(out, " %s %d %d", mq_sq(s->ep, a), s->halfmove, s->fullmove);
     for (int h = 0; h < 2; h++) {
         if (s->right[h].target < 0)

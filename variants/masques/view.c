@@ -209,11 +209,11 @@ static void info_lines(const Game *g, const MqState *s, int seat, View *v)
              now ? "this turn" : "at its next turn");
     }
     if (seat < 2 && s->phase != PH_OVER) {
-        static const char *const CL[4] = {"e1g1", "e1c1", "e8g8", "e8c8"};
-        char c[32] = "";
-        for (int i = seat * 2; i < seat * 2 + 2; i++)
-            if (s->castling & (1 << i))
-                snprintf(c + strlen(c), sizeof c - strlen(c), " %s", CL[i]);
+        char c[32] = "", k[3], l[3];
+        for (int i = 0; i < 4; i++)
+            if (MQ_CASTLES[i].side == seat && (s->castling & MQ_CASTLES[i].bit))
+                snprintf(c + strlen(c), sizeof c - strlen(c), " %s%s",
+                         mq_sq(MQ_CASTLES[i].king, k), mq_sq(MQ_CASTLES[i].land, l));
         if (c[0])
             line(v, "your castling rights:%s", c);
         if (s->nokings & (1u << seat))
