@@ -182,22 +182,15 @@ static char *read_file(const char *path)
 /* Where two texts part: the ply block and the first differing line. */
 static void diff_hint(const char *want, const char *got, StrBuf *out)
 {
-    int line = 1;
-    const char *lw = want, *lg = got, *ply = "(the record)";
+    const char *lw, *lg, *ply = "(the record)";
+    int line = tu_first_diff(want, got, &lw, &lg);
     size_t plylen = strlen(ply);
-    while (*want && *want == *got) {
-        if (*want == '\n') {
-            line++;
-            lw = want + 1;
-            lg = got + 1;
-            if (!strncmp(lw, "== ply", 6)) {
-                ply = lw;
-                plylen = strcspn(lw, "\n");
-            }
+    /* the last ply header up to that line (the lines before it are common) */
+    for (const char *nl = strchr(want, '\n'); nl && nl < lw; nl = strchr(nl + 1, '\n'))
+        if (!strncmp(nl + 1, "== ply", 6)) {
+            ply = nl + 1;
+            plylen = strcspn(ply, "\n");
         }
-        want++;
-        got++;
-    }
     sb_printf(out, "first difference at line %d, in %.*s\n  file: %.*s\n  now:  %.*s", line,
               (int)plylen, ply, (int)strcspn(lw, "\n"), lw, (int)strcspn(lg, "\n"), lg);
 }

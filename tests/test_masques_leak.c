@@ -156,17 +156,8 @@ static void seen_free(Seen *s)
 /* The first line where two texts differ, both versions. */
 static void first_difference(const char *a, const char *b, StrBuf *out)
 {
-    int line = 1;
-    const char *la = a, *lb = b;
-    while (*a && *a == *b) {
-        if (*a == '\n') {
-            line++;
-            la = a + 1;
-            lb = b + 1;
-        }
-        a++;
-        b++;
-    }
+    const char *la, *lb;
+    int line = tu_first_diff(a, b, &la, &lb);
     sb_printf(out, "line %d:\n    game: %.*s\n    twin: %.*s", line, (int)strcspn(la, "\n"), la,
               (int)strcspn(lb, "\n"), lb);
 }

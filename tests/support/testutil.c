@@ -193,6 +193,23 @@ void tu_assert_position(const Game *g, const char *want)
     free(got);
 }
 
+int tu_first_diff(const char *a, const char *b, const char **line_a, const char **line_b)
+{
+    int line = 1;
+    *line_a = a;
+    *line_b = b;
+    while (*a && *a == *b) {
+        if (*a == '\n') {
+            line++;
+            *line_a = a + 1;
+            *line_b = b + 1;
+        }
+        a++;
+        b++;
+    }
+    return line;
+}
+
 int tu_count_kind(const ActionList *l, int kind)
 {
     int n = 0;

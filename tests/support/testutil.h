@@ -104,6 +104,10 @@ void tu_assert_refused_exactly(Game *g, const char *text, const char *want);
 char *tu_position(const Game *g);
 void tu_assert_position(const Game *g, const char *want);
 
+/* Where texts a and b part: the number of the first line that differs
+ * (from 1), and where that line starts in each. */
+int tu_first_diff(const char *a, const char *b, const char **line_a, const char **line_b);
+
 /* How many actions of l are of kind. */
 int tu_count_kind(const ActionList *l, int kind);
 /* How many actions seat may take now (game_legal), of kind (-1: any). */
