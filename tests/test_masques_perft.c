@@ -180,19 +180,25 @@ static void test_masq_reference_mirror_symmetry(void **state)
     assert_true(checked >= 20);
 }
 
-/* The texts of the seat to act, sorted and joined by '|'. */
-static void legal_joined(const MbPos *p, char *out, size_t n)
+/* The k texts sorted, joined by '|' into out. */
+static void join_sorted(char (*texts)[MB_TEXT], int k, StrBuf *out)
 {
-    char texts[256][MB_TEXT];
-    int k = mb_legal_texts(p, texts, 256);
-    assert_in_range(k, 0, 256);
     qsort(texts, (size_t)k, MB_TEXT, (int (*)(const void *, const void *))strcmp);
-    out[0] = '\0';
-    for (int i = 0; i < k; i++) {
-        if (i)
-            strncat(out, "|", n - strlen(out) - 1);
-        strncat(out, texts[i], n - strlen(out) - 1);
-    }
+    sb_reset(out);
+    for (int i = 0; i < k; i++)
+        sb_printf(out, "%s%s", i ? "|" : "", texts[i]);
+}
+
+/* The machine texts of the reference's actions for the seat to act,
+ * sorted and joined by '|'. */
+static void reference_legal_joined(const MbPos *p, StrBuf *out)
+{
+    char (*texts)[MB_TEXT] = calloc(1024, MB_TEXT);
+    assert_non_null(texts);
+    int k = mb_legal_texts(p, texts, 1024);
+    assert_in_range(k, 0, 1024);
+    join_sorted(texts, k, out);
+    free(texts);
 }
 
 static void play(MbPos *p, const char *text)
@@ -203,10 +209,11 @@ static void play(MbPos *p, const char *text)
 
 static void assert_legal(const MbPos *p, const char *want)
 {
-    char got[4096];
-    legal_joined(p, got, sizeof got);
-    if (strcmp(got, want))
-        fail_msg("legal actions\n  got  %s\n  want %s", got, want);
+    StrBuf got = STRBUF_INIT;
+    reference_legal_joined(p, &got);
+    if (strcmp(sb_str(&got), want))
+        fail_msg("legal actions\n  got  %s\n  want %s", sb_str(&got), want);
+    sb_free(&got);
 }
 
 /* Hand counts. MASQ-2/5 from the masked start: 8 front pieces, each 2 pawn
@@ -522,26 +529,10 @@ static void engine_legal_joined(const Game *g, StrBuf *out)
         game_format(g, &l.v[i], FMT_MACHINE, &t);
         snprintf(texts[i], MB_TEXT, "%s", sb_str(&t));
     }
-    qsort(texts, (size_t)l.n, MB_TEXT, (int (*)(const void *, const void *))strcmp);
-    sb_reset(out);
-    for (int i = 0; i < l.n; i++)
-        sb_printf(out, "%s%s", i ? "|" : "", texts[i]);
+    join_sorted(texts, l.n, out);
     free(texts);
     sb_free(&t);
     al_free(&l);
-}
-
-/* Sorted machine texts of the reference's actions joined by '|'. */
-static void reference_legal_joined(const MbPos *p, StrBuf *out)
-{
-    char (*texts)[MB_TEXT] = calloc(1024, MB_TEXT);
-    int k = mb_legal_texts(p, texts, 1024);
-    assert_in_range(k, 0, 1024);
-    qsort(texts, (size_t)k, MB_TEXT, (int (*)(const void *, const void *))strcmp);
-    sb_reset(out);
-    for (int i = 0; i < k; i++)
-        sb_printf(out, "%s%s", i ? "|" : "", texts[i]);
-    free(texts);
 }
 
 /* One ply of a walk: the position string read back by the engine; the
