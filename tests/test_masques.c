@@ -102,14 +102,6 @@ static int count_play(const Game *g, int seat)
            tu_legal_count(g, seat, ACT_DRAW_DECLINE) - tu_legal_count(g, seat, ACT_DRAW_CLAIM);
 }
 
-static void assert_going_on(const Game *g)
-{
-    Status s;
-    game_status(g, &s);
-    if (s.over)
-        fail_msg("the game ended (%s)", s.reason);
-}
-
 /* Has seat been told something containing needle? */
 static int told(const Game *g, int seat, const char *needle)
 {
@@ -663,7 +655,7 @@ static void test_masq7_mask_mate_on_another_piece_reveals_it(void **state)
     (void)state;
     Game *g = mq("7n~/6p~p~/1k~6/8/8/8/8/R3K3 w - - 0 1", NULL);
     PLAY(g, "a1a8", "announce mate h8");
-    assert_going_on(g);
+    tu_assert_going_on(g);
     assert_int_equal(game_to_act(g), B);
     tu_assert_position(g, "R6n/6p~p~/1k~6/8/8/8/8/4K3 b - - 1 1");
     game_free(g);
@@ -956,11 +948,11 @@ static void test_masq11_a_fold_or_an_equal_battle_lets_the_game_go_on(void **sta
     (void)state;
     Game *g = mq(P4 " phase=bid:c6:d7:40:w", NULL);
     PLAY(g, "bid 41", "fold");
-    assert_going_on(g);
+    tu_assert_going_on(g);
     game_free(g);
     g = mq("4k~3/8/8/3p~4/4P~3/8/8/4K~3 w - - 0 1 phase=bid:e4:d5:40:w", NULL);
     PLAY(g, "bid 41", "call");
-    assert_going_on(g);
+    tu_assert_going_on(g);
     tu_assert_position(g, "4k~3/8/8/3p4/4P3/8/8/4K~3 b - - 0 1");
     game_free(g);
 }
@@ -1016,7 +1008,7 @@ static void test_masq13_not_while_the_king_is_masked(void **state)
     (void)state;
     Game *g = mq("4k~3/8/8/8/3q~4/8/8/3R2K~1 w - - 0 1", NULL);
     PLAY(g, "d1d4", "reveal");
-    assert_going_on(g);
+    tu_assert_going_on(g);
     tu_assert_position(g, "4k~3/8/8/8/3q4/8/8/6K~1 b - - 0 1");
     game_free(g);
 }
@@ -1067,7 +1059,7 @@ static void test_masq14_mate_is_judged_on_the_true_figures(void **state)
     game_status(g, &s);
     assert_int_equal(s.in_check, 1);
     assert_actions(g, W, "reveal e3c1 reveal e3g1"); /* the masked Bishop parries */
-    assert_going_on(g);
+    tu_assert_going_on(g);
     game_free(g);
     g = mq("4k~3/8/8/8/8/4P~3/6P~P~/r6K w - - 0 1", NULL);
     tu_assert_over(g, "0-1", "checkmate");
@@ -1131,7 +1123,7 @@ static void test_masq16_full_reveal_without_king_later(void **state)
     (void)state;
     Game *g = mq("4k~3/p~2p4/8/8/8/8/8/4R1K1 w - - 0 1", NULL);
     PLAY(g, "e1e8", "concede");
-    assert_going_on(g); /* Black plays on without its King */
+    tu_assert_going_on(g); /* Black plays on without its King */
     tu_assert_position(g, "4R3/p~2p4/8/8/8/8/8/6K1 b - - 0 1 nokings=b");
     View *v = view_of(g, B);
     assert_non_null(strstr(v->info, "your King was removed without reveal"));

@@ -30,15 +30,6 @@ static const VariantOps *orthodox(void)
     return v;
 }
 
-static void assert_going_on(const Game *g)
-{
-    Status s;
-    game_status(g, &s);
-    if (s.over)
-        fail_msg("the game ended (%s)", s.reason);
-    assert_true(game_to_act(g) >= 0);
-}
-
 /* ORTH-9: the game from fen is over at once by insufficient material
  * (dead), or goes on. */
 static void assert_material(const char *fen, int dead)
@@ -47,7 +38,7 @@ static void assert_material(const char *fen, int dead)
     if (dead)
         tu_assert_over(g, "1/2-1/2", "insufficient material");
     else
-        assert_going_on(g);
+        tu_assert_going_on(g);
     game_free(g);
 }
 
@@ -304,7 +295,7 @@ static void test_orth9_threefold_claim_holds(void **state)
     tu_assert_refused(g, "claim", "no draw can be claimed now");
     tu_play_line(g, SHUFFLE);
     assert_int_equal(game_repetitions(g), 3);
-    assert_going_on(g); /* a claim, not automatic */
+    tu_assert_going_on(g); /* a claim, not automatic */
     assert_true(claim_offered(g));
     tu_play_line(g, "claim");
     tu_assert_over(g, "1/2-1/2", "threefold repetition claimed by white");
@@ -380,7 +371,7 @@ static void test_orth9_fivefold_automatic(void **state)
     Game *g = tu_orthodox(NULL);
     tu_play_line(g, SHUFFLE " " SHUFFLE " " SHUFFLE);
     assert_int_equal(game_repetitions(g), 4);
-    assert_going_on(g);
+    tu_assert_going_on(g);
     tu_play_line(g, SHUFFLE);
     tu_assert_over(g, "1/2-1/2", "fivefold repetition");
     game_free(g);
@@ -392,7 +383,7 @@ static void test_orth9_param_fivefold_off(void **state)
     Game *g = tu_orthodox_with(NULL, "fivefold=off");
     tu_play_line(g, SHUFFLE " " SHUFFLE " " SHUFFLE " " SHUFFLE " " SHUFFLE);
     assert_int_equal(game_repetitions(g), 6);
-    assert_going_on(g);
+    tu_assert_going_on(g);
     assert_true(claim_offered(g)); /* the threefold claim still holds */
     game_free(g);
 }
@@ -402,7 +393,7 @@ static void test_orth9_seventy_five_move_automatic(void **state)
     (void)state;
     Game *g = tu_orthodox("4k3/8/8/8/8/8/8/R3K3 w - - 148 80");
     tu_play_line(g, "Ra2");
-    assert_going_on(g);
+    tu_assert_going_on(g);
     tu_play_line(g, "Kd7");
     tu_assert_over(g, "1/2-1/2", "seventy-five-move rule");
     game_free(g);
@@ -424,7 +415,7 @@ static void test_orth9_param_seventy_five_move_off(void **state)
     Game *g = tu_orthodox_with("4k3/8/8/8/8/8/8/R3K3 w - - 149 80",
                                "seventy_five_move=off");
     tu_play_line(g, "Ra2 Kd7 Ra3");
-    assert_going_on(g);
+    tu_assert_going_on(g);
     assert_true(claim_offered(g)); /* fifty-move claim still holds */
     game_free(g);
 }
@@ -463,7 +454,7 @@ static void test_orth9_param_insufficient_material_off(void **state)
     Game *g = tu_orthodox_with("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1",
                                "insufficient_material=off");
     tu_play_line(g, "Kxe2 Kd7");
-    assert_going_on(g);
+    tu_assert_going_on(g);
     game_free(g);
 }
 

@@ -245,6 +245,15 @@ int tu_is_legal(const Game *g, const char *machine)
 
 /* ---- Game state ---------------------------------------------------------- */
 
+void tu_assert_going_on(const Game *g)
+{
+    Status s;
+    game_status(g, &s);
+    if (s.over)
+        fail_msg("the game ended (%s)", s.reason);
+    assert_true(game_to_act(g) >= 0);
+}
+
 void tu_assert_over(const Game *g, const char *result, const char *reason)
 {
     Status s;

@@ -117,6 +117,8 @@ int tu_legal_count(const Game *g, int seat, int kind);
 int tu_is_legal(const Game *g, const char *machine);
 
 /* ---- Game state ---------------------------------------------------------- */
+/* The game is not over, and a seat is to act. */
+void tu_assert_going_on(const Game *g);
 /* The game is over with result ("1-0", "1/2-1/2" ...) and exactly this
  * reason, and nobody is to act. */
 void tu_assert_over(const Game *g, const char *result, const char *reason);
