@@ -43,7 +43,8 @@ const char *action_kind_name(int kind)
 
 int action_eq(const Action *a, const Action *b)
 {
-    /* Field by field: the struct has padding that memcmp would read. */
+    /* Field by field: the struct has padding that memcmp would read.
+     * `note` is left out on purpose: it is a remark, not the action. */
     return a->kind == b->kind && a->seat == b->seat && a->figure == b->figure &&
            a->flags == b->flags && coord_eq(a->from, b->from) &&
            coord_eq(a->to, b->to) && a->amount == b->amount &&

@@ -69,6 +69,13 @@ typedef struct Action {
     int32_t amount; /* bid, announcement kind, choice index ... */
     uint32_t code;  /* variant-private packed form (e.g. orthodox move) */
     uint64_t set;   /* variant-defined set (pieces given up ...) */
+    /* A remark typed with the action that is not part of what the action
+     * is: action_eq ignores it, legal lists leave it 0 and perft never
+     * sees it, but the core hands it to `apply` and keeps it in the
+     * history (undo replays it).  Échecs ambigus: the piece the mover
+     * proposes under the clock procedure (AMBI-7), which the opponent may
+     * keep or replace.  A variant must treat it as untrusted input. */
+    uint32_t note;
 } Action;
 
 /* Meta actions are handled by the core (game.c), never by a variant's
