@@ -7,10 +7,12 @@
 #include "variant.h"
 #include "../variants/orthodox/orthodox.h"
 #include "../variants/masques/masques.h"
+#include "../variants/ambigus/ambigus.h"
 
 const VariantOps *const variant_registry[] = {
     &orthodox_variant,
     &masques_variant,
+    &ambigus_variant,
     NULL,
 };
 
