@@ -168,7 +168,7 @@ static void info_lines(const Game *g, const MqState *s, int seat, View *v)
     if (s->phase == PH_SETUP) {
         line(v, "setup: white has placed %d of 16 pieces, black %d of 16",
              16 - mq_in_hand(s, MQ_WHITE), 16 - mq_in_hand(s, MQ_BLACK));
-        if (seat < 2 && mq_in_hand(s, seat)) {
+        if (seat >= 0 && seat < 2 && mq_in_hand(s, seat)) {
             char hand[64] = "";
             for (int i = seat * 16; i < seat * 16 + 16; i++)
                 if (!(s->pc[i].flags & PF_ON))
@@ -208,7 +208,7 @@ static void info_lines(const Game *g, const MqState *s, int seat, View *v)
              "battle %s", MQ_SIDE_NAMES[h], mq_sq(s->pc[r->target].sq, sq), from,
              now ? "this turn" : "at its next turn");
     }
-    if (seat < 2 && s->phase != PH_OVER) {
+    if (seat >= 0 && seat < 2 && s->phase != PH_OVER) {
         char c[32] = "", k[3], l[3];
         for (int i = 0; i < 4; i++)
             if (MQ_CASTLES[i].side == seat && (s->castling & MQ_CASTLES[i].bit))
