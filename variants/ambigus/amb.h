@@ -118,10 +118,8 @@ int amb_parse(const Game *g, const void *st, const ActionList *legal,
 /* ---- view.c ------------------------------------------------------------- */
 void amb_view(const Game *g, const void *st, int seat, View *v);
 
-/* ---- ambigus.c: actions shared by the files above ---------------------- */
-Action amb_name_action(const AmbState *s, int sq, int flags);
+/* ---- ambigus.c ---------------------------------------------------------- */
+/* The opponent's choice of candidate m (s in AP_CHOOSE). */
 Action amb_choose_action(const AmbState *s, Move m);
-/* The naming action's flags for sq in s (s in AP_NAME). */
-int amb_square_flags(const AmbState *s, const Move *list, int n, int sq);
 
 #endif

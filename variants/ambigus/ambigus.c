@@ -14,6 +14,7 @@
  * one make (amb_make), and the perft here counts exactly the tree that
  * legal/apply span (the core's generic perft), so the two always agree.
  */
+#include <assert.h>
 #include <string.h>
 
 #include "ambigus.h"
@@ -57,7 +58,8 @@ static Coord sq_coord(int sq) { return coord_make(sq & 7, sq >> 3); }
 
 /* ---- Actions --------------------------------------------------------------- */
 
-int amb_square_flags(const AmbState *s, const Move *list, int n, int sq)
+/* The naming action's flags for sq: several candidates, the King's square. */
+static int square_flags(const AmbState *s, const Move *list, int n, int sq)
 {
     int count = 0;
     for (int i = 0; i < n && count < 2; i++)
@@ -68,7 +70,7 @@ int amb_square_flags(const AmbState *s, const Move *list, int n, int sq)
     return flags;
 }
 
-Action amb_name_action(const AmbState *s, int sq, int flags)
+static Action name_action(const AmbState *s, int sq, int flags)
 {
     Action a;
     memset(&a, 0, sizeof a);
@@ -109,7 +111,7 @@ static void amb_legal(const Game *g, const void *st, int seat, ActionList *out)
         amb_targets(list, n, &all, &ambiguous);
         while (all) {
             const int sq = bb_pop(&all);
-            Action a = amb_name_action(s, sq, amb_square_flags(s, list, n, sq));
+            Action a = name_action(s, sq, square_flags(s, list, n, sq));
             al_push(out, &a);
         }
         return;
@@ -134,7 +136,7 @@ static int is_legal(const AmbState *s, const Action *a, Move *cand, int *k)
     const int sq = CH_SQ(a->to.x, a->to.y);
     if (s->phase == AP_NAME) {
         *k = amb_candidates(list, n, sq, cand);
-        Action want = amb_name_action(s, sq, amb_square_flags(s, list, n, sq));
+        Action want = name_action(s, sq, square_flags(s, list, n, sq));
         return *k > 0 && action_eq(&want, a);
     }
     if (s->phase != AP_CHOOSE || sq != s->named)
@@ -237,6 +239,7 @@ static int amb_apply(const Game *g, void *st, const Action *a, Events *ev)
         return -1;
     if (s->phase == AP_NAME) {
         apply_name(g, s, a, cand, k, ev);
+        assert(amb_state_ok(s));
         return 0;
     }
     const Move m = (Move)a->code;
@@ -253,6 +256,7 @@ static int amb_apply(const Game *g, void *st, const Action *a, Events *ev)
         announce_kings(s, ev);
     }
     sb_free(&b);
+    assert(amb_state_ok(s));
     return 0;
 }
 
@@ -344,11 +348,12 @@ static int amb_claim(const Game *g, const void *st, char *why, size_t n)
 static int amb_init(Game *g, void *st, const char *position, Error *e)
 {
     (void)g;
-    if (!position) {
+    if (!position)
         amb_start(st);
-        return 0;
-    }
-    return amb_read(st, position, e);
+    else if (amb_read(st, position, e))
+        return -1;
+    assert(amb_state_ok(st));
+    return 0;
 }
 
 static void amb_write_position(const Game *g, const void *st, StrBuf *out)

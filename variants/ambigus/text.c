@@ -183,7 +183,8 @@ static int err_no_square(const AmbState *s, const ActionList *legal, const char 
 
 /* A whole move, as the clock procedure reads it. */
 typedef struct MoveQuery {
-    int fig;            /* FIG_PAWN .. FIG_KING */
+    int fig;            /* FIG_PAWN .. FIG_KING; FIG_NONE: whatever stands
+                           on the from-square (UCI) */
     int file, rank;     /* of the from-square, -1 if not given */
     int to;
     int promo;          /* FIG_NONE if not given */
@@ -220,7 +221,8 @@ static int scan_move(const char *text, MoveQuery *q)
         return -1;
     q->to = square_at(t + n - 2);
     size_t i = 0, end = n - 2;
-    if (i < end && strchr("PNBRQK", t[i]))
+    const int lettered = i < end && strchr("PNBRQK", t[i]) != NULL;
+    if (lettered)
         q->fig = figure_from_letter(t[i++]);
     if (i < end && t[i] >= 'a' && t[i] <= 'h')
         q->file = t[i++] - 'a';
@@ -228,6 +230,8 @@ static int scan_move(const char *text, MoveQuery *q)
         q->rank = t[i++] - '1';
     if (i < end && strchr("x-:", t[i]))
         i++;
+    if (!lettered && q->file >= 0 && q->rank >= 0)
+        q->fig = FIG_NONE; /* UCI: the from-square says which piece */
     /* A bare square is a naming, not a move. */
     return i == end && (q->file >= 0 || q->rank >= 0 || q->fig != FIG_PAWN || q->promo)
                ? 0 : -1;
@@ -236,7 +240,7 @@ static int scan_move(const char *text, MoveQuery *q)
 static int query_fits(const Position *p, Move m, const MoveQuery *q)
 {
     const int from = MOVE_FROM(m);
-    return CH_FIG(p->board[from]) == q->fig && (q->file < 0 || (from & 7) == q->file) &&
+    return (q->fig == FIG_NONE || CH_FIG(p->board[from]) == q->fig) && (q->file < 0 || (from & 7) == q->file) &&
            (q->rank < 0 || (from >> 3) == q->rank) &&
            (q->promo == FIG_NONE || MOVE_PROMO_FIG(m) == q->promo);
 }
