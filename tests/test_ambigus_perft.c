@@ -25,17 +25,13 @@
 #include <string.h>
 #include <ctype.h>
 
+#include "../core/game.h"
 #include "../variants/orthodox/chess.h"
 #include "support/testutil.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define PERFT_CAP 60000ULL      /* ASan + UBSan run several times slower */
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define PERFT_CAP 60000ULL
-#endif
-#endif
-#ifndef PERFT_CAP
+#if TU_SANITIZED
+#define PERFT_CAP 150000ULL
+#else
 #define PERFT_CAP 600000ULL
 #endif
 
@@ -303,6 +299,27 @@ static uint64_t amb_count(const Position *p, int depth, int mate)
     return total;
 }
 
+/* Per named square of p ("f3"), as game_perft_divide reports it. */
+static uint64_t amb_divide(const Position *p, int depth, int mate,
+                           void (*fn)(void *ud, const char *text, uint64_t n),
+                           void *ud)
+{
+    Squares s;
+    squares_of(p, &s);
+    if (s.nsquares == 0 || (mate && all_squares_lose_king(p, &s)))
+        return 0;
+    uint64_t total = 0;
+    for (int t = 0; t < 64; t++) {
+        if (s.first[t] == s.first[t + 1])
+            continue;
+        char name[3];
+        uint64_t n = amb_count_square(p, &s, t, depth, mate);
+        fn(ud, chess_square_name(t, name), n);
+        total += n;
+    }
+    return total;
+}
+
 /* ---- The documented positions (docs/AMBIGUS.md, "Perft positions") ---- */
 
 typedef struct AmbCase {
@@ -346,6 +363,13 @@ static const AmbCase CASES[] = {
      "6k1/8/8/8/8/6N1/5PPP/r5K1 w - - 0 1", 0, {10, 148, 1550, 22098, 262787}},
     {"A12 mated at the root, the mate rule on: the game is over (AMBI-6)",
      "6k1/8/8/8/8/6N1/5PPP/r5K1 w - - 0 1", 1, {0, 0, 0, 0, 0}},
+    {"A13 Ra1 checks but the knight can name the black King's square: no mate "
+     "(AMBI-4 before AMBI-6)",
+     "8/8/8/7k/8/6N1/r4PPP/6K1 b - - 0 1", 1, {17, 168, 2237, 23685, 330752}},
+    {"A14 Rg8 and Rb1 leave White only King squares, the mate rule off",
+     "1r6/8/8/8/8/k6p/7P/7K b - - 0 1", 0, {16, 32, 466, 2484, 40328}},
+    {"A15 the same with the mate rule on: Rb1 mates, Rg8 stalemates (AMBI-6)",
+     "1r6/8/8/8/8/k6p/7P/7K b - - 0 1", 1, {16, 28, 397, 2145, 34626}},
 };
 
 /* ---- The counter checked by hand and by symmetry ------------------------ */
@@ -366,7 +390,14 @@ static uint64_t counter(const char *fen, int depth, int mate)
  * and g3-g4 Black has 5 / 8 / 5 King squares plus g2 (21); after fxg2 White
  * names g2 f3 f4 g4, after hxg2 g2 h3 h4 g4 (8): 29.
  * A11: Kf1 Kh1 (shared with the knight), f3 f4 h3 h4, Ne2 Ne4 Nf5 Nh5: 10;
- * every one keeps the King on the first rank or on g1: mated when on. */
+ * every one keeps the King on the first rank or on g1: mated when on.
+ * A14: the rook's 14 squares and the King's 5, b2 b3 b4 shared: 16.  At
+ * depth 2 the three shared squares give 2 choices each (6); after each of
+ * the other 13 White names g1 and g2 (h2 is blocked by h3): 26, total 32.
+ * With the mate rule on, after Rb1 (g1 attacked by the rook, g2 by the
+ * pawn: mate) and Rg8 (both attacked, no check: stalemate) White has lost:
+ * 28.  A13 shows the other side of the definition: after Ra1 White is in
+ * the same net as in A11 but can name h5, the black King's square. */
 static void test_ambi_counter_by_hand(void **state)
 {
     (void)state;
@@ -379,6 +410,12 @@ static void test_ambi_counter_by_hand(void **state)
     const char *a11 = "6k1/8/8/8/8/6N1/5PPP/r5K1 w - - 0 1";
     assert_int_equal(counter(a11, 1, 0), 10);
     assert_int_equal(counter(a11, 1, 1), 0);
+    const char *a14 = "1r6/8/8/8/8/k6p/7P/7K b - - 0 1";
+    assert_int_equal(counter(a14, 1, 0), 16);
+    assert_int_equal(counter(a14, 2, 0), 32);
+    assert_int_equal(counter(a14, 2, 1), 28);
+    const char *a13 = "8/8/8/7k/8/6N1/r4PPP/6K1 b - - 0 1";
+    assert_int_equal(counter(a13, 2, 1), counter(a13, 2, 0));
     /* The same with the knight on e3: d1 is reached by the knight alone
      * and blocks the rook, so White is not mated. */
     assert_int_equal(counter("6k1/8/8/8/8/4N3/5PPP/r5K1 w - - 0 1", 1, 1),
@@ -438,6 +475,111 @@ static void test_ambi_counter_colour_symmetry(void **state)
     }
 }
 
+/* ---- The engine against the counter -------------------------------------- */
+
+static Game *engine_game(const char *fen, int mate)
+{
+    const VariantOps *v = variant_find("ambigus");
+    if (!v)
+        fail_msg("the registry has no \"ambigus\" variant");
+    return tu_game(&(TuGame){.variant = v, .position = fen,
+                             .params = mate ? "mate=on" : NULL});
+}
+
+typedef struct DivLine {
+    char text[16];
+    uint64_t n;
+} DivLine;
+
+typedef struct Divide {
+    DivLine v[64];
+    int n;
+} Divide;
+
+static void divide_add(void *ud, const char *text, uint64_t n)
+{
+    Divide *d = ud;
+    if (d->n == (int)ARRAY_LEN(d->v))
+        fail_msg("more than 64 root actions: %s", text);
+    str_copy(d->v[d->n].text, sizeof d->v[0].text, text);
+    d->v[d->n++].n = n;
+}
+
+static int divline_cmp(const void *a, const void *b)
+{
+    return strcmp(((const DivLine *)a)->text, ((const DivLine *)b)->text);
+}
+
+/* Both divides side by side, one root action a line, "<<" where they
+ * differ; returns the number of differing lines. */
+static int divide_table(Divide *eng, Divide *ref, StrBuf *out)
+{
+    int diffs = 0, i = 0, j = 0;
+    qsort(eng->v, (size_t)eng->n, sizeof eng->v[0], divline_cmp);
+    qsort(ref->v, (size_t)ref->n, sizeof ref->v[0], divline_cmp);
+    sb_printf(out, "  %-10s %12s %12s\n", "action", "engine", "counter");
+    while (i < eng->n || j < ref->n) {
+        int c = i == eng->n ? 1 : j == ref->n ? -1 : strcmp(eng->v[i].text, ref->v[j].text);
+        char e[24] = "-", r[24] = "-";
+        const char *text = c <= 0 ? eng->v[i].text : ref->v[j].text;
+        if (c <= 0)
+            snprintf(e, sizeof e, "%" PRIu64, eng->v[i++].n);
+        if (c >= 0)
+            snprintf(r, sizeof r, "%" PRIu64, ref->v[j++].n);
+        int same = strcmp(e, r) == 0;
+        diffs += !same;
+        sb_printf(out, "  %-10s %12s %12s%s\n", text, e, r, same ? "" : "  <<");
+    }
+    return diffs;
+}
+
+/* One position at one depth: the engine's perft, generic perft and
+ * divide, the counter's count and divide, and the documented count all
+ * agree; otherwise both divides are printed. */
+static void check_engine_depth(const AmbCase *c, const Game *g, const Position *p, int d)
+{
+    Divide eng = {.n = 0}, ref = {.n = 0};
+    const uint64_t fast = game_perft(g, d), generic = game_perft_generic(g, d);
+    const uint64_t etotal = game_perft_divide(g, d, divide_add, &eng);
+    const uint64_t rtotal = amb_divide(p, d, c->mate, divide_add, &ref);
+    StrBuf table = STRBUF_INIT;
+    const int ndiff = divide_table(&eng, &ref, &table);
+    if (ndiff || fast != rtotal || generic != rtotal || etotal != rtotal ||
+        rtotal != c->counts[d - 1])
+        fail_msg("%s\n  %s%s depth %d: engine perft %" PRIu64 ", generic %" PRIu64
+                 ", divide %" PRIu64 "; counter %" PRIu64 "; documented %" PRIu64
+                 "\n%s", c->name, c->fen, c->mate ? " mate=on" : "", d, fast, generic,
+                 etotal, rtotal, c->counts[d - 1], sb_str(&table));
+    sb_free(&table);
+}
+
+/* AMBI-1 .. AMBI-6 over the action tree: every documented position, every
+ * depth whose count is under the cap. */
+static void test_ambi_engine_perft_matches_counter(void **state)
+{
+    (void)state;
+    int checked = 0;
+    for (size_t i = 0; i < ARRAY_LEN(CASES); i++) {
+        Game *g = engine_game(CASES[i].fen, CASES[i].mate);
+        Position p;
+        tu_chess_load(&p, CASES[i].fen);
+        for (int d = 1; d <= 5 && CASES[i].counts[d - 1] < PERFT_CAP; d++, checked++)
+            check_engine_depth(&CASES[i], g, &p, d);
+        game_free(g);
+    }
+    assert_true(checked >= (int)ARRAY_LEN(CASES) * 3);
+}
+
+/* The engine's own start position is A1's. */
+static void test_ambi1_engine_start_position(void **state)
+{
+    (void)state;
+    Game *g = engine_game(NULL, 0);
+    for (int d = 1; d <= 4; d++)
+        assert_int_equal(game_perft(g, d), CASES[0].counts[d - 1]);
+    game_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -445,6 +587,8 @@ int main(void)
         cmocka_unit_test(test_ambi4_pseudo_moves_by_hand),
         cmocka_unit_test(test_ambi_counter_by_hand),
         cmocka_unit_test(test_ambi_counter_colour_symmetry),
+        cmocka_unit_test(test_ambi_engine_perft_matches_counter),
+        cmocka_unit_test(test_ambi1_engine_start_position),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
