@@ -162,7 +162,7 @@ static int read_ep(Position *q, const char *s, Error *e)
     return 0;
 }
 
-static int read_counter(const char *s, const char *what, long hi, long lo, long *out, Error *e)
+static int read_counter(const char *s, const char *what, long lo, long hi, long *out, Error *e)
 {
     char *end;
     errno = 0;
@@ -189,9 +189,9 @@ static int read_fen(Position *q, char *field[], int n, Error *e)
     if (read_ep(q, field[3], e))
         return -1;
     long half = 0, full = 1;
-    if (n >= 5 && read_counter(field[4], "halfmove clock", MAX_HALFMOVE, 0, &half, e))
+    if (n >= 5 && read_counter(field[4], "halfmove clock", 0, MAX_HALFMOVE, &half, e))
         return -1;
-    if (n >= 6 && read_counter(field[5], "fullmove number", MAX_FULLMOVE, 1, &full, e))
+    if (n >= 6 && read_counter(field[5], "fullmove number", 1, MAX_FULLMOVE, &full, e))
         return -1;
     q->halfmove = (uint16_t)half;
     q->fullmove = (uint16_t)full;

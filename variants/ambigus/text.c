@@ -145,6 +145,15 @@ static void squeeze(const char *text, char *buf, size_t n)
     buf[k] = '\0';
 }
 
+/* Does t start with word, in any case? */
+static int starts_with(const char *t, const char *word)
+{
+    for (; *word; t++, word++)
+        if (tolower((unsigned char)*t) != *word)
+            return 0;
+    return 1;
+}
+
 static int find_action(const ActionList *legal, const Action *want, Action *out)
 {
     for (int i = 0; i < legal->n; i++)
@@ -298,10 +307,12 @@ static int parse_name(const Game *g, const AmbState *s, const ActionList *legal,
 {
     char t[64];
     squeeze(text, t, sizeof t);
+    for (size_t n = strlen(t); n > 2 && strchr("+#!?", t[n - 1]); n--)
+        t[n - 1] = '\0'; /* "f3+" names f3 */
     if (str_ieq(text, "O-O") || str_ieq(text, "O-O-O") || str_ieq(text, "0-0") ||
         str_ieq(text, "0-0-0"))
         return err_set(e, "%s: no castling in Échecs ambigus (AMBI-4)", text);
-    if (str_ieq(text, "keep") || strncmp(t, "choose", 6) == 0)
+    if (str_ieq(text, "keep") || starts_with(t, "choose"))
         return err_set(e, "%s: %s names a square now; %s chooses the piece after that",
                        text, AMB_SIDE_NAMES[s->pos.side], AMB_SIDE_NAMES[s->pos.side ^ 1]);
     /* The bare square, or its record form "f3 (Ng1f3)". */
@@ -353,7 +364,7 @@ static int scan_choose(const char *text, ChooseQuery *q)
     char t[64];
     squeeze(text, t, sizeof t);
     const char *c = t;
-    if (strncmp(c, "choose", 6) == 0)
+    if (starts_with(c, "choose"))
         c += 6;
     memset(q, 0, sizeof *q);
     q->to = -1;
