@@ -32,7 +32,7 @@
 #if TU_SANITIZED
 #define PERFT_CAP 150000ULL
 #else
-#define PERFT_CAP 600000ULL
+#define PERFT_CAP 3000000ULL
 #endif
 
 /* ---- chess_pseudo_moves -------------------------------------------------- */
