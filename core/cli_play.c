@@ -219,9 +219,12 @@ static void print_help(const Play *p)
     StrBuf ex = STRBUF_INIT;
     game_legal_play(p->g, &l);
     if (l.n > 0) {
+        StrBuf machine = STRBUF_INIT;
         game_format(p->g, &l.v[0], FMT_RECORD, &ex);
-        sb_puts(&ex, " or ");
-        game_format(p->g, &l.v[0], FMT_MACHINE, &ex);
+        game_format(p->g, &l.v[0], FMT_MACHINE, &machine);
+        if (strcmp(sb_str(&ex), sb_str(&machine)) != 0)
+            sb_printf(&ex, " or %s", sb_str(&machine));
+        sb_free(&machine);
     }
     printf("Type a move as %s reads it%s%s%s, or one of:\n"
            "  legal        the legal moves of the seat to act\n"
