@@ -152,8 +152,9 @@ static inline Move *emit_from(Move *m, int from, Bitboard to)
 
 /* Castling (ORTH-5): called only when not in check.  The rights imply the
  * King and Rook stand on their squares (kept by chess_make and checked by
- * chess_from_fen). */
-static Move *gen_castles(const Position *p, Move *m, Bitboard occ)
+ * chess_from_fen).  `inline` keeps it inside chess_legal_moves now that
+ * chess_pseudo_moves calls it too (the perft's code stays as it was). */
+static inline Move *gen_castles(const Position *p, Move *m, Bitboard occ)
 {
     const int us = p->side, them = us ^ 1;
     const int base = us == CH_WHITE ? 0 : 56;
