@@ -83,6 +83,16 @@ void chess_startpos(Position *p);
  * square, the side not to move in check, absurd counters ...
  * Returns 0, or -1 with e set and *p unchanged. */
 int chess_from_fen(Position *p, const char *fen, Error *e);
+/* Bits of chess_from_fen_rules' rules. */
+enum {
+    /* Skip only the check rule's tests (the side not to move in check,
+     * more than two checkers), for variants without check; the result
+     * then need not pass chess_position_ok. */
+    CH_FEN_NO_CHECK_RULE = 1 << 0
+};
+/* chess_from_fen with some of its tests switched off by rules (0: none,
+ * which is chess_from_fen). */
+int chess_from_fen_rules(Position *p, const char *fen, unsigned rules, Error *e);
 /* Write FEN (en passant square written only after a double step, as
  * stored). */
 void chess_to_fen(const Position *p, StrBuf *out);

@@ -6,6 +6,9 @@
  * Invariant: chess_from_fen either fills *p with a position that passes
  * chess_position_ok (and could arise in a game as far as cheap tests can
  * tell), or leaves *p untouched and says in e what is wrong.
+ * chess_from_fen_rules with CH_FEN_NO_CHECK_RULE is the same reader for
+ * variants without check: it skips only the check-rule tests, so the side
+ * not to move may be attacked (chess_position_ok then refuses the result).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -265,7 +268,7 @@ static int check_kings_safe(const Position *q, Error *e)
     return 0;
 }
 
-static int parse_fields(Position *q, char *field[7], int n, Error *e)
+static int parse_fields(Position *q, char *field[7], int n, unsigned rules, Error *e)
 {
     if (parse_placement(q, field[0], e) < 0 || check_material(q, e) < 0)
         return -1;
@@ -284,7 +287,7 @@ static int parse_fields(Position *q, char *field[7], int n, Error *e)
         return -1;
     q->halfmove = (uint16_t)half;
     q->fullmove = (uint16_t)full;
-    if (check_kings_safe(q, e) < 0)
+    if (!(rules & CH_FEN_NO_CHECK_RULE) && check_kings_safe(q, e) < 0)
         return -1;
     q->ep_keyed = (uint8_t)chess_ep_legal(q);
     q->key = chess_compute_key(q);
@@ -292,6 +295,11 @@ static int parse_fields(Position *q, char *field[7], int n, Error *e)
 }
 
 int chess_from_fen(Position *p, const char *fen, Error *e)
+{
+    return chess_from_fen_rules(p, fen, 0, e);
+}
+
+int chess_from_fen_rules(Position *p, const char *fen, unsigned rules, Error *e)
 {
     if (!fen)
         return err_set(e, "no FEN given");
@@ -308,7 +316,7 @@ int chess_from_fen(Position *p, const char *fen, Error *e)
                        n > 6 ? 6 : n, n == 1 ? "" : "s");
     Position q;
     memset(&q, 0, sizeof q);
-    if (parse_fields(&q, field, n, e) < 0)
+    if (parse_fields(&q, field, n, rules, e) < 0)
         return -1;
     *p = q;
     return 0;
