@@ -176,6 +176,59 @@ static const DeepCase DEEP[] = {
      5, 164075551},
 };
 
+/* The other variants' action trees (docs/MASQUES.md and docs/AMBIGUS.md,
+ * "Perft positions"), fast path then the core's generic path. */
+static int bench_variants(void)
+{
+    static const struct {
+        const char *variant, *name, *position, *param;
+        int depth;
+        uint64_t nodes;
+    } CASES[] = {
+        {"masques", "masques P1", "r~n~b~q~k~b~n~r~/p~p~p~p~p~p~p~p~/8/8/8/8/"
+         "P~P~P~P~P~P~P~P~/R~N~B~Q~K~B~N~R~ w KQkq - 0 1", "allin=4", 4, 1700471},
+        {"ambigus", "ambigus A1", NULL, NULL, 6, 6258768},
+        {"ambigus", "ambigus A2", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/"
+         "R3K2R w - - 0 1", NULL, 5, 2015852},
+    };
+    int bad = 0;
+    for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
+        GameConfig cfg;
+        memset(&cfg, 0, sizeof cfg);
+        cfg.variant = variant_find(CASES[i].variant);
+        cfg.position = CASES[i].position;
+        Error e;
+        if (cfg.variant && CASES[i].param) {
+            params_defaults(cfg.variant, &cfg.params);
+            cfg.params_set = 1;
+            if (params_set(cfg.variant, &cfg.params, CASES[i].param, &e)) {
+                printf("%s: %s\n", CASES[i].name, e.msg);
+                bad = 1;
+                continue;
+            }
+        }
+        Game *g = cfg.variant ? game_new(&cfg, &e) : NULL;
+        if (!g) {
+            printf("%s: cannot start: %s\n", CASES[i].name, e.msg);
+            bad = 1;
+            continue;
+        }
+        for (int generic = 0; generic < 2; generic++) {
+            double t0 = now_seconds();
+            uint64_t n = generic ? game_perft_generic(g, CASES[i].depth)
+                                 : game_perft(g, CASES[i].depth);
+            double secs = now_seconds() - t0;
+            int ok = n == CASES[i].nodes;
+            printf("%-11s perft %d (%s): %10" PRIu64 " nodes in %6.3f s = %5.1f M nodes/s %s\n",
+                   CASES[i].name, CASES[i].depth, generic ? "generic" : "fast", n, secs,
+                   (double)n / secs / 1e6, ok ? "ok" : "MISMATCH");
+            bad |= !ok;
+        }
+        game_free(g);
+    }
+    return bad;
+}
+
 /* Perft through the public game API: what `chessvar perft` runs. */
 static uint64_t game_api_perft(const char *fen, int depth, int *bad)
 {
@@ -241,6 +294,7 @@ int main(void)
         bad |= !ok;
         game_free(g);
     }
+    bad |= bench_variants();
     if (bad)
         printf("bench: FAILED (wrong perft count)\n");
     return bad;
