@@ -1139,6 +1139,22 @@ static void test_masq16_full_reveal_without_king_later(void **state)
 
 /* ---- Views, records, perft, position strings ------------------------------------------------- */
 
+/* MASQ-16: once the game is over (here by resignation, a core-level end)
+ * a seat's view no longer offers its castling rights. */
+static void test_masq16_no_castling_line_after_the_end(void **state)
+{
+    (void)state;
+    Game *g = mq(START, NULL);
+    View *v = view_of(g, W);
+    assert_non_null(strstr(v->info, "your castling rights"));
+    free(v);
+    tu_play(g, W, "resign");
+    v = view_of(g, W);
+    assert_null(strstr(v->info, "castling"));
+    free(v);
+    game_free(g);
+}
+
 static void test_masq_views_show_each_seat_only_what_it_may_know(void **state)
 {
     (void)state;
@@ -1324,6 +1340,7 @@ int main(void)
         cmocka_unit_test(test_masq15_no_castling_through_the_line_of_the_check),
         cmocka_unit_test(test_masq16_full_reveal_without_king_at_once),
         cmocka_unit_test(test_masq16_full_reveal_without_king_later),
+        cmocka_unit_test(test_masq16_no_castling_line_after_the_end),
         cmocka_unit_test(test_masq_views_show_each_seat_only_what_it_may_know),
         cmocka_unit_test(test_masq_records_replay_every_kind_of_action),
         cmocka_unit_test(test_masq_perft_fast_path_equals_the_generic_one),

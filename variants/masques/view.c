@@ -208,7 +208,7 @@ static void info_lines(const Game *g, const MqState *s, int seat, View *v)
              "battle %s", MQ_SIDE_NAMES[h], mq_sq(s->pc[r->target].sq, sq), from,
              now ? "this turn" : "at its next turn");
     }
-    if (seat >= 0 && seat < 2 && s->phase != PH_OVER) {
+    if (seat >= 0 && seat < 2 && s->phase != PH_OVER && !v->status.over) {
         char c[32] = "", k[3], l[3];
         for (int i = 0; i < 4; i++)
             if (MQ_CASTLES[i].side == seat && (s->castling & MQ_CASTLES[i].bit))
