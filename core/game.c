@@ -272,9 +272,12 @@ void game_history_text(const Game *g, int i, int seat, StrBuf *out)
 
 const char *game_side_name(const Game *g, int side)
 {
+    static const char *const ORTHODOX_SIDES[2] = {"white", "black"};
     if (side < 0 || side >= g->cfg.nsides)
         return "nobody";
-    return g->cfg.variant->side_name(g, side);
+    if (g->cfg.variant->side_name)
+        return g->cfg.variant->side_name(g, side);
+    return side < 2 ? ORTHODOX_SIDES[side] : "nobody";
 }
 
 const char *game_seat_name(const Game *g, int seat)
@@ -815,7 +818,12 @@ void game_view(const Game *g, int seat, View *out)
     game_status(g, &out->status);
     out->has_draw_offer = g->offer_seat >= 0;
     out->draw_offer_seat = g->offer_seat;
-    out->geo = g->cfg.variant->geometry(g, g->st);
+    if (g->cfg.variant->geometry) {
+        out->geo = g->cfg.variant->geometry(g, g->st);
+    } else { /* the core's default: the orthodox board */
+        out->geo.bounded = 1;
+        out->geo.width = out->geo.height = 8;
+    }
     g->cfg.variant->view(g, g->st, seat, out);
 }
 

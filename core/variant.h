@@ -96,8 +96,10 @@ typedef struct VariantOps {
     int (*init)(Game *g, void *st, const char *position, Error *e);
     /* Write the full-truth position string (FEN for orthodox). */
     void (*write_position)(const Game *g, const void *st, StrBuf *out);
+    /* Optional: the board.  NULL: the orthodox 8x8 board. */
     Geometry (*geometry)(const Game *g, const void *st);
-    const char *(*side_name)(const Game *g, int side); /* "white" */
+    /* Optional: a side's name.  NULL: "white" and "black". */
+    const char *(*side_name)(const Game *g, int side);
     /* The seat that must act next in this state, or -1 if none can.  The
      * core asks `status` first, so this need not detect the end of the
      * game (and must not use the game's history: perft calls it on copies). */

@@ -362,20 +362,6 @@ static void amb_write_position(const Game *g, const void *st, StrBuf *out)
     amb_write(cst(st), out);
 }
 
-static Geometry amb_geometry(const Game *g, const void *st)
-{
-    (void)g;
-    (void)st;
-    Geometry geo = {.bounded = 1, .width = 8, .height = 8};
-    return geo;
-}
-
-static const char *amb_side_name(const Game *g, int side)
-{
-    (void)g;
-    return side == 0 || side == 1 ? AMB_SIDE_NAMES[side] : "nobody";
-}
-
 static int amb_side_to_move(const Game *g, const void *st)
 {
     (void)g;
@@ -465,8 +451,6 @@ const VariantOps ambigus_variant = {
     .state_size = sizeof(AmbState),
     .init = amb_init,
     .write_position = amb_write_position,
-    .geometry = amb_geometry,
-    .side_name = amb_side_name,
     .to_act = amb_to_act,
     .side_to_move = amb_side_to_move,
     .legal = amb_legal,

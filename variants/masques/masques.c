@@ -51,20 +51,6 @@ static const ParamDef MASQUES_PARAMS[MP__COUNT] = {
                                 "a battle, a capture or a pawn-like move"},
 };
 
-static Geometry mq_geometry(const Game *g, const void *st)
-{
-    (void)g;
-    (void)st;
-    Geometry geo = {.bounded = 1, .width = 8, .height = 8};
-    return geo;
-}
-
-static const char *mq_side_name(const Game *g, int side)
-{
-    (void)g;
-    return side == 0 || side == 1 ? MQ_SIDE_NAMES[side] : "nobody";
-}
-
 static int mq_to_act(const Game *g, const void *st)
 {
     const MqState *s = st;
@@ -155,8 +141,6 @@ const VariantOps masques_variant = {
     .state_size = sizeof(MqState),
     .init = mq_init,
     .write_position = mq_write_position,
-    .geometry = mq_geometry,
-    .side_name = mq_side_name,
     .to_act = mq_to_act,
     .side_to_move = mq_side_to_move,
     .legal = mq_legal,

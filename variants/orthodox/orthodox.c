@@ -92,20 +92,6 @@ static void orth_write_position(const Game *g, const void *st, StrBuf *out)
     chess_to_fen(&cstate(st)->pos, out);
 }
 
-static Geometry orth_geometry(const Game *g, const void *st)
-{
-    (void)g;
-    (void)st;
-    Geometry geo = {.bounded = 1, .width = 8, .height = 8};
-    return geo;
-}
-
-static const char *orth_side_name(const Game *g, int side)
-{
-    (void)g;
-    return side == 0 || side == 1 ? SIDE_NAMES[side] : "nobody";
-}
-
 static int orth_side_to_move(const Game *g, const void *st)
 {
     (void)g;
@@ -306,7 +292,6 @@ static void orth_view(const Game *g, const void *st, int seat, View *v)
     const Position *p = &s->pos;
     StrBuf fen = STRBUF_INIT;
 
-    v->geo = orth_geometry(g, st);
     v->side_to_move = p->side;
     for (int sq = 0; sq < 64 && v->npieces < MAX_VIEW_PIECES; sq++) {
         int pc = p->board[sq];
@@ -354,8 +339,6 @@ const VariantOps orthodox_variant = {
     .state_size = sizeof(OrthodoxState),
     .init = orth_init,
     .write_position = orth_write_position,
-    .geometry = orth_geometry,
-    .side_name = orth_side_name,
     .to_act = orth_to_act,
     .side_to_move = orth_side_to_move,
     .legal = orth_legal,
