@@ -56,9 +56,16 @@ else
   PROGRAM := $(BUILD)/chessvar
 endif
 
+# Build in parallel by default (make -j1 to override).
+NPROC := $(shell nproc 2>/dev/null || echo 2)
+ifeq ($(filter -j%,$(MAKEFLAGS)),)
+  MAKEFLAGS += -j$(NPROC)
+endif
+
 .PHONY: all play check test bench deps deps-bench clean tests-build
-# Support objects are built by a pattern rule only: keep them between runs.
-.SECONDARY: $(SUPPORT_OBJ)
+# Objects made through pattern chains (test and support objects) are kept,
+# so a second `make test` with nothing changed rebuilds nothing.
+.SECONDARY:
 
 all: $(PROGRAM)
 

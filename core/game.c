@@ -795,6 +795,43 @@ int game_undo(Game *g, int n, Error *e)
     return 0;
 }
 
+int game_hidden_info(const Game *g)
+{
+    return g->cfg.variant->version >= 2 && g->cfg.variant->hidden_info;
+}
+
+int game_undo_by(Game *g, int seat, int n, Error *e)
+{
+    if (seat < 0 || seat >= g->cfg.nseats)
+        return err_set(e, "there is no seat %d", seat);
+    if (n < 0 || n > g->nhist)
+        return err_set(e, "cannot undo %d action%s: only %d played", n,
+                       n == 1 ? "" : "s", g->nhist);
+    if (!game_hidden_info(g))
+        return game_undo(g, n, e);
+    const VariantOps *v = g->cfg.variant;
+    const char *who = game_seat_name(g, seat);
+    Status s;
+    game_status(g, &s);
+    if (s.over && n > 0)
+        return err_set(e, "the game is over: in %s nothing can be taken back then",
+                       v->name);
+    for (int i = g->nhist - 1; i >= g->nhist - n; i--) {
+        const HistoryEntry *h = &g->hist[i];
+        if (h->action.seat != seat)
+            return err_set(e, "%s may take back only its own actions, and %s acted "
+                              "after them (in %s a seat may not undo what another "
+                              "seat did)", who, game_seat_name(g, h->action.seat),
+                           v->name);
+        if (!action_is_meta(h->action.kind) &&
+            (!v->undo_barrier || v->undo_barrier(g, &h->action)))
+            return err_set(e, "%s cannot be taken back: in %s an action that "
+                              "made something known or began an exchange stays "
+                              "played", h->text, v->name);
+    }
+    return game_undo(g, n, e);
+}
+
 /* ---- Messages ------------------------------------------------------------ */
 
 int game_message_count(const Game *g) { return g->msgs.n; }

@@ -108,6 +108,16 @@ int game_apply(Game *g, const Action *a, Error *e);
 void game_format(const Game *g, const Action *a, int style, StrBuf *out);
 /* Undo the last n actions (replays from the start).  -1 if fewer exist. */
 int game_undo(Game *g, int n, Error *e);
+/* Undo asked for by `seat` (what the terminal and batch mode call).  In a
+ * game without hidden information any seat may take back any actions.  In
+ * one with hidden information (VariantOps.hidden_info) a seat may take back
+ * only its own most recent actions, none of them a barrier (the variant's
+ * undo_barrier: an action after which something became known), and never
+ * after the game is over; otherwise -1 with a message naming the rule.
+ * docs/MASQUES.md, "Taking back". */
+int game_undo_by(Game *g, int seat, int n, Error *e);
+/* Does the game hide facts from some seats (the variant's hidden_info)? */
+int game_hidden_info(const Game *g);
 /* End the game now (hooks, tests): winners is a side mask, 0 = draw. */
 void game_end(Game *g, unsigned winners, const char *reason);
 /* The draw offer pending, as the offering seat, or -1. */

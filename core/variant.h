@@ -79,9 +79,16 @@ typedef struct View {
 enum { FMT_RECORD = 0, /* records and people: SAN for chess */
        FMT_MACHINE = 1 /* legal lists, perft divide: UCI for chess */ };
 
+/* ---- A variant's own commands, for `help` ----------------------------- */
+typedef struct VariantHelp {
+    const char *usage;   /* "bid N" */
+    const char *doc;     /* "raise the bid to N (higher than the bid on the table)" */
+    const char *example; /* "bid 3" */
+} VariantHelp;
+
 /* ---- The ops table ---------------------------------------------------- */
 typedef struct VariantOps {
-    int version;               /* 1 */
+    int version;               /* 1, or 2 with the fields after history_text */
     const char *name;          /* command-line name: "orthodox" */
     const char *title;         /* "Orthodox chess" */
     const char *summary;       /* one line for the menu */
@@ -150,6 +157,27 @@ typedef struct VariantOps {
      * may read it.  NULL: every seat may read every text. */
     void (*history_text)(const Game *g, const Action *a, const char *text,
                          int seat, StrBuf *out);
+
+    /* ---- version 2 ---- */
+    /* 1 when seats may know different things (hidden figures, secrets).
+     * The core and the interfaces then refuse a seat's request for another
+     * seat's view or legal list, restrict undo (game_undo_by) and ask every
+     * seat's consent before a game in progress is saved (docs/RECORDS.md). */
+    int hidden_info;
+    /* Optional, with hidden_info: 1 when action a, once played, may not be
+     * taken back because it made something known or began an exchange a
+     * seat reacts to (a reveal, a battle's answer, a bid, an announcement).
+     * NULL: every action is a barrier. */
+    int (*undo_barrier)(const Game *g, const Action *a);
+    /* Optional: the variant's own commands for `help`, ended by an entry
+     * whose usage is NULL (placing, bidding, naming a square ...). */
+    const VariantHelp *help;
+    /* Optional: the rules as this program plays them, for players
+     * (`chessvar rules VARIANT`): plain UTF-8 text, lines of at most 78
+     * columns, each rule numbered as in ../shared/rules/ (ORTH-1 ...).
+     * `{NAME}` stands for the current value of parameter NAME; the core
+     * expands it and marks a value that differs from the default. */
+    const char *rules;
 } VariantOps;
 
 /* Messages to seats.  seat_mask bit i: seat i sees the text.  ev may be
