@@ -27,7 +27,8 @@ enum {
     OPT_ASCII = 1 << 5,
     OPT_JSON = 1 << 6,
     OPT_DEPTH = 1 << 7,
-    OPT_DIVIDE = 1 << 8
+    OPT_DIVIDE = 1 << 8,
+    OPT_BOTTOM = 1 << 9
 };
 
 typedef struct OptionDef {
@@ -49,6 +50,8 @@ static const OptionDef OPTIONS[] = {
     {"--json", OPT_JSON, NULL, "answer every command with one JSON object per line"},
     {"--depth", OPT_DEPTH, "N", "depth of the perft search (plies)"},
     {"--divide", OPT_DIVIDE, NULL, "one 'move: count' line per root action"},
+    {"--bottom", OPT_BOTTOM, "SIDE", "keep SIDE at the bottom of the board (default: "
+                                     "the side of the seat to act)"},
 };
 
 enum { VARIANT_NONE, VARIANT_REQUIRED, VARIANT_OPTIONAL };
@@ -68,11 +71,13 @@ static int cmd_params(const CliOptions *o);
 static int cmd_perft(const CliOptions *o);
 static int cmd_legal(const CliOptions *o);
 static int cmd_help(const CliOptions *o);
+static int cmd_rules(const CliOptions *o);
 
 #define GAME_OPTS (OPT_FEN | OPT_SEED | OPT_LOAD | OPT_PARAM | OPT_SIDES)
 
 static const CommandDef COMMANDS[] = {
-    {"menu", "[--ascii] [--seed N]", OPT_ASCII | OPT_SEED, VARIANT_NONE,
+    {"menu", "[--ascii] [--seed N] [--bottom SIDE]", OPT_ASCII | OPT_SEED | OPT_BOTTOM,
+     VARIANT_NONE,
      "choose a variant from a menu, then play it in the terminal (hot-seat)",
      "This is also what 'chessvar' without arguments does.", cli_menu},
     {"list", "", 0, VARIANT_NONE, "list the variants, one per line",
@@ -82,12 +87,18 @@ static const CommandDef COMMANDS[] = {
      "One line each: name, type, default (and the value given with --param),\n"
      "the rule it belongs to, what it does and its valid values.", cmd_params},
     {"play", "VARIANT [--fen POS] [--seed N] [--load FILE] [--param NAME=VALUE]...\n"
-             "                     [--sides N] [--ascii]",
-     GAME_OPTS | OPT_ASCII, VARIANT_OPTIONAL,
+             "                     [--sides N] [--ascii] [--bottom SIDE]",
+     GAME_OPTS | OPT_ASCII | OPT_BOTTOM, VARIANT_OPTIONAL,
      "play a game in the terminal, hot-seat",
      "The board is shown from the point of view of the seat to act.  Type\n"
      "'help' at the prompt for the commands.  With --load the variant may be\n"
-     "left out.", cli_play},
+     "left out; a finished game loaded this way can be stepped through.\n"
+     "--bottom white keeps White at the bottom (for a projector).", cli_play},
+    {"rules", "VARIANT [--param NAME=VALUE]...", OPT_PARAM, VARIANT_REQUIRED,
+     "the rules of a variant as chessvar plays them",
+     "Numbered as in the rule briefs (ORTH-1 ...), with the parameters' values;\n"
+     "a value given with --param that differs from the default is marked.",
+     cmd_rules},
     {"perft", "VARIANT [--fen POS] --depth N [--divide] [--param NAME=VALUE]...",
      GAME_OPTS | OPT_DEPTH | OPT_DIVIDE, VARIANT_OPTIONAL,
      "count the leaves of the action tree, like Stockfish's 'go perft'",
@@ -219,6 +230,7 @@ static int option_value(const CommandDef *c, const OptionDef *d,
     switch (d->bit) {
     case OPT_FEN: o->fen = val; break;
     case OPT_LOAD: o->load = val; break;
+    case OPT_BOTTOM: o->bottom = val; break;
     case OPT_SEED:
         if (parse_u64(val, &o->seed))
             return usage_error(c->name, "--seed %s: give a whole number from 0 to "
@@ -388,6 +400,11 @@ int cli_main(int argc, char **argv)
         c = command_find("menu");
     } else if (wants_help(argv[1])) {
         print_main_help();
+        return CLI_EXIT_OK;
+    } else if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+        if (argc > 2)
+            return usage_error(NULL, "--version takes no arguments");
+        printf("chessvar %s\n", CHESSVAR_VERSION);
         return CLI_EXIT_OK;
     } else if (argv[1][0] == '-') {
         c = command_find("menu"); /* "chessvar --ascii" */
@@ -583,6 +600,102 @@ static int cmd_params(const CliOptions *o)
     fputs(sb_str(&out), stdout);
     sb_free(&out);
     return CLI_EXIT_OK;
+}
+
+/* Expand the variant's rules text: {NAME} becomes parameter NAME's value
+ * in p, followed by "(default D)" when it differs from the default. */
+static void rules_expand(const VariantOps *v, const Params *p, StrBuf *out)
+{
+    Params def;
+    params_defaults(v, &def);
+    for (const char *t = v->rules; *t; t++) {
+        const char *close = *t == '{' ? strchr(t, '}') : NULL;
+        char name[64];
+        size_t n = close ? (size_t)(close - t - 1) : 0;
+        int i = -1;
+        if (close && n < sizeof name) {
+            memcpy(name, t + 1, n);
+            name[n] = '\0';
+            i = params_index(v, name);
+        }
+        if (i < 0) {
+            sb_putc(out, *t);
+            continue;
+        }
+        StrBuf now = STRBUF_INIT, was = STRBUF_INIT;
+        params_format_value(v, p, i, &now);
+        params_format_value(v, &def, i, &was);
+        sb_puts(out, sb_str(&now));
+        if (strcmp(sb_str(&now), sb_str(&was)) != 0)
+            sb_printf(out, " (changed; default %s)", sb_str(&was));
+        sb_free(&now);
+        sb_free(&was);
+        t = close;
+    }
+}
+
+int cli_side_arg(const Game *g, const char *name, int *side, Error *e)
+{
+    for (int s = 0; s < game_nsides(g); s++) {
+        if (str_ieq(name, game_side_name(g, s))) {
+            *side = s;
+            return 0;
+        }
+    }
+    StrBuf b = STRBUF_INIT;
+    for (int s = 0; s < game_nsides(g); s++)
+        sb_printf(&b, "%s%s", s ? ", " : "", game_side_name(g, s));
+    err_set(e, "no side '%s'; the sides are: %s (or auto)", name, sb_str(&b));
+    sb_free(&b);
+    return -1;
+}
+
+int cli_rules_text(const VariantOps *v, const Params *p, StrBuf *out)
+{
+    if (v->version < 2 || !v->rules) {
+        sb_printf(out, "(no rules text for %s yet)\n", v->name);
+        return -1;
+    }
+    rules_expand(v, p, out);
+    if (v->nparams == 0)
+        return 0;
+    Params def;
+    params_defaults(v, &def);
+    sb_puts(out, "\nParameters of this game (chessvar params shows what each does):\n");
+    for (int i = 0; i < v->nparams; i++) {
+        StrBuf now = STRBUF_INIT, was = STRBUF_INIT;
+        params_format_value(v, p, i, &now);
+        params_format_value(v, &def, i, &was);
+        int changed = strcmp(sb_str(&now), sb_str(&was)) != 0;
+        sb_printf(out, "  %-20s %s%s%s%s\n", v->params[i].name, sb_str(&now),
+                  changed ? "  (changed; default " : "", changed ? sb_str(&was) : "",
+                  changed ? ")" : "");
+        sb_free(&now);
+        sb_free(&was);
+    }
+    return 0;
+}
+
+static int cmd_rules(const CliOptions *o)
+{
+    Params p;
+    Error e;
+    params_defaults(o->variant, &p);
+    for (int i = 0; i < o->nparams; i++) {
+        if (params_set(o->variant, &p, o->params[i], &e) < 0) {
+            param_error(&e, o->params[i]);
+            fprintf(stderr, "chessvar rules: %s\n", e.msg);
+            return CLI_EXIT_USAGE;
+        }
+    }
+    StrBuf out = STRBUF_INIT;
+    int rc = cli_rules_text(o->variant, &p, &out);
+    if (rc)
+        fprintf(stderr, "chessvar rules: %s", sb_str(&out));
+    else
+        fputs(sb_str(&out), stdout);
+    sb_free(&out);
+    return rc ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }
 
 /* Commands that need a game report a failed start the same way. */

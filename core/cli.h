@@ -27,6 +27,7 @@ enum {
 };
 
 #define CLI_MAX_PARAMS 64
+#define CHESSVAR_VERSION "0.4.0"
 
 typedef struct CliOptions {
     const char *command;        /* "play", "run", ... */
@@ -42,6 +43,7 @@ typedef struct CliOptions {
     int json;                   /* --json */
     int depth;                  /* --depth, -1 when not given */
     int divide;                 /* --divide */
+    const char *bottom;         /* --bottom SIDE, NULL: the seat's own side */
 } CliOptions;
 
 /* The whole program: parse argv, run the command, return the exit status. */
@@ -64,6 +66,15 @@ void cli_names(const Game *g, RenderNames *n);
  * (checkmate)") and its JSON object, from public facts only. */
 void cli_status_line(const Game *g, StrBuf *out);
 void cli_status_json(const Game *g, StrBuf *out);
+
+/* The side named `name` ("white") of g in *side; -1 with e listing the
+ * sides otherwise. */
+int cli_side_arg(const Game *g, const char *name, int *side, Error *e);
+
+/* The variant's rules text for players (VariantOps.rules) with the values
+ * of p, then the parameters' values, marked where they differ from the
+ * defaults.  -1 (and a note in out) if the variant has no rules text. */
+int cli_rules_text(const VariantOps *v, const Params *p, StrBuf *out);
 
 /* Colours on stdout: a terminal, and NO_COLOR unset or empty. */
 int cli_use_color(void);

@@ -1,16 +1,21 @@
 /*
- * cli_play.c -- the game in the terminal: the variant menu and the
- * hot-seat loop (`chessvar`, `chessvar menu`, `chessvar play`).
+ * cli_play.c -- the game in the terminal: the variant menu, the hot-seat
+ * loop, the end of a game (save, review, again, menu) and the review of a
+ * finished game (`chessvar`, `chessvar menu`, `chessvar play`).
  *
- * Invariant: what is drawn for a seat comes from that seat's View only,
- * and when the seats' views differ (hidden information) the screen is
- * cleared and handed over before the next seat's board appears.  A line
- * that is not understood is answered with a message, never a crash; the
- * game changes only through game_play / game_apply / game_undo.
+ * Invariant: what is drawn for a seat comes from that seat's View only.
+ * When the seats' views differ (hidden information) and the input is a
+ * terminal, the screen *and its scrollback* are wiped, and the line
+ * history of the editor cleared, before the next seat's board appears:
+ * nothing a seat saw or typed survives the hand-over.  A line that is not
+ * understood is answered with a message, never a crash; the game changes
+ * only through game_play / game_undo_by; a line is never taken for a file
+ * name unless the prompt asked for one.
  *
  * Input: libedit (line editing, history) when standard input is a
  * terminal; plain lines otherwise, echoed after the prompt so that a piped
- * session reads like a typed one.
+ * session reads like a typed one.  Hand-overs and the setup confirmation
+ * happen only on a terminal (a piped session is one transcript).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -24,37 +29,63 @@
 typedef struct Play {
     Game *g;
     RenderOpts ro;
-    int tty_in;              /* stdin is a terminal: libedit, hand-over pauses */
+    int tty_in;              /* stdin is a terminal: libedit, hand-overs */
     unsigned char *seen;     /* per message: seats that have read it */
     int nseen;
     int shown_seat;          /* seat whose board is on the screen, -1 none */
 } Play;
 
+/* How a game (or the games of one variant) ended for the player. */
+enum { PLAY_QUIT, PLAY_AGAIN, PLAY_MENU, PLAY_ON };
+
 /* ---- Input ------------------------------------------------------------ */
 
-/* A line typed after prompt, without its newline (malloc'd), or NULL at
- * the end of input. */
+/* A line typed after prompt, without its newline and trimmed (malloc'd),
+ * or NULL at the end of input. */
 static char *read_line(const Play *p, const char *prompt)
 {
+    char *line = NULL;
     if (p->tty_in) {
         fflush(stdout);
-        char *l = readline(prompt);
-        if (l && l[0])
-            add_history(l);
-        return l;
+        line = readline(prompt);
+        if (line && line[0])
+            add_history(line);
+    } else {
+        size_t cap = 0;
+        fputs(prompt, stdout);
+        fflush(stdout);
+        if (getline(&line, &cap, stdin) < 0) {
+            free(line);
+            fputc('\n', stdout);
+            return NULL;
+        }
+        line[strcspn(line, "\r\n")] = '\0';
+        printf("%s\n", line);
     }
-    fputs(prompt, stdout);
-    fflush(stdout);
-    char *line = NULL;
-    size_t cap = 0;
-    if (getline(&line, &cap, stdin) < 0) {
-        free(line);
-        fputc('\n', stdout);
-        return NULL;
-    }
-    line[strcspn(line, "\r\n")] = '\0';
-    printf("%s\n", line);
+    if (line)
+        str_trim(line);
     return line;
+}
+
+/* Ask a yes/no question; only "y" or "yes" is yes (the end of input: no). */
+static int ask_yes(const Play *p, const char *prompt)
+{
+    char *l = read_line(p, prompt);
+    int yes = l && (str_ieq(l, "y") || str_ieq(l, "yes"));
+    free(l);
+    return yes;
+}
+
+/* Split "word rest" in place: returns rest (may be ""), word in word[]. */
+static char *split_word(char *line, char *word, size_t n)
+{
+    size_t k = strcspn(line, " \t");
+    word[0] = '\0';
+    if (k < n) {
+        memcpy(word, line, k);
+        word[k] = '\0';
+    }
+    return line + k + strspn(line + k, " \t");
 }
 
 /* ---- The menu --------------------------------------------------------- */
@@ -71,7 +102,6 @@ static const VariantOps *choose_variant(const Play *p)
         char *line = read_line(p, "variant> ");
         if (!line)
             return NULL;
-        str_trim(line);
         const VariantOps *v = NULL;
         char *end;
         long k = strtol(line, &end, 10);
@@ -111,26 +141,47 @@ static int views_differ(const View *a, const View *b)
     return 0;
 }
 
-/* Before a seat sees its board: if the previous seat's screen shows what
- * this one may not know, clear it and wait for the hand-over. */
+/* May seats a and b share the screen now (their views are the same)? */
+static int seats_share(const Game *g, int a, int b)
+{
+    if (a == b)
+        return 1;
+    View *va = malloc(sizeof *va), *vb = malloc(sizeof *vb);
+    int same = 0;
+    if (va && vb) {
+        game_view(g, a, va);
+        game_view(g, b, vb);
+        same = !views_differ(va, vb);
+    }
+    free(va);
+    free(vb);
+    return same;
+}
+
+/* Home, erase the screen, erase the scrollback (ED3: xterm, tmux, VTE),
+ * and forget the typed lines, so the arrow keys cannot bring them back. */
+static void wipe(void)
+{
+    fputs("\x1b[H\x1b[2J\x1b[3J", stdout);
+    fflush(stdout);
+    clear_history();
+}
+
+/* Before `seat` sees its board: if the screen shows what this seat may not
+ * know, wipe it and wait until the terminal has changed hands. */
 static void hand_over(Play *p, int seat)
 {
-    if (!p->tty_in || p->shown_seat < 0 || p->shown_seat == seat)
+    if (!p->tty_in || p->shown_seat < 0 || seats_share(p->g, p->shown_seat, seat))
         return;
-    View *a = malloc(sizeof *a), *b = malloc(sizeof *b);
-    if (a && b) {
-        game_view(p->g, p->shown_seat, a);
-        game_view(p->g, seat, b);
-        if (views_differ(a, b)) {
-            fputs("\x1b[2J\x1b[H", stdout);
-            printf("Pass the terminal to %s.\n", game_seat_name(p->g, seat));
-            char *l = read_line(p, "press Enter> ");
-            free(l);
-            fputs("\x1b[2J\x1b[H", stdout);
-        }
-    }
-    free(a);
-    free(b);
+    const char *who = game_seat_name(p->g, seat);
+    wipe();
+    printf("Pass the terminal to %s.\n", who);
+    char prompt[96];
+    snprintf(prompt, sizeof prompt, "%s, press Enter when only you can see the screen> ",
+             who);
+    free(read_line(p, prompt));
+    wipe();
+    p->shown_seat = -1;
 }
 
 /* Grow the seen marks to the current messages; new ones unread. */
@@ -159,19 +210,10 @@ static void seen_all(Play *p)
  * screen, and a message read by one is read by all who may read it. */
 static int screens_shared(const Play *p, int seat)
 {
-    View *a = malloc(sizeof *a), *b = malloc(sizeof *b);
-    int shared = a && b;
-    if (shared)
-        game_view(p->g, seat, a);
-    for (int s = 0; shared && s < game_nseats(p->g); s++) {
-        if (s == seat)
-            continue;
-        game_view(p->g, s, b);
-        shared = !views_differ(a, b);
-    }
-    free(a);
-    free(b);
-    return shared;
+    for (int s = 0; s < game_nseats(p->g); s++)
+        if (!seats_share(p->g, seat, s))
+            return 0;
+    return 1;
 }
 
 static void show_messages(Play *p, int seat)
@@ -187,63 +229,91 @@ static void show_messages(Play *p, int seat)
     }
 }
 
-/* The board from the point of view of the seat to act (or, once the game
- * is over, of the seat that saw it last). */
-static void show(Play *p)
+/* Draw g as `seat` sees it (no messages, no hand-over). */
+static void draw_view(const Play *p, const Game *g, int seat)
 {
-    int seat = game_to_act(p->g);
-    if (seat < 0)
-        seat = p->shown_seat >= 0 ? p->shown_seat : 0;
-    hand_over(p, seat);
     View *v = malloc(sizeof *v);
     if (!v)
         return;
-    game_view(p->g, seat, v);
+    game_view(g, seat, v);
     RenderNames n;
-    cli_names(p->g, &n);
+    cli_names(g, &n);
     StrBuf out = STRBUF_INIT;
-    fputc('\n', stdout);
-    show_messages(p, seat);
     render_view_text(v, &n, &p->ro, &out);
     fputs(sb_str(&out), stdout);
     sb_free(&out);
     free(v);
+}
+
+/* The seat at the keyboard: the seat to act, or once the game is over the
+ * seat that saw the board last. */
+static int prompt_seat(const Play *p)
+{
+    int seat = game_to_act(p->g);
+    if (seat < 0)
+        seat = p->shown_seat >= 0 ? p->shown_seat : 0;
+    return seat;
+}
+
+/* The board of the seat at the keyboard, after a hand-over if needed. */
+static void show(Play *p)
+{
+    int seat = prompt_seat(p);
+    hand_over(p, seat);
+    fputc('\n', stdout);
+    show_messages(p, seat);
+    draw_view(p, p->g, seat);
     p->shown_seat = seat;
 }
 
 /* ---- Commands at the prompt ------------------------------------------- */
 
+static const struct {
+    const char *usage, *doc;
+} GAME_COMMANDS[] = {
+    {"legal", "the legal moves of the seat to act"},
+    {"board", "show the board again"},
+    {"undo [N]", "take back the last N actions (default 1)"},
+    {"resign", "give up the game (asks first)"},
+    {"draw", "offer a draw; the opponent answers at its turn"},
+    {"accept", "accept the opponent's draw offer"},
+    {"decline", "decline the opponent's draw offer"},
+    {"claim", "claim a draw (threefold repetition, fifty moves)"},
+    {"save FILE", "write the game record (play --load FILE resumes it)"},
+    {"position", "the full position string, when the variant shows it"},
+    {"params", "the game's parameters"},
+    {"rules", "the rules of this variant, as played here"},
+    {"bottom SIDE", "keep SIDE at the bottom of the board (auto: the seat to act)"},
+    {"help", "this list"},
+    {"quit", "leave the game (asks first, offers to save)"},
+};
+
 static void print_help(const Play *p)
 {
-    ActionList l = ACTIONLIST_INIT;
-    StrBuf ex = STRBUF_INIT;
-    game_legal_play(p->g, &l);
-    if (l.n > 0) {
-        StrBuf machine = STRBUF_INIT;
-        game_format(p->g, &l.v[0], FMT_RECORD, &ex);
-        game_format(p->g, &l.v[0], FMT_MACHINE, &machine);
-        if (strcmp(sb_str(&ex), sb_str(&machine)) != 0)
-            sb_printf(&ex, " or %s", sb_str(&machine));
-        sb_free(&machine);
+    const VariantOps *v = game_variant(p->g);
+    const VariantHelp *h = v->version >= 2 ? v->help : NULL;
+    if (h && h->usage) {
+        printf("%s: what you may type\n", v->title);
+        for (; h->usage; h++) {
+            printf("  %-18s %s", h->usage, h->doc);
+            if (h->example && h->example[0] && strcmp(h->example, h->usage) != 0)
+                printf(" (e.g. %s)", h->example);
+            fputc('\n', stdout);
+        }
+    } else {
+        ActionList l = ACTIONLIST_INIT;
+        StrBuf ex = STRBUF_INIT;
+        game_legal_play(p->g, &l);
+        if (l.n > 0)
+            game_format(p->g, &l.v[0], FMT_RECORD, &ex);
+        printf("Type a move as %s reads it%s%s%s.\n", v->title,
+               ex.len ? " (for example " : "", sb_str(&ex), ex.len ? ")" : "");
+        sb_free(&ex);
+        al_free(&l);
     }
-    printf("Type a move as %s reads it%s%s%s, or one of:\n"
-           "  legal        the legal moves of the seat to act\n"
-           "  board        show the board again\n"
-           "  undo [N]     take back the last N actions (default 1)\n"
-           "  resign       give up the game\n"
-           "  draw         offer a draw (the opponent answers accept or decline)\n"
-           "  accept       accept the draw offer\n"
-           "  decline      decline the draw offer\n"
-           "  claim        claim a draw (threefold repetition, fifty moves, ...)\n"
-           "  save FILE    write the game record to FILE (play --load FILE resumes)\n"
-           "  position     the full position string, when the variant shows it\n"
-           "  params       the game's parameters\n"
-           "  help         this list\n"
-           "  quit         leave the game\n",
-           game_variant(p->g)->title, ex.len ? " (for example " : "", sb_str(&ex),
-           ex.len ? ")" : "");
-    sb_free(&ex);
-    al_free(&l);
+    puts("Commands of every game:");
+    for (size_t i = 0; i < ARRAY_LEN(GAME_COMMANDS); i++)
+        printf("  %-18s %s\n", GAME_COMMANDS[i].usage, GAME_COMMANDS[i].doc);
 }
 
 static void print_legal(const Play *p)
@@ -278,31 +348,12 @@ static void print_legal(const Play *p)
     al_free(&l);
 }
 
-/* The seat a meta word is for: the seat to act if it may, else the first
- * other seat that may (hot-seat: "accept" answers the opponent's offer). */
-static int meta_seat(const Game *g, int kind)
-{
-    int first = game_to_act(g);
-    for (int k = 0; k < game_nseats(g); k++) {
-        int seat = (first + k) % game_nseats(g);
-        ActionList l = ACTIONLIST_INIT;
-        int found = 0;
-        game_legal(g, seat, &l);
-        for (int i = 0; i < l.n && !found; i++)
-            found = l.v[i].kind == kind;
-        al_free(&l);
-        if (found)
-            return seat;
-    }
-    return first;
-}
-
 static void print_position(const Play *p)
 {
     View *v = malloc(sizeof *v);
     if (!v)
         return;
-    game_view(p->g, p->shown_seat >= 0 ? p->shown_seat : 0, v);
+    game_view(p->g, prompt_seat(p), v);
     if (v->position[0])
         printf("%s\n", v->position);
     else
@@ -310,17 +361,54 @@ static void print_position(const Play *p)
     free(v);
 }
 
-static void save_game(const Play *p, const char *path)
+static void print_rules(const Play *p)
+{
+    StrBuf out = STRBUF_INIT;
+    cli_rules_text(game_variant(p->g), game_params(p->g), &out);
+    fputs(sb_str(&out), stdout);
+    sb_free(&out);
+}
+
+/* A game in progress that hides facts is saved only if every other seat
+ * agrees: the record holds all their secrets (docs/RECORDS.md). */
+static int others_agree(const Play *p, int seat, const char *path)
+{
+    const Game *g = p->g;
+    if (!game_hidden_info(g) || game_to_act(g) < 0)
+        return 1;
+    for (int s = 0; s < game_nseats(g); s++) {
+        if (s == seat)
+            continue;
+        const char *who = game_seat_name(g, s);
+        printf("%s asks to save the game to %s. The record of a game in progress "
+               "holds every\nseat's hidden facts (it is needed to resume): whoever "
+               "reads the file learns them.\n", game_seat_name(g, seat), path);
+        char prompt[96];
+        snprintf(prompt, sizeof prompt, "%s, do you agree? (yes/no)> ", who);
+        if (!ask_yes(p, prompt)) {
+            printf("not saved: %s did not agree\n", who);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static void save_game(const Play *p, int seat, const char *path)
 {
     Error e;
     if (!path[0]) {
         puts("save needs a file name: save FILE");
         return;
     }
+    if (!others_agree(p, seat, path))
+        return;
+    int secrets = game_hidden_info(p->g) && game_to_act(p->g) >= 0;
     if (record_save_file(p->g, path, &e))
         printf("error: %s\n", e.msg);
     else
-        printf("saved to %s\n", path);
+        printf("saved to %s%s\n", path,
+               secrets ? " (it holds both seats' hidden facts: keep it closed until "
+                         "you resume)" : "");
 }
 
 static void do_undo(Play *p, const char *arg)
@@ -332,7 +420,7 @@ static void do_undo(Play *p, const char *arg)
         puts("undo takes how many actions to take back, e.g. undo 2");
         return;
     }
-    if (game_undo(p->g, (int)n, &e)) {
+    if (game_undo_by(p->g, prompt_seat(p), (int)n, &e)) {
         printf("error: %s\n", e.msg);
         return;
     }
@@ -341,39 +429,112 @@ static void do_undo(Play *p, const char *arg)
     show(p);
 }
 
-/* A move or a meta word for the seat to act (meta_seat for answers). */
+static void set_bottom(Play *p, const char *arg)
+{
+    Error e;
+    int side = -1;
+    if (!str_ieq(arg, "auto") && cli_side_arg(p->g, arg, &side, &e)) {
+        printf("error: %s\n", e.msg);
+        return;
+    }
+    p->ro.bottom = side + 1;
+    show(p);
+}
+
+/* How many of the last actions are placements by seat. */
+static int trailing_placements(const Game *g, int seat)
+{
+    int n = 0;
+    for (int i = game_history_len(g) - 1; i >= 0; i--, n++) {
+        const HistoryEntry *h = game_history(g, i);
+        if (h->action.seat != seat || h->action.kind != ACT_PLACE)
+            break;
+    }
+    return n;
+}
+
+/* A seat that has just placed its last piece behind a hand-over sees its
+ * arrangement once more and keeps it or places again (on a terminal). */
+static void confirm_setup(Play *p, int seat)
+{
+    Game *g = p->g;
+    while (p->tty_in && game_hidden_info(g)) {
+        int n = trailing_placements(g, seat), next = game_to_act(g);
+        if (n == 0 || next < 0 || next == seat || seats_share(g, seat, next))
+            return;
+        fputc('\n', stdout);
+        show_messages(p, seat);
+        draw_view(p, g, seat);
+        puts("This is your arrangement.");
+        char *l = read_line(p, "Enter: keep it and pass the terminal on; "
+                               "change: place again> ");
+        int change = l && str_ieq(l, "change");
+        if (l && l[0] && !change)
+            puts("type change to place your pieces again, or just Enter to keep them");
+        int again = l && l[0] && !change;
+        free(l);
+        if (again)
+            continue;
+        if (!change)
+            return;
+        Error e;
+        if (game_undo_by(g, seat, n, &e)) {
+            printf("error: %s\n", e.msg);
+            return;
+        }
+        seen_all(p);
+        puts("your pieces are back in hand");
+        return;
+    }
+}
+
+/* A move, or a meta word, typed by the seat at the keyboard. */
 static void do_action(Play *p, const char *text)
 {
     Error e;
-    static const struct { const char *word; int kind; } ANSWERS[] = {
-        {"accept", ACT_DRAW_ACCEPT}, {"decline", ACT_DRAW_DECLINE}};
-    int seat = game_to_act(p->g);
-    for (size_t i = 0; i < ARRAY_LEN(ANSWERS); i++)
-        if (str_ieq(text, ANSWERS[i].word))
-            seat = meta_seat(p->g, ANSWERS[i].kind);
+    int seat = prompt_seat(p);
+    int offer = game_draw_offer(p->g);
+    if ((str_ieq(text, "accept") || str_ieq(text, "decline")) && offer == seat) {
+        puts("you offered the draw: the other side answers it at its turn");
+        return;
+    }
     if (game_play(p->g, seat, text, &e)) {
         printf("error: %s\n", e.msg);
         puts("(type 'legal' for the legal moves, 'help' for the commands)");
         return;
     }
+    confirm_setup(p, seat);
     show(p);
 }
 
-/* One line at the prompt; 1 when the player leaves. */
+/* `quit` during a game: 1 when the player really leaves. */
+static int leave_game(Play *p)
+{
+    if (game_to_act(p->g) < 0)
+        return 1;
+    if (!ask_yes(p, "The game is not over. Leave it? (yes/no)> ")) {
+        puts("the game goes on");
+        return 0;
+    }
+    if (game_history_len(p->g) == 0)
+        return 1;
+    char *path = read_line(p, "File name to save it to (Enter: leave without saving)> ");
+    if (path && path[0])
+        save_game(p, prompt_seat(p), path);
+    free(path);
+    return 1;
+}
+
+/* One line at the prompt of a game in progress; PLAY_QUIT when the player
+ * leaves, else PLAY_ON. */
 static int command(Play *p, char *line)
 {
-    str_trim(line);
-    size_t n = strcspn(line, " \t");
-    char *arg = line + n + strspn(line + n, " \t");
-    char word[16] = "";
-    if (n < sizeof word) {
-        memcpy(word, line, n);
-        word[n] = '\0';
-    }
+    char word[16];
+    char *arg = split_word(line, word, sizeof word);
     if (!line[0])
-        return 0;
+        return PLAY_ON;
     if (str_ieq(word, "quit") || str_ieq(word, "exit"))
-        return 1;
+        return leave_game(p) ? PLAY_QUIT : PLAY_ON;
     if (str_ieq(word, "help") || str_ieq(word, "?"))
         print_help(p);
     else if (str_ieq(word, "legal"))
@@ -383,36 +544,145 @@ static int command(Play *p, char *line)
     else if (str_ieq(word, "undo"))
         do_undo(p, arg);
     else if (str_ieq(word, "save"))
-        save_game(p, arg);
+        save_game(p, prompt_seat(p), arg);
     else if (str_ieq(word, "position"))
         print_position(p);
+    else if (str_ieq(word, "rules"))
+        print_rules(p);
+    else if (str_ieq(word, "bottom"))
+        set_bottom(p, arg);
     else if (str_ieq(word, "params")) {
         StrBuf out = STRBUF_INIT;
         params_describe(game_variant(p->g), game_params(p->g), &out);
         fputs(out.len ? sb_str(&out) : "(no parameters)\n", stdout);
         sb_free(&out);
+    } else if (str_ieq(line, "resign")) {
+        char q[96];
+        snprintf(q, sizeof q, "%s: resign the game? (yes/no)> ",
+                 game_seat_name(p->g, prompt_seat(p)));
+        if (ask_yes(p, q))
+            do_action(p, "resign");
+        else
+            puts("not resigned: the game goes on");
     } else {
         do_action(p, line);
     }
-    return 0;
+    return PLAY_ON;
 }
 
-/* The result is on the board's status line already; offer the record. */
-static void game_over(Play *p)
+/* ---- Reviewing a finished game ------------------------------------------ */
+
+/* The position after the first k actions, as `seat` saw it. */
+static void show_ply(const Play *p, int k, int seat)
 {
-    static const char *const NO[] = {"", "n", "no", "q", "quit", "exit"};
-    char *line = read_line(p, "\nSave the game? File name, or Enter to skip: ");
-    if (!line)
+    int n = game_history_len(p->g);
+    Game *c = game_clone(p->g);
+    Error e;
+    if (game_undo(c, n - k, &e)) {
+        printf("error: %s\n", e.msg);
+        game_free(c);
         return;
-    str_trim(line);
-    int skip = 0;
-    for (size_t i = 0; i < ARRAY_LEN(NO); i++)
-        skip |= str_ieq(line, NO[i]);
-    if (!skip)
-        save_game(p, line);
-    free(line);
+    }
+    printf("\nafter %d of %d actions", k, n);
+    if (k > 0) {
+        StrBuf t = STRBUF_INIT;
+        game_history_text(p->g, k - 1, seat, &t);
+        printf(" (%d. %s: %s)", k, game_seat_name(p->g, game_history(p->g, k - 1)->action.seat),
+               sb_str(&t));
+        sb_free(&t);
+    }
+    printf(", seen by %s\n", game_seat_name(p->g, seat));
+    draw_view(p, c, seat);
+    game_free(c);
 }
 
+/* Step through a finished game: forward, back, to any action. */
+static void review(Play *p)
+{
+    int n = game_history_len(p->g), k = n, seat = prompt_seat(p);
+    puts("Review: next (or Enter), back, go N, start, end, seat NAME, done.");
+    for (;;) {
+        show_ply(p, k, seat);
+        char *l = read_line(p, "review> ");
+        if (!l)
+            return;
+        char word[16];
+        char *arg = split_word(l, word, sizeof word);
+        int done = str_ieq(word, "done") || str_ieq(word, "quit") || str_ieq(word, "q");
+        if (!l[0] || str_ieq(word, "next") || str_ieq(word, "n"))
+            k = k < n ? k + 1 : n;
+        else if (str_ieq(word, "back") || str_ieq(word, "b"))
+            k = k > 0 ? k - 1 : 0;
+        else if (str_ieq(word, "start"))
+            k = 0;
+        else if (str_ieq(word, "end"))
+            k = n;
+        else if (str_ieq(word, "go")) {
+            char *end;
+            long x = strtol(arg, &end, 10);
+            if (!arg[0] || *end || x < 0 || x > n)
+                printf("go takes an action number from 0 to %d\n", n);
+            else
+                k = (int)x;
+        } else if (str_ieq(word, "seat")) {
+            int s = game_seat_by_name(p->g, arg);
+            if (s < 0)
+                printf("no seat '%s'\n", arg);
+            else
+                seat = s;
+        } else if (!done) {
+            puts("review commands: next (or Enter), back, go N, start, end, seat NAME, done");
+        }
+        free(l);
+        if (done)
+            return;
+    }
+}
+
+/* ---- The end of a game ----------------------------------------------------- */
+
+/* After the result: save, review, a new game, the menu or quit.  PLAY_ON
+ * when an undo took the game back into play. */
+static int after_game(Play *p)
+{
+    static const char HINT[] = "The game is over. Type save FILE to keep the record, "
+                               "review to step through\nit, again for a new game, menu "
+                               "for another variant, or quit.";
+    puts(HINT);
+    for (;;) {
+        char *l = read_line(p, "game over> ");
+        if (!l)
+            return PLAY_QUIT;
+        char word[16];
+        char *arg = split_word(l, word, sizeof word);
+        int rc = -1;
+        if (str_ieq(word, "quit") || str_ieq(word, "exit") || str_ieq(word, "q"))
+            rc = PLAY_QUIT;
+        else if (str_ieq(word, "again"))
+            rc = PLAY_AGAIN;
+        else if (str_ieq(word, "menu"))
+            rc = PLAY_MENU;
+        else if (str_ieq(word, "save"))
+            save_game(p, prompt_seat(p), arg);
+        else if (str_ieq(word, "review"))
+            review(p);
+        else if (str_ieq(word, "board"))
+            show(p);
+        else if (str_ieq(word, "rules"))
+            print_rules(p);
+        else if (str_ieq(word, "undo")) {
+            do_undo(p, arg);
+            if (game_to_act(p->g) >= 0)
+                rc = PLAY_ON;
+        } else if (l[0])
+            puts(HINT);
+        free(l);
+        if (rc >= 0)
+            return rc;
+    }
+}
+
+/* Play g to its end, or until the player leaves. */
 static int play_loop(Play *p)
 {
     printf("%s. Type 'help' for the commands.\n", game_variant(p->g)->title);
@@ -420,50 +690,86 @@ static int play_loop(Play *p)
     for (;;) {
         int seat = game_to_act(p->g);
         if (seat < 0) {
-            game_over(p);
-            return CLI_EXIT_OK;
+            int rc = after_game(p);
+            if (rc != PLAY_ON)
+                return rc;
+            continue;
         }
         char prompt[80];
         snprintf(prompt, sizeof prompt, "%s> ", game_seat_name(p->g, seat));
         char *line = read_line(p, prompt);
         if (!line)
-            return CLI_EXIT_OK;
-        int quit = command(p, line);
+            return PLAY_QUIT;
+        int rc = command(p, line);
         free(line);
-        if (quit)
-            return CLI_EXIT_OK;
+        if (rc != PLAY_ON)
+            return rc;
     }
 }
 
-static int start_and_play(const CliOptions *o)
+/* A new game like g (variant, sides, parameters, start) with a fresh seed. */
+static Game *game_again(const Game *g, Error *e)
+{
+    GameConfig c = *game_config(g);
+    c.seed = cli_fresh_seed();
+    return game_new(&c, e);
+}
+
+/* The games of one variant, from the options, until the player quits or
+ * asks for the menu: PLAY_QUIT or PLAY_MENU, or -1 - exit status when the
+ * first game could not start. */
+static int play_games(const CliOptions *o, uint64_t seed)
 {
     Play p;
     Error e;
     int status;
     memset(&p, 0, sizeof p);
-    p.shown_seat = -1;
     p.tty_in = isatty(STDIN_FILENO);
     p.ro.ascii = o->ascii;
     p.ro.color = cli_use_color();
     e.msg[0] = '\0';
-    p.g = cli_start_game(o, cli_fresh_seed(), &e, &status);
+    p.g = cli_start_game(o, seed, &e, &status);
     if (!p.g) {
         fprintf(stderr, "chessvar %s: %s\n", o->command, e.msg);
-        return status;
+        return -1 - status;
     }
-    seen_all(&p); /* messages of a loaded game are history */
-    if (o->load)
-        printf("loaded %s: %d action%s played\n", o->load, game_history_len(p.g),
-               game_history_len(p.g) == 1 ? "" : "s");
-    int rc = play_loop(&p);
+    int side = -1;
+    if (o->bottom && cli_side_arg(p.g, o->bottom, &side, &e)) {
+        fprintf(stderr, "chessvar %s: --bottom %s\n", o->command, e.msg);
+        game_free(p.g);
+        return -1 - CLI_EXIT_USAGE;
+    }
+    p.ro.bottom = side + 1;
+    int rc = PLAY_QUIT;
+    for (;;) {
+        p.shown_seat = -1;
+        seen_all(&p); /* messages of a loaded game are history */
+        if (o && o->load && game_history_len(p.g) > 0 && game_to_act(p.g) < 0) {
+            printf("loaded %s: a finished game of %d actions\n", o->load,
+                   game_history_len(p.g));
+            review(&p);
+        } else if (o && o->load) {
+            printf("loaded %s: %d action%s played\n", o->load, game_history_len(p.g),
+                   game_history_len(p.g) == 1 ? "" : "s");
+        }
+        o = NULL; /* a second game is a new one, not the file again */
+        rc = play_loop(&p);
+        if (rc != PLAY_AGAIN)
+            break;
+        Game *next = game_again(p.g, &e);
+        if (!next) {
+            printf("error: %s\n", e.msg);
+            break;
+        }
+        game_free(p.g);
+        p.g = next;
+        free(p.seen);
+        p.seen = NULL;
+        p.nseen = 0;
+    }
     game_free(p.g);
     free(p.seen);
     return rc;
-}
-
-int cli_play(const CliOptions *o)
-{
-    return start_and_play(o);
 }
 
 int cli_menu(const CliOptions *o)
@@ -471,11 +777,31 @@ int cli_menu(const CliOptions *o)
     Play p;
     memset(&p, 0, sizeof p);
     p.tty_in = isatty(STDIN_FILENO);
-    const VariantOps *v = choose_variant(&p);
-    if (!v)
+    for (;;) {
+        const VariantOps *v = choose_variant(&p);
+        if (!v)
+            return CLI_EXIT_OK;
+        CliOptions mine = *o;
+        mine.variant = v;
+        mine.command = "play";
+        int rc = play_games(&mine, cli_fresh_seed());
+        if (rc < 0)
+            return -1 - rc;
+        if (rc != PLAY_MENU)
+            return CLI_EXIT_OK;
+    }
+}
+
+int cli_play(const CliOptions *o)
+{
+    int rc = play_games(o, cli_fresh_seed());
+    if (rc < 0)
+        return -1 - rc;
+    if (rc != PLAY_MENU)
         return CLI_EXIT_OK;
-    CliOptions mine = *o;
-    mine.variant = v;
-    mine.command = "play";
-    return start_and_play(&mine);
+    CliOptions menu = *o;
+    menu.load = NULL;
+    menu.fen = NULL;
+    menu.nparams = 0;
+    return cli_menu(&menu);
 }

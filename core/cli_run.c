@@ -22,6 +22,12 @@ typedef struct Batch {
     StrBuf text;  /* text answer, whole lines */
     int asker;    /* seat of `as SEAT COMMAND`, or -1: the seat to act */
     int quit;
+    /* A save of a game in progress with hidden facts waits for every
+     * seat's consent: the seats that asked to save to consent_file since
+     * the game last changed (changes counts actions and undos). */
+    char consent_file[1024];
+    unsigned consent;
+    unsigned long consent_at, changes;
 } Batch;
 
 typedef struct BatchCommand {
@@ -72,12 +78,22 @@ static int asking_seat(const Batch *b)
     return s >= 0 ? s : 0;
 }
 
-/* Seat given as an optional argument, else the asking seat. */
-static int seat_or_default(const Batch *b, const char *arg, Error *e)
+/* Seat given as an optional argument, else the asking seat.  In a game
+ * with hidden facts a seat may not ask for another seat's private answer
+ * (`what`: "view", "legal") while the game is on. */
+static int seat_or_default(const Batch *b, const char *arg, const char *what,
+                           Error *e)
 {
-    if (arg[0])
-        return seat_arg(b->g, arg, e);
-    return asking_seat(b);
+    int asker = asking_seat(b);
+    if (!arg[0])
+        return asker;
+    int seat = seat_arg(b->g, arg, e);
+    if (seat < 0 || seat == asker || !game_hidden_info(b->g) || game_to_act(b->g) < 0)
+        return seat;
+    const char *name = game_seat_name(b->g, seat);
+    return err_set(e, "%s's %s is private to %s while the game is on (%s hides "
+                      "facts from the other seats): ask it as %s, 'as %s %s'",
+                   name, what, name, game_variant(b->g)->name, name, name, what);
 }
 
 /* The messages from index `from` on that `seat` may read, each with the
@@ -129,6 +145,7 @@ static int act(Batch *b, int seat, const char *text, Error *e)
     int before = game_history_len(b->g);
     if (game_play(b->g, seat, text, e))
         return -1;
+    b->changes++;
     int after = game_history_len(b->g);
     const HistoryEntry *h = game_history(b->g, after - 1);
     json_seat(b, "seat", h->action.seat);
@@ -188,7 +205,7 @@ static int cmd_as(Batch *b, const char *arg, Error *e)
 
 static int cmd_legal(Batch *b, const char *arg, Error *e)
 {
-    int seat = seat_or_default(b, arg, e);
+    int seat = seat_or_default(b, arg, "legal", e);
     if (seat < 0)
         return -1;
     ActionList l = ACTIONLIST_INIT;
@@ -237,7 +254,7 @@ static int cmd_legal(Batch *b, const char *arg, Error *e)
 
 static int cmd_view(Batch *b, const char *arg, Error *e)
 {
-    int seat = seat_or_default(b, arg, e);
+    int seat = seat_or_default(b, arg, "view", e);
     if (seat < 0)
         return -1;
     View *v = malloc(sizeof *v);
@@ -255,7 +272,7 @@ static int cmd_view(Batch *b, const char *arg, Error *e)
             msgs[k++] = m;
     }
     RenderNames names;
-    RenderOpts ro = {b->o->ascii, 0};
+    RenderOpts ro = {.ascii = b->o->ascii};
     cli_names(b->g, &names);
     sb_puts(&b->json, ",\"view\":");
     render_view_json(v, &names, msgs, k, &b->json);
@@ -357,8 +374,9 @@ static int cmd_undo(Batch *b, const char *arg, Error *e)
                               "number, 1 when left out)", arg);
         n = (int)x;
     }
-    if (game_undo(b->g, n, e))
+    if (game_undo_by(b->g, asking_seat(b), n, e))
         return -1;
+    b->changes++;
     sb_printf(&b->json, ",\"undone\":%d", n);
     answer_status(b);
     StrBuf st = STRBUF_INIT;
@@ -368,15 +386,76 @@ static int cmd_undo(Batch *b, const char *arg, Error *e)
     return 0;
 }
 
+/* The seats in mask as a JSON array (json) and as words (text). */
+static void seat_set(const Game *g, unsigned mask, StrBuf *json, StrBuf *text)
+{
+    sb_putc(json, '[');
+    for (int s = 0, k = 0; s < game_nseats(g); s++) {
+        if (!(mask & (1u << s)))
+            continue;
+        if (k)
+            sb_putc(json, ',');
+        sb_json_str(json, game_seat_name(g, s));
+        sb_printf(text, "%s%s", k++ ? " and " : "", game_seat_name(g, s));
+    }
+    sb_putc(json, ']');
+}
+
+/* A game in progress that hides facts is saved only when every seat
+ * agrees: the record holds all their secrets (docs/RECORDS.md).  The
+ * asking seat's `save FILE` is its consent; 1 when all have agreed. */
+static int save_consented(Batch *b, const char *file, Error *e)
+{
+    const Game *g = b->g;
+    if (!game_hidden_info(g) || game_to_act(g) < 0)
+        return 1;
+    if (strlen(file) >= sizeof b->consent_file)
+        return err_set(e, "save: the file name is too long (at most %zu bytes)",
+                       sizeof b->consent_file - 1);
+    if (b->consent_at != b->changes || strcmp(b->consent_file, file) != 0) {
+        str_copy(b->consent_file, sizeof b->consent_file, file);
+        b->consent = 0;
+        b->consent_at = b->changes;
+    }
+    b->consent |= 1u << asking_seat(b);
+    unsigned all = (1u << game_nseats(g)) - 1;
+    if (b->consent == all) {
+        b->consent = 0;
+        return 1;
+    }
+    StrBuf agreed = STRBUF_INIT, waiting = STRBUF_INIT;
+    sb_puts(&b->json, ",\"file\":");
+    sb_json_str(&b->json, file);
+    sb_puts(&b->json, ",\"saved\":false,\"agreed\":");
+    seat_set(g, b->consent, &b->json, &agreed);
+    sb_puts(&b->json, ",\"waiting\":");
+    seat_set(g, all & ~b->consent, &b->json, &waiting);
+    sb_printf(&b->text, "%s agree%s to save to %s; waiting for %s: the record of a "
+                        "game in progress holds every seat's hidden facts, so every "
+                        "seat must ask 'save %s' before anything else is played\n",
+              sb_str(&agreed), b->consent & (b->consent - 1) ? "" : "s", file,
+              sb_str(&waiting), file);
+    sb_free(&agreed);
+    sb_free(&waiting);
+    return 0;
+}
+
 static int cmd_save(Batch *b, const char *arg, Error *e)
 {
     if (!arg[0])
         return err_set(e, "usage: save FILE");
+    int go = save_consented(b, arg, e);
+    if (go <= 0)
+        return go;
+    int secrets = game_hidden_info(b->g) && game_to_act(b->g) >= 0;
     if (record_save_file(b->g, arg, e))
         return -1;
     sb_puts(&b->json, ",\"file\":");
     sb_json_str(&b->json, arg);
-    sb_printf(&b->text, "saved to %s\n", arg);
+    sb_puts(&b->json, ",\"saved\":true");
+    sb_printf(&b->text, "saved to %s%s\n", arg,
+              secrets ? " (it holds every seat's hidden facts: keep it closed until "
+                        "you resume)" : "");
     return 0;
 }
 

@@ -88,6 +88,10 @@ int record_save(const Game *g, StrBuf *out)
     char buf[64];
     int rc = 0;
 
+    if (game_hidden_info(g) && game_to_act(g) >= 0)
+        sb_puts(out, "# A game in progress with hidden facts: this record holds every\n"
+                     "# seat's secrets (it is needed to resume). Do not read it while\n"
+                     "# the game is on; chessvar play --load FILE resumes it.\n");
     rc |= put_tag(out, "Variant", game_variant(g)->name);
     snprintf(buf, sizeof buf, "%llu", (unsigned long long)cfg->seed);
     rc |= put_tag(out, "Seed", buf);

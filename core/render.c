@@ -96,10 +96,11 @@ typedef struct Frame {
     int tokw;          /* token width inside a cell */
 } Frame;
 
-static void frame_bounded(const View *v, Frame *f)
+static void frame_bounded(const View *v, const RenderOpts *o, Frame *f)
 {
     int w = v->geo.width, h = v->geo.height;
-    int flip = v->seat == 1; /* Black looks from rank 8 */
+    /* Black looks from rank 8, unless a side is kept at the bottom */
+    int flip = o->bottom ? o->bottom - 1 == 1 : v->seat == 1;
     f->ncols = w < RENDER_MAX_CELLS ? w : RENDER_MAX_CELLS;
     f->nrows = h < RENDER_MAX_CELLS ? h : RENDER_MAX_CELLS;
     for (int i = 0; i < f->ncols; i++) {
@@ -259,7 +260,7 @@ void render_board(const View *v, const RenderOpts *o, StrBuf *out)
     Frame f;
     memset(&f, 0, sizeof f);
     if (v->geo.bounded) {
-        frame_bounded(v, &f);
+        frame_bounded(v, o, &f);
     } else if (frame_plane(v, &f) < 0) {
         list_pieces(v, o, out);
         return;
@@ -361,8 +362,9 @@ void render_view_text(const View *v, const RenderNames *n,
     StrBuf st = STRBUF_INIT;
     render_status_line(v, n, &st);
     sb_printf(out, "%s\n", sb_str(&st));
-    /* Variants often ask what the status line says already. */
-    if (v->question[0] && strcmp(v->question, sb_str(&st)) != 0)
+    /* Variants often ask what the status line says already (or its
+     * beginning: "black to move" before ", black is in check"). */
+    if (v->question[0] && strncmp(v->question, sb_str(&st), strlen(v->question)) != 0)
         sb_printf(out, "question: %s\n", v->question);
     sb_free(&st);
     if (v->has_draw_offer && !v->status.over) {

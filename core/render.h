@@ -25,6 +25,8 @@ typedef struct RenderNames {
 typedef struct RenderOpts {
     int ascii; /* letters (K/k) instead of Unicode figures (♔/♚) */
     int color; /* ANSI colours: square shades, last move highlighted */
+    int bottom; /* 0: the viewing seat's side at the bottom; 1 + side:
+                   that side at the bottom, whoever looks (a projector) */
 } RenderOpts;
 
 /* An unbounded box wider or taller than this (squares) is not drawn: the

@@ -720,7 +720,7 @@ static void test_play_piped_to_mate_orth7(void **state)
                 "error: 'nonsense'",      /* a typo: a message ... */
                 "'help' for the commands",
                 "game over: 1-0, white wins (checkmate)",
-                "Save the game?"},
+                "The game is over. Type save FILE"},
         .not_out = {"\x1b"},
         .err_is = ""});
 }
@@ -730,7 +730,8 @@ static void test_play_commands(void **state)
     (void)state;
     char path[64], in[512];
     temp_path(path, sizeof path, "play");
-    snprintf(in, sizeof in, "e4\nundo\nd4\nposition\nparams\ndraw\naccept\n%s\n", path);
+    snprintf(in, sizeof in, "e4\nundo\nd4\nposition\nparams\ndraw\nNf6\naccept\n"
+                            "save %s\nquit\n", path);
     expect(&(Expect){
         .args = "play orthodox --ascii", .input = in,
         .out = {"took back 1 action",
@@ -741,11 +742,145 @@ static void test_play_commands(void **state)
     char args[128];
     snprintf(args, sizeof args, "run orthodox --load %s", path);
     expect(&(Expect){.args = args, .input = "status\nhistory\n",
-                     .out = {"draw by agreement", "d4 draw accept"}});
+                     .out = {"draw by agreement", "d4 draw Nf6 accept"}});
     unlink(path);
 
     /* End of input leaves the game quietly. */
     expect(&(Expect){.args = "play orthodox", .input = "e4\n"});
+}
+
+/* The end of a game is a prompt of its own: nothing typed there is taken
+ * for a file name (a move, `resign`, `undo` once saved files of that
+ * name), only `save FILE` saves. */
+static void test_play_after_the_end_never_a_file_name(void **state)
+{
+    (void)state;
+    char dir[64] = "/tmp/chessvar_test_end_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char args[160], in[256], path[128];
+    snprintf(args, sizeof args, "play orthodox --ascii");
+    snprintf(in, sizeof in, "f3\ne5\ng4\nQh4#\ne4\nresign\nundo 2\nQh4\n"
+                            "save %s/mate.rec\nquit\n", dir);
+    expect(&(Expect){.args = args, .input = in,
+                     .out = {"game over: 0-1, black wins (checkmate)",
+                             "The game is over. Type save FILE",
+                             "took back 2 actions", "saved to"}});
+    /* undo 2 after the end (orthodox has no hidden facts) took the game
+     * back into play; Qh4 mated again, and only mate.rec was written. */
+    snprintf(path, sizeof path, "%s/mate.rec", dir);
+    assert_int_equal(access(path, F_OK), 0);
+    static const char *const NOT_FILES[] = {"e4", "resign", "undo", "undo 2", "Qh4"};
+    for (size_t i = 0; i < ARRAY_LEN(NOT_FILES); i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, NOT_FILES[i]);
+        assert_int_not_equal(access(path, F_OK), 0);
+        assert_int_not_equal(access(NOT_FILES[i], F_OK), 0);
+    }
+    snprintf(path, sizeof path, "%s/mate.rec", dir);
+    unlink(path);
+    rmdir(dir);
+}
+
+/* ORTH-8 in the hot-seat game: resign and quit ask first; quit offers to
+ * save; a draw offer is answered by the other seat only, at its turn. */
+static void test_play_resign_quit_draw_orth8(void **state)
+{
+    (void)state;
+    expect(&(Expect){.args = "play orthodox --ascii", .input = "e4\nresign\nno\nresign\nyes\n",
+                     .out = {"white> e4", "black: resign the game? (yes/no)> no",
+                             "not resigned: the game goes on",
+                             "game over: 1-0, white wins (black resigned)"}});
+    expect(&(Expect){.args = "play orthodox --ascii",
+                     .input = "e4\ndraw\naccept\ne5\nquit\nno\naccept\n",
+                     .out = {"you offered the draw: the other side answers it at its turn",
+                             "black offers a draw: type accept or decline",
+                             "The game is not over. Leave it? (yes/no)> no",
+                             "the game goes on", "white accepts the draw",
+                             "game over: 1/2-1/2, draw (draw by agreement)"},
+                     .not_out = {"black accepts"}});
+    char path[64], in[256];
+    temp_path(path, sizeof path, "quit");
+    snprintf(in, sizeof in, "e4\nquit\nyes\n%s\n", path);
+    expect(&(Expect){.args = "play orthodox --ascii", .input = in,
+                     .out = {"File name to save it to (Enter: leave without saving)> ",
+                             "saved to"}});
+    char args[128];
+    snprintf(args, sizeof args, "run --load %s", path);
+    expect(&(Expect){.args = args, .input = "history\n", .out = {"e4\n"}});
+    unlink(path);
+    /* quit, yes, Enter: leaves without a file */
+    expect(&(Expect){.args = "play orthodox --ascii", .input = "e4\nquit\nyes\n\n",
+                     .not_out = {"saved to"}});
+}
+
+/* A finished game loaded with play --load is stepped through; a game
+ * ended in the terminal can be reviewed, played again, or left for the
+ * menu. */
+static void test_play_review_again_menu(void **state)
+{
+    (void)state;
+    char path[64], in[256], args[128];
+    temp_path(path, sizeof path, "review");
+    snprintf(in, sizeof in, "f3\ne5\ng4\nQh4#\nsave %s\nquit\n", path);
+    expect(&(Expect){.args = "play orthodox --ascii", .input = in, .out = {"saved to"}});
+    snprintf(args, sizeof args, "play --load %s --ascii", path);
+    expect(&(Expect){.args = args, .input = "back\nback\ngo 1\nstart\nnext\ngo 9\ndone\nquit\n",
+                     .out = {"loaded", "a finished game of 4 actions",
+                             "after 4 of 4 actions (4. black: Qh4#)",
+                             "after 2 of 4 actions (2. black: e5)",
+                             "after 1 of 4 actions (1. white: f3)",
+                             "after 0 of 4 actions",
+                             "go takes an action number from 0 to 4",
+                             "The game is over."}});
+    /* The board at a ply: after 1. f3 the f-pawn stands on f3. */
+    Run r;
+    run(&r, args, "start\nnext\ndone\nquit\n");
+    assert_contains(r.out, "3  .  .  .  .  .  P  .  .  3");
+    run_free(&r);
+    /* again: a new game of the same variant; menu: back to the variants */
+    expect(&(Expect){.args = "play orthodox --ascii",
+                     .input = "f3\ne5\ng4\nQh4#\nagain\ne4\nresign\nyes\nmenu\nq\n",
+                     .out = {"white> e4", "game over: 1-0, white wins (black resigned)",
+                             "chessvar: choose a variant"}});
+    expect(&(Expect){.args = "", .input = "1\nf3\ne5\ng4\nQh4#\nmenu\n2\nquit\n",
+                     .out = {"game over: 0-1", "variant> 2", "Les"}});
+    unlink(path);
+}
+
+/* --bottom keeps one side at the bottom whoever is to act; `bottom` in the
+ * game changes it; auto returns to the seat's own side. */
+static void test_play_bottom_side(void **state)
+{
+    (void)state;
+    Run r;
+    run(&r, "play orthodox --ascii --bottom white", "e4\nbottom black\nbottom auto\n"
+                                                    "bottom red\n");
+    /* Black to act, White kept at the bottom: rank 8 on top. */
+    const char *black_turn = strstr(r.out, "black> bottom black");
+    assert_non_null(black_turn);
+    const char *before = strstr(r.out, "white> e4");
+    assert_non_null(before);
+    char first_row[64];
+    const char *board = strstr(before, "\n   a  b");
+    assert_non_null(board);
+    assert_true(board < black_turn);
+    line_at(board + 1, 1, first_row, sizeof first_row);
+    assert_string_equal(first_row, "8  r  n  b  q  k  b  n  r  8");
+    /* bottom black then auto: both show Black's side at the bottom */
+    assert_int_equal(count_str(black_turn, "   h  g  f  e  d  c  b  a"), 4);
+    assert_contains(r.out, "no side 'red'; the sides are: white, black (or auto)");
+    run_free(&r);
+    expect(&(Expect){.args = "play orthodox --bottom red", .status = 2,
+                     .err = {"no side 'red'"}});
+}
+
+/* `chessvar --version`, and `chessvar rules` with parameter values. */
+static void test_version_and_rules(void **state)
+{
+    (void)state;
+    expect(&(Expect){.args = "--version", .out_is = "chessvar " CHESSVAR_VERSION "\n"});
+    expect(&(Expect){.args = "rules nosuch", .status = 2, .err = {"unknown variant"}});
+    expect(&(Expect){.args = "rules orthodox --param nosuch=1", .status = 2,
+                     .err = {"nosuch"}});
 }
 
 static void test_menu_piped(void **state)
@@ -814,7 +949,7 @@ static void test_render_unbounded_three_sides(void **state)
     v->last_from = coord_make(1, 0);
     v->last_to = coord_make(1, 1);
     RenderNames n = names_of(3);
-    RenderOpts o = {1, 0};
+    RenderOpts o = {.ascii = 1};
     StrBuf b = STRBUF_INIT;
     render_board(v, &o, &b);
     const char *expect =
@@ -854,7 +989,7 @@ static void test_render_two_sides_marks(void **state)
     add_piece(v, 0, 1, -1, FIG_ROOK, VP_MERGED);
     v->pieces[3].side2 = 1;
     RenderNames n = names_of(2);
-    RenderOpts o = {0, 0};
+    RenderOpts o = {.ascii = 0};
     StrBuf b = STRBUF_INIT;
     render_view_text(v, &n, &o, &b);
     const char *expect =
@@ -902,7 +1037,7 @@ static void test_render_toy_views_hide_secrets(void **state)
     assert_non_null(v);
     for (int seat = 0; seat < n.nseats; seat++) {
         StrBuf b = STRBUF_INIT;
-        RenderOpts o = {1, 0};
+        RenderOpts o = {.ascii = 1};
         game_view(g, seat, v);
         render_view_text(v, &n, &o, &b);
         render_view_json(v, &n, NULL, 0, &b);
@@ -950,6 +1085,11 @@ int main(void)
         cmocka_unit_test(test_play_piped_to_mate_orth7),
         cmocka_unit_test(test_play_commands),
         cmocka_unit_test(test_menu_piped),
+        cmocka_unit_test(test_play_after_the_end_never_a_file_name),
+        cmocka_unit_test(test_play_resign_quit_draw_orth8),
+        cmocka_unit_test(test_play_review_again_menu),
+        cmocka_unit_test(test_play_bottom_side),
+        cmocka_unit_test(test_version_and_rules),
         cmocka_unit_test(test_render_unbounded_three_sides),
         cmocka_unit_test(test_render_two_sides_marks),
         cmocka_unit_test(test_render_toy_views_hide_secrets),

@@ -93,7 +93,7 @@ static int seat_can_see(const Game *g, int seat, int32_t secret)
     for (int i = 0; i < game_message_count(g) && nmsgs < 256; i++)
         if (game_message(g, i, seat))
             msgs[nmsgs++] = game_message(g, i, seat);
-    RenderOpts o = {1, 0};
+    RenderOpts o = {.ascii = 1};
     StrBuf text = STRBUF_INIT;
     render_view_text(v, &names, &o, &text);
     render_view_json(v, &names, msgs, nmsgs, &text);
