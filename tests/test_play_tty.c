@@ -1,0 +1,175 @@
+/*
+ * test_play_tty.c -- the terminal game in a real terminal: tmux runs
+ * `chessvar play`, keys are typed with send-keys, and the *whole* pane,
+ * scrollback included, is read with capture-pane (MASQ-1, MASQ-12: a seat
+ * never sees what it may not know, not even by scrolling back or by
+ * recalling the previous seat's typed lines with the arrow keys).
+ *
+ * Invariant: every assertion reads what a person at the terminal could
+ * read.  tmux is installed by `make check` (Makefile DEB_PKGS); without it
+ * these tests are skipped, loudly.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "support/testutil.h"
+
+/* One tmux server per test run (its own socket), one session. */
+static char sock[64];
+
+static const char *program(void)
+{
+    const char *p = getenv("CHESSVAR");
+    return p && p[0] ? p : "./chessvar";
+}
+
+static int have_tmux(void)
+{
+    return system("tmux -V >/dev/null 2>&1") == 0;
+}
+
+static int tmux(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int tmux(const char *fmt, ...)
+{
+    char args[2048], cmd[2300];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    snprintf(cmd, sizeof cmd, "tmux -L %s -f /dev/null %s >/dev/null 2>&1", sock, args);
+    return system(cmd);
+}
+
+/* The whole pane: the visible screen and every line of scrollback. */
+static char *capture(void)
+{
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "tmux -L %s capture-pane -p -J -S - -E - -t t", sock);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t len = 0, cap = 1 << 16;
+    char *s = malloc(cap);
+    assert_non_null(s);
+    size_t n;
+    while ((n = fread(s + len, 1, cap - len - 1, p)) > 0) {
+        len += n;
+        if (cap - len < 2) {
+            cap *= 2;
+            s = realloc(s, cap);
+            assert_non_null(s);
+        }
+    }
+    s[len] = '\0';
+    pclose(p);
+    return s;
+}
+
+/* Wait (up to 20 s: sanitized builds are slow) until the pane shows text;
+ * the pane then. */
+static char *wait_for(const char *text)
+{
+    for (int i = 0; i < 400; i++) {
+        char *s = capture();
+        if (strstr(s, text))
+            return s;
+        free(s);
+        struct timespec ts = {0, 50 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    char *s = capture();
+    fail_msg("the terminal never showed \"%s\"; it shows:\n%s", text, s);
+    return s;
+}
+
+static void keys(const char *text)
+{
+    assert_int_equal(tmux("send-keys -t t -l '%s'", text), 0);
+}
+
+static void enter(void)
+{
+    assert_int_equal(tmux("send-keys -t t Enter"), 0);
+}
+
+static int start(const char *args)
+{
+    if (!have_tmux()) {
+        print_message("tmux is not installed: the terminal tests are skipped "
+                      "(make check installs it)\n");
+        return -1;
+    }
+    snprintf(sock, sizeof sock, "chessvar-test-%ld", (long)getpid());
+    tmux("kill-server");
+    assert_int_equal(tmux("new-session -d -s t -x 100 -y 40 \"TERM=xterm NO_COLOR=1 "
+                          "'%s' %s\"", program(), args), 0);
+    return 0;
+}
+
+static void stop(void)
+{
+    tmux("kill-server");
+}
+
+static void assert_absent(const char *screen, const char *secret, const char *what)
+{
+    if (strstr(screen, secret))
+        fail_msg("%s: \"%s\" is still in the terminal:\n%s", what, secret, screen);
+}
+
+/* MASQ-1, MASQ-12: after White's arrangement and the hand-over, neither
+ * the screen nor its scrollback holds White's typed arrangement or its
+ * board with the figures; Up at Black's prompt brings back none of
+ * White's lines; Black's own setup then is not in White's terminal. */
+static void test_masq12_hand_over_wipes_scrollback(void **state)
+{
+    (void)state;
+    if (start("play masques --seed 7 --ascii") < 0)
+        skip();
+    free(wait_for("white> "));
+    keys("arrange NRBQKBRN/PPPPPPPP");
+    enter();
+    char *s = wait_for("press Enter when only you can see the screen");
+    /* White saw its arrangement (the confirmation) before the hand-over */
+    free(s);
+    enter();
+    s = wait_for("black> ");
+    assert_absent(s, "arrange NRBQKBRN", "White's typed arrangement");
+    assert_absent(s, "N~ R~ B~", "White's masked figures");
+    assert_absent(s, "you place", "White's own messages");
+    assert_absent(s, "white> ", "White's prompt");
+    free(s);
+    /* Up: the line editor's history must not hold White's lines. */
+    assert_int_equal(tmux("send-keys -t t Up"), 0);
+    struct timespec ts = {0, 300 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+    s = capture();
+    assert_absent(s, "NRBQKBRN", "White's line recalled with the arrow key");
+    free(s);
+    assert_int_equal(tmux("send-keys -t t C-u"), 0);
+    keys("arrange RNBKQBNR/PPPPPPPP");
+    enter();
+    free(wait_for("press Enter when only you can see the screen"));
+    enter();
+    s = wait_for("white> ");
+    assert_absent(s, "RNBKQBNR", "Black's typed arrangement, in White's terminal");
+    assert_absent(s, "k~", "Black's masked figures, in White's terminal");
+    free(s);
+    stop();
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_masq12_hand_over_wipes_scrollback),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
