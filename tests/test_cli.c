@@ -599,6 +599,123 @@ static void test_run_masques_answers_hide_setup(void **state)
     run_free(&r);
 }
 
+#define MASQ_START "r~n~b~q~k~b~n~r~/p~p~p~p~p~p~p~p~/8/8/8/8/P~P~P~P~P~P~P~P~/" \
+                   "R~N~B~Q~K~B~N~R~ w KQkq - 0 1"
+
+/* Line i of out must be a refusal (ok:false) holding `want`. */
+static void assert_refusal(const char *out, int i, const char *want)
+{
+    static char buf[1 << 16];
+    const char *l = line_at(out, i, buf, sizeof buf);
+    assert_contains(l, "\"ok\":false");
+    assert_contains(l, want);
+}
+
+/* MASQ-12 at the command layer: no seat gets another seat's view or legal
+ * list while a Masqués game is on, asked bare (the asker is the seat to
+ * act) or with `as`; the refusal names no hidden fact.  Its own are
+ * answered.  Once the game is over, both armies are public. */
+static void test_run_masq12_private_answers_refused(void **state)
+{
+    (void)state;
+    static char buf[1 << 16];
+    Run r;
+    run(&r, "run masques --json --fen '" MASQ_START "'",
+        "e2e4\nview white\nlegal white\nas white view black\nas white legal black\n"
+        "as black view\nas black view black\nas black legal black\nas white view\n"
+        "as black resign\nas white view black\n");
+    assert_int_equal(r.status, 1);
+    assert_int_equal(assert_json_lines(r.out), 11);
+    assert_refusal(r.out, 1, "white's view is private to white while the game is on");
+    assert_refusal(r.out, 2, "white's legal is private to white");
+    assert_refusal(r.out, 3, "black's view is private to black");
+    assert_refusal(r.out, 4, "black's legal is private to black");
+    for (int i = 5; i <= 8; i++)
+        assert_contains(line_at(r.out, i, buf, sizeof buf), "{\"ok\":true");
+    /* Black's own view names its own figures, never White's masked ones. */
+    const char *own = line_at(r.out, 5, buf, sizeof buf);
+    assert_contains(own, "\"side\":\"black\",\"figure\":\"king\"");
+    assert_null(strstr(own, "\"side\":\"white\",\"figure\":\"king\""));
+    /* After the end, another seat's view is public. */
+    assert_contains(line_at(r.out, 10, buf, sizeof buf), "{\"ok\":true,\"cmd\":\"as\"");
+    run_free(&r);
+}
+
+/* MASQ-12, docs/RECORDS.md: the record of a Masqués game in progress holds
+ * every seat's secrets, so it is written only once every seat has asked
+ * for the same file since the last action; an action in between cancels
+ * the agreement.  The file says what it holds. */
+static void test_run_masq12_save_needs_every_seat(void **state)
+{
+    (void)state;
+    static char buf[1 << 16];
+    char dir[64] = "/tmp/chessvar_test_consent_XXXXXX", in[1024], path[128];
+    assert_non_null(mkdtemp(dir));
+    snprintf(in, sizeof in,
+             "e2e4\nas black save %s/a.rec\nas white save %s/b.rec\n"
+             "as white save %s/a.rec\nas black save %s/c.rec\ne7e5\n"
+             "as white save %s/c.rec\n",
+             dir, dir, dir, dir, dir);
+    Run r;
+    run(&r, "run masques --json --fen '" MASQ_START "'", in);
+    assert_int_equal(r.status, 0);
+    const char *first = line_at(r.out, 1, buf, sizeof buf);
+    assert_contains(first, "\"saved\":false,\"agreed\":[\"black\"],\"waiting\":[\"white\"]");
+    snprintf(path, sizeof path, "%s/a.rec", dir);
+    /* another file starts a new agreement: b.rec waits for black */
+    assert_contains(line_at(r.out, 2, buf, sizeof buf), "\"saved\":false");
+    assert_contains(line_at(r.out, 3, buf, sizeof buf), "\"saved\":false");
+    run_free(&r);
+    assert_int_not_equal(access(path, F_OK), 0);
+
+    snprintf(in, sizeof in,
+             "e2e4\nas black save %s/a.rec\nas white save %s/a.rec\n"
+             "as black save %s/c.rec\ne7e5\nas white save %s/c.rec\n",
+             dir, dir, dir, dir);
+    run(&r, "run masques --fen '" MASQ_START "'", in);
+    assert_int_equal(r.status, 0);
+    assert_contains(r.out, "black agrees to save to");
+    assert_contains(r.out, "waiting for white");
+    assert_contains(r.out, "(it holds every seat's hidden facts: keep it closed");
+    run_free(&r);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char head[128] = "";
+    assert_non_null(fgets(head, sizeof head, f));
+    fclose(f);
+    assert_contains(head, "# A game in progress with hidden facts");
+    /* c.rec: black agreed, then black played: white's save alone waits */
+    snprintf(path, sizeof path, "%s/c.rec", dir);
+    assert_int_not_equal(access(path, F_OK), 0);
+    /* the agreed record resumes the game */
+    char args[160];
+    snprintf(args, sizeof args, "run --load %s/a.rec", dir);
+    expect(&(Expect){.args = args, .input = "as black history\n", .out = {"e2e4"}});
+    snprintf(path, sizeof path, "%s/a.rec", dir);
+    unlink(path);
+    rmdir(dir);
+}
+
+/* MASQ-12, docs/MASQUES.md "Taking back": in batch mode undo is the asking
+ * seat's: its own latest actions only. */
+static void test_run_masq12_undo_own_actions_only(void **state)
+{
+    (void)state;
+    Run r;
+    run(&r, "run masques --json --fen '" MASQ_START "'",
+        "e2e4\ne7e5\nas white undo\nundo\nas black undo\nhistory\n");
+    assert_int_equal(r.status, 1);
+    assert_refusal(r.out, 2, "white may take back only its own actions, and black acted "
+                             "after them");
+    /* bare undo: the asker is the seat to act, white, again refused */
+    assert_refusal(r.out, 3, "white may take back only its own actions");
+    static char buf[1 << 16];
+    assert_contains(line_at(r.out, 4, buf, sizeof buf), "\"undone\":1");
+    assert_contains(line_at(r.out, 5, buf, sizeof buf), "\"history\":[{\"seat\":\"white\"");
+    assert_null(strstr(line_at(r.out, 5, buf, sizeof buf), "e7e5"));
+    run_free(&r);
+}
+
 /* ORTH-8: draw by agreement; a declined offer lets the game go on. */
 static void test_run_draw_offer_orth8(void **state)
 {
@@ -1078,6 +1195,9 @@ int main(void)
         cmocka_unit_test(test_run_resign_orth8),
         cmocka_unit_test(test_run_as_seat_asks_commands),
         cmocka_unit_test(test_run_masques_answers_hide_setup),
+        cmocka_unit_test(test_run_masq12_private_answers_refused),
+        cmocka_unit_test(test_run_masq12_save_needs_every_seat),
+        cmocka_unit_test(test_run_masq12_undo_own_actions_only),
         cmocka_unit_test(test_run_draw_offer_orth8),
         cmocka_unit_test(test_run_claim_threefold_orth9),
         cmocka_unit_test(test_run_view_text_orientation),

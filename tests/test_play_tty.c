@@ -135,14 +135,27 @@ static void test_masq12_hand_over_wipes_scrollback(void **state)
     if (start("play masques --seed 7 --ascii") < 0)
         skip();
     free(wait_for("white> "));
+    /* White arranges, sees its arrangement, changes it, arranges again. */
+    keys("arrange BRNQKNRB/PPPPPPPP");
+    enter();
+    char *s = wait_for("change: place again> ");
+    assert_non_null(strstr(s, "This is your arrangement."));
+    free(s);
+    keys("change");
+    enter();
+    free(wait_for("your pieces are back in hand"));
     keys("arrange NRBQKBRN/PPPPPPPP");
     enter();
-    char *s = wait_for("press Enter when only you can see the screen");
-    /* White saw its arrangement (the confirmation) before the hand-over */
+    free(wait_for("arrange NRBQKBRN/PPPPPPPP"));
+    s = wait_for("change: place again> ");
     free(s);
+    enter();
+    free(wait_for("press Enter when only you can see the screen"));
     enter();
     s = wait_for("black> ");
     assert_absent(s, "arrange NRBQKBRN", "White's typed arrangement");
+    assert_absent(s, "BRNQKNRB", "White's first arrangement, taken back");
+    assert_absent(s, "This is your arrangement", "White's confirmation");
     assert_absent(s, "N~ R~ B~", "White's masked figures");
     assert_absent(s, "you place", "White's own messages");
     assert_absent(s, "white> ", "White's prompt");
@@ -156,6 +169,8 @@ static void test_masq12_hand_over_wipes_scrollback(void **state)
     free(s);
     assert_int_equal(tmux("send-keys -t t C-u"), 0);
     keys("arrange RNBKQBNR/PPPPPPPP");
+    enter();
+    free(wait_for("change: place again> "));
     enter();
     free(wait_for("press Enter when only you can see the screen"));
     enter();
