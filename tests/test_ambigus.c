@@ -23,6 +23,9 @@
 
 #include "../core/game.h"
 #include "../core/record.h"
+#include "../core/render.h"
+#include "../variants/orthodox/bitboard.h"
+#include "../variants/orthodox/chess.h"
 #include "support/testutil.h"
 
 enum { WHITE = 0, BLACK = 1 };
@@ -178,12 +181,31 @@ static void assert_going_on(const Game *g)
     assert_true(game_to_act(g) >= 0);
 }
 
-/* Is `side`'s King attacked in g (Status.in_check)? */
+/* Is `side`'s King attacked in g?  Read from the position string with
+ * the orthodox engine's attack code (without its check rule), not from
+ * the variant; and Status.in_check is empty all the while: there is no
+ * check in Échecs ambigus (AMBI-4). */
 static int king_attacked(const Game *g, int side)
 {
     Status s;
     game_status(g, &s);
-    return (s.in_check >> side) & 1;
+    assert_int_equal(s.in_check, 0);
+    StrBuf b = STRBUF_INIT;
+    game_position(g, &b);
+    char fen[128];
+    str_copy(fen, sizeof fen, sb_str(&b));
+    sb_free(&b);
+    char *end = fen; /* the FEN's six fields, without a phase suffix */
+    for (int fields = 0; *end && fields < 6; fields += *end++ == ' ')
+        ;
+    if (end > fen && end[-1] == ' ')
+        end[-1] = '\0';
+    Position p;
+    Error e = {""};
+    if (chess_from_fen_rules(&p, fen, CH_FEN_NO_CHECK_RULE, &e))
+        fail_msg("%s: %s", fen, e.msg);
+    const int king = bb_lsb(p.by_fig[FIG_KING] & p.by_color[side]);
+    return chess_attackers(&p, king, side ^ 1, p.by_color[0] | p.by_color[1]) != 0;
 }
 
 /* AMBI-6 by brute force on the public API: the squares the side to move
@@ -248,6 +270,43 @@ static int count_kind(const Game *g, int seat, int kind)
 }
 
 static void view_of(const Game *g, int seat, View *v) { game_view(g, seat, v); }
+
+/* Every message of the game, joined by '|' (as White reads them; every
+ * message goes to both seats). */
+static void assert_messages(const Game *g, const char *want)
+{
+    StrBuf b = STRBUF_INIT;
+    for (int i = 0; i < game_message_count(g); i++) {
+        const char *m = game_message(g, i, WHITE);
+        sb_printf(&b, "%s%s", i ? "|" : "", m ? m : "(hidden)");
+    }
+    if (strcmp(sb_str(&b), want) != 0)
+        fail_msg("messages \"%s\", expected \"%s\"", sb_str(&b), want);
+    sb_free(&b);
+}
+
+/* seat's view has the info line `want`, whole. */
+static void assert_info_line(const Game *g, int seat, const char *want)
+{
+    View v;
+    view_of(g, seat, &v);
+    const size_t n = strlen(want);
+    for (const char *at = strstr(v.info, want); at; at = strstr(at + 1, want))
+        if ((at == v.info || at[-1] == '\n') && (at[n] == '\0' || at[n] == '\n'))
+            return;
+    fail_msg("seat %d: no info line \"%s\" in\n%s", seat, want, v.info);
+}
+
+/* The core's status line and JSON status of seat's view. */
+static void status_texts(const Game *g, int seat, StrBuf *line, StrBuf *json)
+{
+    const RenderNames names = {.nsides = 2, .side = {"white", "black"},
+                               .nseats = 2, .seat = {"white", "black"}};
+    View v;
+    view_of(g, seat, &v);
+    render_status_line(&v, &names, line);
+    render_status_json(&v.status, &names, json);
+}
 
 /* ---- AMBI-1: naming a square ------------------------------------------------- */
 
@@ -474,13 +533,11 @@ static void test_ambi4_king_forced_to_capture_into_attack(void **state)
     play(g, "choose Ke1");
     assert_position(g, "4k3/8/8/b7/8/8/3K4/1N6 b - - 0 1");
     assert_true(king_attacked(g, WHITE));
-    int seen = 0;
-    for (int i = 0; i < game_message_count(g); i++) {
-        const char *m = game_message(g, i, WHITE);
-        seen |= m && strcmp(m, "white's King on d2 can be taken: black may name d2 and "
-                            "win") == 0;
-    }
-    assert_true(seen);
+    /* Said once, in every seat's view (messages only tell the moves). */
+    assert_messages(g, "white names d2: black chooses Nb1 or Ke1|black chooses Ke1: Ke1d2");
+    for (int seat = WHITE; seat <= BLACK; seat++)
+        assert_info_line(g, seat, "white's King on d2 can be taken: black may name d2 now "
+                         "and win (AMBI-4)");
     play(g, "d2");
     tu_assert_over(g, "0-1", "king captured");
     assert_history(g, "white:d2|black:choose Ke1|black:d2 (King taken)");
@@ -519,6 +576,53 @@ static void test_ambi4_no_check(void **state)
     assert_true(king_attacked(g, WHITE));
     play(g, "e1");
     tu_assert_over(g, "0-1", "king captured");
+    game_free(g);
+}
+
+/* AMBI-4: no check, so nothing says "in check" (Status.in_check, the
+ * status line, JSON's in_check stay empty); instead every seat's view says
+ * what an attacked King means: the side to name may take it now, or it
+ * may be taken after the attacked side's move. */
+static void test_ambi4_attacked_king_said_as_meant(void **state)
+{
+    (void)state;
+    Game *g = start("4k3/4r3/8/8/8/8/8/4K3 w - - 0 1", NULL);
+    assert_true(king_attacked(g, WHITE)); /* and in_check is 0 */
+    StrBuf line = STRBUF_INIT, json = STRBUF_INIT;
+    for (int seat = WHITE; seat <= BLACK; seat++) {
+        assert_info_line(g, seat, "white's King on e1 is attacked: if it still is after "
+                         "white's move, black may name its square and win (AMBI-4)");
+        sb_reset(&line);
+        sb_reset(&json);
+        status_texts(g, seat, &line, &json);
+        assert_string_equal(sb_str(&line), "white to move");
+        assert_non_null(strstr(sb_str(&json), "\"in_check\":[]"));
+        View v;
+        view_of(g, seat, &v);
+        assert_null(strstr(v.info, "check"));
+    }
+    play(g, "d2"); /* the King steps aside; nothing attacks it now */
+    assert_false(king_attacked(g, WHITE));
+    assert_messages(g, "white names d2: only Ke1d2 can go there");
+    View v;
+    view_of(g, BLACK, &v);
+    assert_null(strstr(v.info, "King on"));
+    game_free(g);
+    /* The pawn steps away and uncovers the King: Black may take it. */
+    g = start("4k3/8/8/b7/8/8/3P4/4K3 w - - 0 1", NULL);
+    play(g, "d4");
+    assert_true(king_attacked(g, WHITE));
+    assert_messages(g, "white names d4: only Pd2d4 can go there");
+    for (int seat = WHITE; seat <= BLACK; seat++)
+        assert_info_line(g, seat, "white's King on e1 can be taken: black may name e1 now "
+                         "and win (AMBI-4)");
+    sb_reset(&line);
+    sb_reset(&json);
+    status_texts(g, WHITE, &line, &json);
+    assert_string_equal(sb_str(&line), "black to move");
+    assert_non_null(strstr(sb_str(&json), "\"in_check\":[]"));
+    sb_free(&line);
+    sb_free(&json);
     game_free(g);
 }
 
@@ -749,16 +853,48 @@ static void test_ambi7_clock_promotion(void **state)
     game_free(g);
 }
 
-/* AMBI-7: whole moves are an error without the clock procedure, and are
- * read exactly with it (an ambiguous SAN is not guessed). */
+/* AMBI-1, AMBI-2, AMBI-7: a whole move without the clock procedure is
+ * refused with what to type instead (the square) and who then picks the
+ * piece and a pawn's figure (AMBI-3); with it, a whole move is read
+ * exactly (an ambiguous SAN is not guessed). */
 static void test_ambi7_whole_move_errors(void **state)
 {
     (void)state;
     Game *g = start(NULL, NULL);
-    refused(g, WHITE, "g1f3", "g1f3: name only the square: f3 — your opponent chooses the "
-            "piece");
-    refused(g, WHITE, "Nf3", "name only the square: f3 — your opponent chooses the piece");
-    refused(g, WHITE, "Nf5", "Nf5: no white piece can go to f5");
+    static const char *const rule = " (AMBI-1, AMBI-2; a whole move is read only with the "
+                                    "clock procedure, --param clock=on)";
+    char want[256];
+    snprintf(want, sizeof want, "g1f3: in Échecs ambigus you name only the square: type f3; "
+             "black chooses which of your pieces goes there (Ng1 or Pf2)%s", rule);
+    tu_assert_refused_exactly(g, "g1f3", want);
+    refused(g, WHITE, "Nf3", "Nf3: in Échecs ambigus you name only the square: type f3; "
+            "black chooses which of your pieces goes there (Ng1 or Pf2) (AMBI-1, AMBI-2;");
+    refused(g, WHITE, "Bf3", "Bf3: in Échecs ambigus you name only the square: type f3;");
+    refused(g, WHITE, "e2e4", "e2e4: in Échecs ambigus you name only the square: type e4; "
+            "only Pe2e4 can go there (AMBI-1; a whole move is read only with the clock "
+            "procedure, --param clock=on)");
+    refused(g, WHITE, "Nf4", "Nf4: in Échecs ambigus you name only the square: type f4; "
+            "only Pf2f4 can go there");
+    refused(g, WHITE, "Nxe5", "Nxe5: in Échecs ambigus you name only a square, and no white "
+            "piece can go to e5; name one of: a3 b3 c3 d3 e3 f3 g3 h3 a4 b4 c4 d4 e4 f4 g4 h4");
+    refused(g, WHITE, "Nf5", "Nf5: in Échecs ambigus you name only a square, and no white "
+            "piece can go to f5");
+    play(g, "f3"); /* what the message says to type */
+    assert_legal(g, "choose g1|choose f2");
+    game_free(g);
+    /* A promotion: the figure is the opponent's too (AMBI-3). */
+    g = start("7k/4P3/8/8/8/8/8/4K3 w - - 0 1", NULL);
+    refused(g, WHITE, "e8=Q", "e8=Q: in Échecs ambigus you name only the square: type e8; "
+            "only Pe7 can go there, and black chooses the figure it becomes (AMBI-1, AMBI-3;");
+    game_free(g);
+    g = start("3r2k1/2P1P3/8/8/8/8/8/3RK3 w - - 0 1", NULL);
+    refused(g, WHITE, "cxd8=Q", "cxd8=Q: in Échecs ambigus you name only the square: type d8; "
+            "black chooses which of your pieces goes there (Rd1, Pc7 or Pe7) and the figure "
+            "a pawn becomes (AMBI-1, AMBI-2, AMBI-3;");
+    game_free(g);
+    /* With the clock procedure the move itself must be one. */
+    g = start(NULL, "clock=on");
+    refused(g, WHITE, "Nf5", "Nf5: no white piece can go to f5; name one of: a3 b3");
     refused(g, WHITE, "Nf4", "Nf4: no such move of white; the pieces that can go to f4: "
             "f2 (Pf2)");
     refused(g, WHITE, "Bf3", "Bf3: no such move of white; the pieces that can go to f3: "
@@ -899,7 +1035,8 @@ static void test_views(void **state)
     assert_string_equal(v.info,
                         "ambiguous: e2 / unambiguous: d1 f1 d2 f2 e3 e4 e5 e6 a7 b7 c7 "
                         "d7 f7 g7 h7 e8\n"
-                        "black's King on e8 can be taken: naming e8 wins (AMBI-4)\n"
+                        "black's King on e8 can be taken: white may name e8 now and win "
+                        "(AMBI-4)\n"
                         "mate rule on (AMBI-6); stalemate is a win for the side that "
                         "delivers it\n"
                         "clock procedure on (AMBI-7): a whole move names its square and "
@@ -1124,6 +1261,90 @@ static void test_random_games_read_back(void **state)
     }
 }
 
+
+/* ---- help: every example of the variant's table is played ------------------- */
+
+/* Where a help example applies: position, parameters, the texts played
+ * before it (space-separated), and the action it must read as (machine
+ * form). */
+typedef struct HelpCase {
+    const char *example, *fen, *params, *before, *machine;
+} HelpCase;
+
+static const HelpCase HELP_CASES[] = {
+    {"e4", NULL, NULL, NULL, "e4"},                                    /* AMBI-1 */
+    {"choose Nb1", NULL, NULL, "a3", "choose b1"},                     /* AMBI-2 */
+    {"choose Pe7=N", "7k/4P3/8/8/8/8/8/4K3 w - - 0 1", NULL, "e8",
+     "choose e7n"},                                                    /* AMBI-3 */
+    {"Nf3", NULL, "clock=on", NULL, "f3"},                             /* AMBI-7 */
+    {"keep", NULL, "clock=on", "Nf3", "choose g1"},                    /* AMBI-7 */
+};
+
+/* Display columns of UTF-8 text (continuation bytes take none). */
+static size_t columns(const char *t)
+{
+    size_t n = 0;
+    for (; *t; t++)
+        n += ((unsigned char)*t & 0xC0) != 0x80;
+    return n;
+}
+
+/* `help` prints "  usage  doc (e.g. example)", usages padded to the widest:
+ * each line must fit in 80 columns. */
+static void assert_help_fits(const VariantHelp *h)
+{
+    size_t wide = 0;
+    for (int i = 0; h[i].usage; i++)
+        wide = columns(h[i].usage) > wide ? columns(h[i].usage) : wide;
+    for (int i = 0; h[i].usage; i++) {
+        assert_non_null(h[i].doc);
+        assert_non_null(h[i].example);
+        size_t len = 2 + wide + 2 + columns(h[i].doc) + strlen(" (e.g. )") +
+                     columns(h[i].example);
+        if (len > 80)
+            fail_msg("help line \"%s\" is %zu columns wide", h[i].usage, len);
+    }
+}
+
+static const HelpCase *help_case(const char *example)
+{
+    for (size_t j = 0; j < ARRAY_LEN(HELP_CASES); j++)
+        if (strcmp(HELP_CASES[j].example, example) == 0)
+            return &HELP_CASES[j];
+    fail_msg("help example \"%s\" has no position in HELP_CASES", example);
+    return NULL;
+}
+
+/* AMBI-1, 2, 3, 7: every example of the help table is read, as the
+ * action it stands for, in a position where it applies. */
+static void test_help_examples_are_played(void **state)
+{
+    (void)state;
+    const VariantOps *v = ambigus();
+    assert_int_equal(v->version, 2);
+    assert_int_equal(v->hidden_info, 0);
+    assert_non_null(v->help);
+    assert_help_fits(v->help);
+    int n = 0;
+    for (; v->help[n].usage; n++) {
+        const HelpCase *c = help_case(v->help[n].example);
+        Game *g = start(c->fen, c->params);
+        if (c->before)
+            tu_play_line(g, c->before);
+        Action a;
+        Error e = {""};
+        if (game_parse(g, game_to_act(g), c->example, &a, &e))
+            fail_msg("help example %s refused: %s", c->example, e.msg);
+        StrBuf b = STRBUF_INIT;
+        game_format(g, &a, FMT_MACHINE, &b);
+        assert_string_equal(sb_str(&b), c->machine);
+        sb_free(&b);
+        play(g, c->example);
+        game_free(g);
+    }
+    assert_true(n >= 5); /* a square, two choices, a whole move, keep */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1139,6 +1360,7 @@ int main(void)
         cmocka_unit_test(test_ambi4_king_forced_to_capture_into_attack),
         cmocka_unit_test(test_ambi4_no_castling),
         cmocka_unit_test(test_ambi4_no_check),
+        cmocka_unit_test(test_ambi4_attacked_king_said_as_meant),
         cmocka_unit_test(test_ambi5_no_square_loses),
         cmocka_unit_test(test_ambi6_escape_capture_the_checker),
         cmocka_unit_test(test_ambi6_escape_king_flight),
@@ -1160,6 +1382,7 @@ int main(void)
         cmocka_unit_test(test_perft_fast_equals_generic),
         cmocka_unit_test(test_perft_counts),
         cmocka_unit_test(test_random_games_read_back),
+        cmocka_unit_test(test_help_examples_are_played),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

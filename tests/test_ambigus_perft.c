@@ -8,6 +8,8 @@
  * positions", says how the tree is counted) and is itself checked by hand
  * counts and by colour symmetry; the pseudo-legal list is checked against
  * the strictly legal generator, which the orthodox perft suite proves.
+ * The documented figures (docs/AMBIGUS.md, read from the repository root)
+ * must be this file's table, so the doc cannot drift from the tests.
  *
  * Invariant: every count asserted is derived by hand in a comment or
  * reached by two independent counters; only depths whose count is below
@@ -631,6 +633,238 @@ static void test_ambi1_engine_start_position(void **state)
     game_free(g);
 }
 
+
+/* ---- docs/AMBIGUS.md: the documented figures are the tested ones ------- */
+
+/* Tests run from the repository root. */
+#define DOC_PATH "docs/AMBIGUS.md"
+
+/* One row of the doc's table "Perft positions". */
+typedef struct DocRow {
+    char id[8];         /* "A7" */
+    char fen[128];
+    int mate;
+    uint64_t counts[5]; /* d1 .. d5 */
+    uint64_t d6;        /* "d6 = N" in the row's text; 0 if none */
+    int lineno;
+} DocRow;
+
+/* The whole file, malloc'd. */
+static char *doc_read(void)
+{
+    FILE *f = fopen(DOC_PATH, "rb");
+    if (!f)
+        fail_msg("cannot open %s (tests run from the repository root)", DOC_PATH);
+    StrBuf b = STRBUF_INIT;
+    char chunk[4096];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        sb_printf(&b, "%.*s", (int)n, chunk);
+    fclose(f);
+    return b.s ? b.s : strdup("");
+}
+
+/* A figure as the doc writes it ("474428", "6 258 768"): digits, groups
+ * of three after single spaces.  Moves *t past it; -1 if none. */
+static int doc_number(const char **t, uint64_t *out)
+{
+    const char *c = *t;
+    if (!isdigit((unsigned char)*c))
+        return -1;
+    *out = 0;
+    for (;;) {
+        while (isdigit((unsigned char)*c))
+            *out = *out * 10 + (uint64_t)(*c++ - '0');
+        if (!(c[0] == ' ' && isdigit((unsigned char)c[1]) && isdigit((unsigned char)c[2]) &&
+              isdigit((unsigned char)c[3]) && !isdigit((unsigned char)c[4])))
+            break;
+        c++;
+    }
+    *t = c;
+    return 0;
+}
+
+/* cell (trimmed, in place) of a table line split at '|'. */
+static char *doc_trim(char *cell)
+{
+    while (isspace((unsigned char)*cell))
+        cell++;
+    char *end = cell + strlen(cell);
+    while (end > cell && isspace((unsigned char)end[-1]))
+        *--end = '\0';
+    return cell;
+}
+
+/* A count cell: a figure and nothing else. */
+static uint64_t doc_count(const char *cell, int lineno, int depth)
+{
+    uint64_t n;
+    const char *c = cell;
+    if (doc_number(&c, &n) || *c)
+        fail_msg("%s:%d: d%d \"%s\" is not a count", DOC_PATH, lineno, depth, cell);
+    return n;
+}
+
+/* One table line "| A7 | text | `FEN` | - | 5 | 5 | 29 | 64 | 308 |";
+ * a position "as A9" is that row's. */
+static void doc_row(char *line, int lineno, const DocRow *rows, int nrows, DocRow *r)
+{
+    char *cell[12];
+    int n = 0;
+    for (char *save, *c = strtok_r(line, "|", &save); c && n < 12;
+         c = strtok_r(NULL, "|", &save))
+        cell[n++] = doc_trim(c);
+    if (n != 9)
+        fail_msg("%s:%d: a perft row has %d cells, not 9", DOC_PATH, lineno, n);
+    memset(r, 0, sizeof *r);
+    r->lineno = lineno;
+    str_copy(r->id, sizeof r->id, cell[0]);
+    const char *d6 = strstr(cell[1], "d6 = ");
+    if (d6 && (d6 += 5, doc_number(&d6, &r->d6)))
+        fail_msg("%s:%d: \"d6 = \" without a count", DOC_PATH, lineno);
+    const size_t len = strlen(cell[2]);
+    if (len > 2 && cell[2][0] == '`' && cell[2][len - 1] == '`') {
+        snprintf(r->fen, sizeof r->fen, "%.*s", (int)len - 2, cell[2] + 1);
+    } else if (strncmp(cell[2], "as ", 3) == 0) {
+        for (int i = 0; i < nrows && !r->fen[0]; i++)
+            if (strcmp(rows[i].id, cell[2] + 3) == 0)
+                str_copy(r->fen, sizeof r->fen, rows[i].fen);
+        if (!r->fen[0])
+            fail_msg("%s:%d: \"%s\": no row above has that name", DOC_PATH, lineno, cell[2]);
+    } else {
+        fail_msg("%s:%d: position \"%s\" is neither `FEN` nor \"as A<n>\"", DOC_PATH,
+                 lineno, cell[2]);
+    }
+    if (strcmp(cell[3], "on") && strcmp(cell[3], "-"))
+        fail_msg("%s:%d: mate \"%s\" is neither on nor -", DOC_PATH, lineno, cell[3]);
+    r->mate = strcmp(cell[3], "on") == 0;
+    for (int d = 1; d <= 5; d++)
+        r->counts[d - 1] = doc_count(cell[3 + d], lineno, d);
+}
+
+/* The rows of the section "## Perft positions"; returns how many. */
+static int doc_rows(const char *doc, DocRow *rows, int max)
+{
+    const char *sec = strstr(doc, "\n## Perft positions\n");
+    if (!sec)
+        fail_msg("%s has no section \"## Perft positions\"", DOC_PATH);
+    int lineno = 2, n = 0;
+    for (const char *c = doc; c < sec; c++)
+        lineno += *c == '\n';
+    for (const char *line = sec + 1; *line; lineno++) {
+        const char *end = strchr(line, '\n');
+        const size_t len = end ? (size_t)(end - line) : strlen(line);
+        if (line != sec + 1 && strncmp(line, "## ", 3) == 0)
+            break; /* the next section */
+        if (strncmp(line, "| A", 3) == 0 && isdigit((unsigned char)line[3])) {
+            if (n == max)
+                fail_msg("%s: more than %d perft rows", DOC_PATH, max);
+            char buf[1024];
+            snprintf(buf, sizeof buf, "%.*s", (int)len, line);
+            doc_row(buf, lineno, rows, n, &rows[n]);
+            n++;
+        }
+        line += len + (end != NULL);
+    }
+    return n;
+}
+
+/* The case whose name starts with id and a space. */
+static const AmbCase *case_named(const char *id)
+{
+    const size_t n = strlen(id);
+    for (size_t i = 0; i < ARRAY_LEN(CASES); i++)
+        if (strncmp(CASES[i].name, id, n) == 0 && CASES[i].name[n] == ' ')
+            return &CASES[i];
+    return NULL;
+}
+
+/* Every documented row is a case of CASES with the same position, mate
+ * rule and counts (which test_ambi_engine_perft_matches_counter holds to
+ * the engine and the counter), and every case is documented once; a
+ * documented d6 is the engine's (fast perft). */
+static void test_ambi_doc_table_matches(void **state)
+{
+    (void)state;
+    char *doc = doc_read();
+    DocRow rows[64];
+    const int n = doc_rows(doc, rows, (int)ARRAY_LEN(rows));
+    int seen[ARRAY_LEN(CASES)] = {0};
+    for (int i = 0; i < n; i++) {
+        const DocRow *r = &rows[i];
+        const AmbCase *c = case_named(r->id);
+        if (!c)
+            fail_msg("%s:%d: %s is not a case of the test's table CASES", DOC_PATH,
+                     r->lineno, r->id);
+        seen[c - CASES]++;
+        if (strcmp(r->fen, c->fen) || r->mate != c->mate)
+            fail_msg("%s:%d: %s documents \"%s\"%s, the test has \"%s\"%s", DOC_PATH,
+                     r->lineno, r->id, r->fen, r->mate ? " mate=on" : "", c->fen,
+                     c->mate ? " mate=on" : "");
+        for (int d = 1; d <= 5; d++)
+            if (r->counts[d - 1] != c->counts[d - 1])
+                fail_msg("%s:%d: %s d%d documented %" PRIu64 ", the test's table has %"
+                         PRIu64, DOC_PATH, r->lineno, r->id, d, r->counts[d - 1],
+                         c->counts[d - 1]);
+        if (r->d6) {
+            Game *g = tu_game(&(TuGame){.variant = variant_find("ambigus"),
+                                        .position = c->fen,
+                                        .params = c->mate ? "mate=on" : NULL});
+            const uint64_t got = game_perft(g, 6);
+            game_free(g);
+            if (got != r->d6)
+                fail_msg("%s:%d: %s d6 documented %" PRIu64 ", the engine counts %" PRIu64,
+                         DOC_PATH, r->lineno, r->id, r->d6, got);
+        }
+    }
+    for (size_t i = 0; i < ARRAY_LEN(CASES); i++)
+        if (seen[i] != 1)
+            fail_msg("%s: the case \"%s\" is documented %d times, not once", DOC_PATH,
+                     CASES[i].name, seen[i]);
+    free(doc);
+}
+
+/* The figures "From the start: 16, 200, ..." in the section "Perft" are
+ * A1's, the sixth (depth 6) that of A1's row. */
+static void test_ambi_doc_start_figures_match(void **state)
+{
+    (void)state;
+    char *doc = doc_read();
+    const char *c = strstr(doc, "From the start:");
+    if (!c)
+        fail_msg("%s has no \"From the start:\" figures", DOC_PATH);
+    c += strlen("From the start:");
+    uint64_t fig[8];
+    int n = 0;
+    for (;;) {
+        while (isspace((unsigned char)*c))
+            c++;
+        if (n == 8 || doc_number(&c, &fig[n]))
+            break;
+        n++;
+        if (*c++ != ',')
+            break;
+    }
+    if (n < 6)
+        fail_msg("%s: \"From the start:\" lists %d figures, not 6", DOC_PATH, n);
+    assert_string_equal(CASES[0].fen, FEN_START);
+    for (int d = 1; d <= 5; d++)
+        if (fig[d - 1] != CASES[0].counts[d - 1])
+            fail_msg("%s: from the start, depth %d is documented %" PRIu64 ", the test's "
+                     "table has %" PRIu64, DOC_PATH, d, fig[d - 1], CASES[0].counts[d - 1]);
+    /* Depth 6 is A1's "d6 = ...", which the test above holds to the engine. */
+    DocRow rows[64];
+    const int nrows = doc_rows(doc, rows, (int)ARRAY_LEN(rows));
+    uint64_t d6 = 0;
+    for (int i = 0; i < nrows; i++)
+        if (case_named(rows[i].id) == &CASES[0])
+            d6 = rows[i].d6;
+    if (fig[5] != d6)
+        fail_msg("%s: from the start, depth 6 is documented %" PRIu64 ", and %" PRIu64
+                 " in A1's row", DOC_PATH, fig[5], d6);
+    free(doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -640,6 +874,8 @@ int main(void)
         cmocka_unit_test(test_ambi_counter_colour_symmetry),
         cmocka_unit_test(test_ambi_engine_perft_matches_counter),
         cmocka_unit_test(test_ambi1_engine_start_position),
+        cmocka_unit_test(test_ambi_doc_table_matches),
+        cmocka_unit_test(test_ambi_doc_start_figures_match),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -557,28 +557,38 @@ static void test_orth1_view_shows_everything(void **state)
     assert_int_equal(v->last_to.y, 4);
     assert_string_equal(v->last_text, "Qh5+");
     assert_string_equal(v->question, "black to move");
-    assert_non_null(strstr(v->info, "check"));
+    /* ORTH-6: the check is said once, by the core's status line from
+     * Status.in_check; the variant adds no info line about it. */
+    assert_string_equal(v->info, "");
+    assert_int_equal(v->status.in_check, 1u << 1);
     assert_int_equal(v->side_to_move, 1);
     free(v);
     game_free(g);
 }
 
+/* One message per move, to everyone; a check (ORTH-6) is the SAN's "+"
+ * and nothing more: the core's status line says who is in check. */
 static void test_orth1_messages_name_the_move(void **state)
 {
     (void)state;
     Game *g = tu_orthodox(NULL);
     tu_play_line(g, "e4 f6 Qh5+");
-    int n = game_message_count(g), saw_check = 0, saw_move = 0;
-    for (int i = 0; i < n; i++) {
-        const char *w = game_message(g, i, 0), *b = game_message(g, i, 1);
-        assert_non_null(w);
-        assert_non_null(b); /* orthodox chess tells everyone everything */
-        saw_move |= strcmp(w, "white plays Qh5+") == 0;
-        saw_check |= strstr(w, "check") && strstr(w, "black") != NULL;
+    static const char *const want[] = {"white plays e4", "black plays f6",
+                                       "white plays Qh5+"};
+    assert_int_equal(game_message_count(g), 3);
+    for (int i = 0; i < 3; i++) {
+        /* orthodox chess tells everyone everything */
+        assert_string_equal(game_message(g, i, 0), want[i]);
+        assert_string_equal(game_message(g, i, 1), want[i]);
     }
-    assert_true(saw_move);
-    assert_true(saw_check);
-    assert_string_equal(game_message(g, 0, 0), "white plays e4");
+    game_free(g);
+    /* A mate is the "#" (the result is the core's status). */
+    g = tu_orthodox(NULL);
+    tu_play_line(g, "e4 f6 d4 g5 Qh5#");
+    tu_assert_over(g, "1-0", "checkmate");
+    assert_int_equal(game_message_count(g), 6);
+    assert_string_equal(game_message(g, 4, 1), "white plays Qh5#");
+    assert_non_null(strstr(game_message(g, 5, 1), "game over")); /* the core's */
     game_free(g);
 }
 
@@ -632,6 +642,84 @@ static void test_orth6_apply_refuses_forged_actions(void **state)
     game_free(g);
 }
 
+
+/* ---- help: every example of the variant's table is played ------------------- */
+
+/* Where a help example applies: a position, the moves before it, and the
+ * move it must read as (UCI). */
+typedef struct HelpCase {
+    const char *example, *fen, *before, *uci;
+} HelpCase;
+
+static const HelpCase HELP_CASES[] = {
+    {"Nf3", NULL, NULL, "g1f3"},                                      /* ORTH-2 */
+    {"exd5", NULL, "e4 d5", "e4d5"},                                  /* ORTH-2 */
+    {"O-O", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", NULL, "e1g1"},   /* ORTH-5 */
+    {"O-O-O", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", NULL, "e1c1"}, /* ORTH-5 */
+    {"e8=Q", "2k5/4P3/8/8/8/8/8/4K3 w - - 0 1", NULL, "e7e8q"},      /* ORTH-4 */
+    {"g1f3", NULL, NULL, "g1f3"},
+};
+
+/* Display columns of UTF-8 text (continuation bytes take none). */
+static size_t columns(const char *t)
+{
+    size_t n = 0;
+    for (; *t; t++)
+        n += ((unsigned char)*t & 0xC0) != 0x80;
+    return n;
+}
+
+/* `help` prints "  usage  doc (e.g. example)", usages padded to the widest:
+ * each line must fit in 80 columns. */
+static void assert_help_fits(const VariantHelp *h)
+{
+    size_t wide = 0;
+    for (int i = 0; h[i].usage; i++)
+        wide = columns(h[i].usage) > wide ? columns(h[i].usage) : wide;
+    for (int i = 0; h[i].usage; i++) {
+        assert_non_null(h[i].doc);
+        assert_non_null(h[i].example);
+        size_t len = 2 + wide + 2 + columns(h[i].doc) + strlen(" (e.g. )") +
+                     columns(h[i].example);
+        if (len > 80)
+            fail_msg("help line \"%s\" is %zu columns wide", h[i].usage, len);
+    }
+}
+
+static void test_orth1_help_examples_are_played(void **state)
+{
+    (void)state;
+    const VariantOps *v = orthodox();
+    assert_int_equal(v->version, 2);
+    assert_int_equal(v->hidden_info, 0);
+    assert_non_null(v->help);
+    assert_help_fits(v->help);
+    int n = 0;
+    for (; v->help[n].usage; n++) {
+        const HelpCase *c = NULL;
+        for (size_t j = 0; j < ARRAY_LEN(HELP_CASES) && !c; j++)
+            if (strcmp(HELP_CASES[j].example, v->help[n].example) == 0)
+                c = &HELP_CASES[j];
+        if (!c)
+            fail_msg("help example \"%s\" has no position in HELP_CASES",
+                     v->help[n].example);
+        Game *g = tu_orthodox(c->fen);
+        if (c->before)
+            tu_play_line(g, c->before);
+        Action a;
+        Error e = {{0}};
+        if (game_parse(g, game_to_act(g), c->example, &a, &e))
+            fail_msg("help example %s refused: %s", c->example, e.msg);
+        StrBuf b = STRBUF_INIT;
+        game_format(g, &a, FMT_MACHINE, &b);
+        assert_string_equal(sb_str(&b), c->uci);
+        sb_free(&b);
+        tu_play(g, game_to_act(g), c->example);
+        game_free(g);
+    }
+    assert_true(n >= 5); /* a move, a capture, castling, promotion, UCI */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -673,6 +761,7 @@ int main(void)
         cmocka_unit_test(test_orth1_messages_name_the_move),
         cmocka_unit_test(test_orth2_perft_fast_and_generic_agree),
         cmocka_unit_test(test_orth6_apply_refuses_forged_actions),
+        cmocka_unit_test(test_orth1_help_examples_are_played),
     };
     return cmocka_run_group_tests_name("orthodox", tests, NULL, NULL);
 }

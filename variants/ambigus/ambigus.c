@@ -150,20 +150,6 @@ static int is_legal(const AmbState *s, const Action *a, Move *cand, int *k)
     return 0;
 }
 
-/* After a move: say whose King can be taken now. */
-static void announce_kings(const AmbState *s, Events *ev)
-{
-    char sq[3];
-    const int mover = s->pos.side ^ 1, next = s->pos.side;
-    if (amb_king_attacked(&s->pos, mover))
-        ev_emit(ev, SEATS_ALL, "%s's King on %s can be taken: %s may name %s and win",
-                AMB_SIDE_NAMES[mover], chess_square_name(amb_king_square(&s->pos, mover), sq),
-                AMB_SIDE_NAMES[next], sq);
-    if (amb_king_attacked(&s->pos, next))
-        ev_emit(ev, SEATS_ALL, "check: %s's King on %s is attacked", AMB_SIDE_NAMES[next],
-                chess_square_name(amb_king_square(&s->pos, next), sq));
-}
-
 static void play_move(AmbState *s, Move m)
 {
     amb_make(&s->pos, m);
@@ -199,7 +185,6 @@ static void apply_name(const Game *g, AmbState *s, const Action *a, const Move *
         if (ev) {
             ev_emit(ev, SEATS_ALL, "%s names %s: only %s can go there", AMB_SIDE_NAMES[mover],
                     name, sb_str(&b));
-            announce_kings(s, ev);
         }
         sb_free(&b);
         return;
@@ -251,10 +236,8 @@ static int amb_apply(const Game *g, void *st, const Action *a, Events *ev)
         amb_move_text(&s->pos, m, &b);
     }
     play_move(s, m);
-    if (ev) {
+    if (ev)
         ev_emit(ev, SEATS_ALL, "%s chooses %s", AMB_SIDE_NAMES[mover ^ 1], sb_str(&b));
-        announce_kings(s, ev);
-    }
     sb_free(&b);
     assert(amb_state_ok(s));
     return 0;
@@ -307,12 +290,11 @@ static int amb_to_act(const Game *g, const void *st)
     return position_end(g, s, &end) ? -1 : s->pos.side;
 }
 
+/* No check in Échecs ambigus (AMBI-4): in_check stays 0, so the core never
+ * says "in check"; the views' info lines say whose King can be taken. */
 static void amb_status(const Game *g, const void *st, Status *out)
 {
     const AmbState *s = cst(st);
-    for (int c = 0; c < 2; c++)
-        if (amb_king_attacked(&s->pos, c))
-            out->in_check |= 1u << c;
     if (s->phase == AP_OVER) {
         set_result(out, 1u << s->pos.side, "king captured");
         return;
@@ -437,8 +419,22 @@ static uint64_t amb_perft(const Game *g, const void *st, int depth)
     return perft_choose(g, s, cand, amb_candidates(list, n, s->named, cand), depth);
 }
 
+/* ---- Help ------------------------------------------------------------------ */
+
+/* What a player types, for `help` (printed "  usage  doc (e.g. example)" in
+ * 80 columns).  tests/test_ambigus.c plays every example in a position
+ * where it applies, with the parameters it names. */
+static const VariantHelp AMBIGUS_HELP[] = {
+    {"SQUARE", "name a square: your opponent picks which piece goes", "e4"},
+    {"choose PIECE", "when asked, which of the mover's pieces goes", "choose Nb1"},
+    {"choose PIECE=F", "a promoting pawn and its figure (AMBI-3)", "choose Pe7=N"},
+    {"MOVE", "with clock=on: a whole move proposes its piece", "Nf3"},
+    {"keep", "with clock=on: the opponent takes the proposal", "keep"},
+    {NULL, NULL, NULL},
+};
+
 const VariantOps ambigus_variant = {
-    .version = 1,
+    .version = 2,
     .name = "ambigus",
     .title = "Échecs ambigus",
     .summary = "you name the square, your opponent chooses which of your pieces goes "
@@ -462,4 +458,6 @@ const VariantOps ambigus_variant = {
     .claim = amb_claim,
     .view = amb_view,
     .perft = amb_perft,
+    .hidden_info = 0, /* every seat sees everything */
+    .help = AMBIGUS_HELP,
 };

@@ -254,6 +254,68 @@ static int query_fits(const Position *p, Move m, const MoveQuery *q)
            (q->promo == FIG_NONE || MOVE_PROMO_FIG(m) == q->promo);
 }
 
+/* How many pieces k candidates are (a promoting pawn's four figures are
+ * one piece; candidates come ordered by from-square). */
+static int piece_count(const Move *cand, int k)
+{
+    int pieces = 0;
+    for (int i = 0; i < k; i++)
+        pieces += i == 0 || MOVE_FROM(cand[i]) != MOVE_FROM(cand[i - 1]);
+    return pieces;
+}
+
+/* "Ng1 or Pf2": the pieces among k candidates, each once. */
+static void piece_list(const Position *p, const Move *cand, int k, StrBuf *out)
+{
+    char sq[3];
+    const int pieces = piece_count(cand, k);
+    for (int i = 0, n = 0; i < k; i++) {
+        if (i && MOVE_FROM(cand[i]) == MOVE_FROM(cand[i - 1]))
+            continue;
+        n++;
+        sb_puts(out, n == 1 ? "" : n == pieces ? " or " : ", ");
+        sb_printf(out, "%c%s", fig_letter_at(p, MOVE_FROM(cand[i])),
+                  chess_square_name(MOVE_FROM(cand[i]), sq));
+    }
+}
+
+/* A whole move typed without the clock procedure (AMBI-1, AMBI-2): say
+ * what to type instead, and who then picks the piece (and the figure). */
+static int err_whole_move(const AmbState *s, const ActionList *legal, const char *text,
+                          int to, const Move *cand, int k, Error *e)
+{
+    const char *us = AMB_SIDE_NAMES[s->pos.side], *them = AMB_SIDE_NAMES[s->pos.side ^ 1];
+    StrBuf b = STRBUF_INIT;
+    char sq[3];
+    chess_square_name(to, sq);
+    if (k == 0) {
+        name_list(legal, &b);
+        err_set(e, "%s: in Échecs ambigus you name only a square, and no %s piece can go "
+                "to %s; name one of: %s", text, us, sq, sb_str(&b));
+    } else if (k == 1) {
+        amb_move_text(&s->pos, cand[0], &b);
+        err_set(e, "%s: in Échecs ambigus you name only the square: type %s; only %s can go "
+                "there (AMBI-1; a whole move is read only with the clock procedure, "
+                "--param clock=on)", text, sq, sb_str(&b));
+    } else if (piece_count(cand, k) == 1) { /* a lone promoting pawn */
+        piece_list(&s->pos, cand, k, &b);
+        err_set(e, "%s: in Échecs ambigus you name only the square: type %s; only %s can go "
+                "there, and %s chooses the figure it becomes (AMBI-1, AMBI-3; a whole move "
+                "is read only with the clock procedure, --param clock=on)", text, sq,
+                sb_str(&b), them);
+    } else {
+        const int promo = MOVE_IS_PROMO(cand[0]) || MOVE_IS_PROMO(cand[k - 1]);
+        piece_list(&s->pos, cand, k, &b);
+        err_set(e, "%s: in Échecs ambigus you name only the square: type %s; %s chooses "
+                "which of your pieces goes there (%s)%s (AMBI-1, AMBI-2%s; a whole move is "
+                "read only with the clock procedure, --param clock=on)", text, sq, them,
+                sb_str(&b), promo ? " and the figure a pawn becomes" : "",
+                promo ? ", AMBI-3" : "");
+    }
+    sb_free(&b);
+    return -1;
+}
+
 /* The clock procedure: the whole move m names its square, proposes m. */
 static int read_whole_move(const Game *g, const AmbState *s, const ActionList *legal,
                            const char *text, const MoveQuery *q, Action *out, Error *e)
@@ -263,6 +325,8 @@ static int read_whole_move(const Game *g, const AmbState *s, const ActionList *l
     const int k = moves_to(&s->pos, q->to, cand);
     int nf = 0;
     chess_square_name(q->to, to);
+    if (!game_param(g, AM_CLOCK))
+        return err_whole_move(s, legal, text, q->to, cand, k, e);
     if (k == 0)
         return err_no_square(s, legal, text, q->to, e);
     for (int i = 0; i < k; i++)
@@ -274,10 +338,6 @@ static int read_whole_move(const Game *g, const AmbState *s, const ActionList *l
         cand_list(&s->pos, cand, k, &b);
         err_set(e, "%s: no such move of %s; the pieces that can go to %s: %s", text,
                 AMB_SIDE_NAMES[s->pos.side], to, sb_str(&b));
-    } else if (!game_param(g, AM_CLOCK)) {
-        err_set(e, "%s: name only the square: %s — your opponent chooses the piece (AMBI-1, "
-                "AMBI-2; whole moves are read only with the clock procedure, clock=on)",
-                text, to);
     } else if (MOVE_IS_PROMO(fit[0]) && q->promo == FIG_NONE) {
         err_set(e, "%s: the pawn promotes on %s: add the figure you propose (q, r, b or n); "
                 "your opponent still picks it (AMBI-3)", text, to);

@@ -4,7 +4,9 @@
  * questions the rules raise: which squares are ambiguous and which are
  * not before a square is named (AMBI-2, the seed's Note 3), which pieces
  * the chooser picks among, what the mover proposed under the clock
- * procedure (AMBI-7), and whose King can be taken (AMBI-4).
+ * procedure (AMBI-7), and whose King can be taken (AMBI-4): the one
+ * place that says so, since there is no check (Status.in_check stays 0)
+ * and moves announce no attack.
  *
  * Invariant: a view is built from the state blob and the game's history
  * only; every seat gets the same board, lines and position string, and
@@ -49,15 +51,20 @@ static void naming_lines(const AmbState *s, View *v)
     square_list(all & ~ambiguous, &b);
     add_line(v, sb_str(&b));
     sb_free(&b);
+    /* There is no check (AMBI-4), so Status.in_check stays empty: these
+     * lines say what an attacked King means, to every seat alike. */
     char line[160];
     if (amb_king_attacked(p, them)) {
-        snprintf(line, sizeof line, "%s's King on %s can be taken: naming %s wins (AMBI-4)",
-                 AMB_SIDE_NAMES[them], chess_square_name(amb_king_square(p, them), sq), sq);
+        snprintf(line, sizeof line, "%s's King on %s can be taken: %s may name %s now and "
+                 "win (AMBI-4)", AMB_SIDE_NAMES[them],
+                 chess_square_name(amb_king_square(p, them), sq), AMB_SIDE_NAMES[us], sq);
         add_line(v, line);
     }
     if (amb_king_attacked(p, us)) {
-        snprintf(line, sizeof line, "check: %s's King on %s is attacked",
-                 AMB_SIDE_NAMES[us], chess_square_name(amb_king_square(p, us), sq));
+        snprintf(line, sizeof line, "%s's King on %s is attacked: if it still is after %s's "
+                 "move, %s may name its square and win (AMBI-4)", AMB_SIDE_NAMES[us],
+                 chess_square_name(amb_king_square(p, us), sq), AMB_SIDE_NAMES[us],
+                 AMB_SIDE_NAMES[them]);
         add_line(v, line);
     }
 }

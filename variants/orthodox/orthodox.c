@@ -173,13 +173,10 @@ static int orth_apply(const Game *g, void *st, const Action *a, Events *ev)
     chess_make(&s->pos, m);
     s->last = m;
     s->has_last = 1;
-    if (ev) {
+    /* One message: the SAN's + or # says check or mate, and the core's
+     * status line says who is in check (Status.in_check). */
+    if (ev)
         ev_emit(ev, SEATS_ALL, "%s plays %s", SIDE_NAMES[mover], san);
-        Move replies[CH_MAX_MOVES]; /* mate is announced by the core */
-        if (chess_in_check(&s->pos) && chess_legal_moves(&s->pos, replies))
-            ev_emit(ev, SEATS_ALL, "check: %s's king is attacked",
-                    SIDE_NAMES[s->pos.side]);
-    }
     return 0;
 }
 
@@ -311,13 +308,26 @@ static void orth_view(const Game *g, const void *st, int seat, View *v)
     chess_to_fen(p, &fen);
     str_copy(v->position, sizeof v->position, sb_str(&fen));
     sb_free(&fen);
+    /* No info line for check: the status line drawn from Status.in_check
+     * says it already. */
     if (v->seat_to_act >= 0 && seat == v->seat_to_act)
         snprintf(v->question, sizeof v->question, "%s to move",
                  SIDE_NAMES[p->side]);
-    if (!v->status.over && chess_in_check(p))
-        snprintf(v->info, sizeof v->info, "check: %s's king is attacked",
-                 SIDE_NAMES[p->side]);
 }
+
+/* ---- Help ---------------------------------------------------------------- */
+
+/* What a player types, for `help` (printed "  usage  doc (e.g. example)" in
+ * 80 columns).  tests/test_orthodox.c plays every example in a
+ * position where it applies. */
+static const VariantHelp ORTHODOX_HELP[] = {
+    {"SAN move", "the figure K Q R B N (none for a pawn), the square", "Nf3"},
+    {"SAN capture", "x before the square; a pawn gives its file", "exd5"},
+    {"O-O, O-O-O", "castle on the king's side, on the queen's side", "O-O"},
+    {"promotion", "the pawn's move, = and the figure Q R B N", "e8=Q"},
+    {"UCI move", "from-square, to-square (+ q r b n to promote)", "g1f3"},
+    {NULL, NULL, NULL},
+};
 
 static uint64_t orth_perft(const Game *g, const void *st, int depth)
 {
@@ -326,7 +336,7 @@ static uint64_t orth_perft(const Game *g, const void *st, int depth)
 }
 
 const VariantOps orthodox_variant = {
-    .version = 1,
+    .version = 2,
     .name = "orthodox",
     .title = "Orthodox chess",
     .summary = "the standard game: check, mate, castling, en passant, "
@@ -350,4 +360,6 @@ const VariantOps orthodox_variant = {
     .claim = orth_claim,
     .view = orth_view,
     .perft = orth_perft,
+    .hidden_info = 0, /* orthodox chess hides nothing */
+    .help = ORTHODOX_HELP,
 };
