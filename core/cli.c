@@ -627,7 +627,7 @@ static void rules_expand(const VariantOps *v, const Params *p, StrBuf *out)
         params_format_value(v, &def, i, &was);
         sb_puts(out, sb_str(&now));
         if (strcmp(sb_str(&now), sb_str(&was)) != 0)
-            sb_printf(out, " (changed; default %s)", sb_str(&was));
+            sb_printf(out, " (default %s)", sb_str(&was));
         sb_free(&now);
         sb_free(&was);
         t = close;

@@ -460,4 +460,5 @@ const VariantOps ambigus_variant = {
     .perft = amb_perft,
     .hidden_info = 0, /* every seat sees everything */
     .help = AMBIGUS_HELP,
+    .rules = ambigus_rules,
 };

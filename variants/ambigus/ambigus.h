@@ -12,5 +12,7 @@
 #include "../../core/variant.h"
 
 extern const VariantOps ambigus_variant;
+/* The rules for players (rules.c), printed by `chessvar rules ambigus`. */
+extern const char ambigus_rules[];
 
 #endif

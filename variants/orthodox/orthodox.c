@@ -362,4 +362,5 @@ const VariantOps orthodox_variant = {
     .perft = orth_perft,
     .hidden_info = 0, /* orthodox chess hides nothing */
     .help = ORTHODOX_HELP,
+    .rules = orthodox_rules,
 };

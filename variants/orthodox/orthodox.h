@@ -11,5 +11,7 @@
 #include "../../core/variant.h"
 
 extern const VariantOps orthodox_variant;
+/* The rules for players (rules.c), printed by `chessvar rules orthodox`. */
+extern const char orthodox_rules[];
 
 #endif
