@@ -153,12 +153,12 @@ static int mq_undo_barrier(const Game *g, const Action *a)
  * example)": short enough for 80 columns. */
 static const VariantHelp MASQUES_HELP[] = {
     {"place F SQ", "put a piece from hand on a home square", "place K e1"},
-    {"arrange BACK/FRONT", "set up all 16 pieces, a to h", "arrange RNBQKBNR/PPPPPPPP"},
+    {"arrange BACK/FRONT", "set up 16 pieces, a to h", "arrange RNBQKBNR/PPPPPPPP"},
     {"standard", "set up in the orthodox order", "standard"},
     {"random", "set up the pieces in hand at random", "random"},
     {"FROMTO", "move a piece (masked: like a pawn)", "e2e4"},
     {"reveal FROMTO", "reveal a masked piece and move it", "reveal g1f3"},
-    {"reveal SQ=F", "reveal a Pawn on its last rank, promote", "reveal e8=Q"},
+    {"reveal SQ=F", "reveal a last-rank Pawn and promote", "reveal e8=Q"},
     {"reveal SQ", "reveal alone (reveal_alone=on)", "reveal e2"},
     {"e1g1, O-O, O-O-O", "castle (reveals King and Rook)", "O-O"},
     {"announce check SQ", "announce a mask check", "announce check d5"},
