@@ -2,12 +2,14 @@
  * text.c -- Masqués actions as text: writing them (machine and record
  * forms of docs/MASQUES.md), reading what a player types (matched against
  * the seat's legal list, with a message that says why when it is not
- * there), the `arrange` sugar (one text, sixteen placements) and the
- * history as each seat may read it (the enemy's placements hidden).
+ * there; SAN gets what to type instead), the `arrange` sugar (one text,
+ * sixteen placements) and the history as each seat may read it (the
+ * enemy's placements hidden).
  *
  * Invariant: parse only ever returns an entry of the legal list it was
  * given, and its refusals never name a figure the typing seat may not
- * know (they speak of "the masked piece").
+ * know (they speak of "the masked piece"): they are built from the
+ * seat's own pieces, its legal list and public facts only.
  */
 #include <ctype.h>
 #include <stdio.h>
