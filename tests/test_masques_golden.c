@@ -105,6 +105,19 @@ static const Golden GAMES[] = {
       {0, "d1d6"},
       {1, "resign"},
       {0, NULL}}},
+    {"show_at_end",
+     "with show_at_end=on: a simple battle conceded (removed without reveal), a mask "
+     "check kept (a capture right pending), then a resignation: at the end every view "
+     "shows both armies in full, masks marked, and no line of the game under way "
+     "(MASQ-9, 6, 12, 16, ORTH-8)",
+     "allin=4 show_at_end=on", "4k~3/1n~p~p~1p~p~1/2N~5/8/8/8/PP4PP/3RK3 w - - 0 1", "0-1",
+     {{0, "d1d7"},
+      {1, "concede"},
+      {0, "announce check c7"},
+      {1, "keep"},
+      {1, "g7g6"},
+      {0, "resign"},
+      {0, NULL}}},
 };
 
 /* What each seat receives after a step: its view and the messages
@@ -267,6 +280,12 @@ static void test_masq10_golden_giveup_choice(void **state)
     run_golden(&GAMES[3]);
 }
 
+static void test_masq16_golden_show_at_end(void **state)
+{
+    (void)state;
+    run_golden(&GAMES[4]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -274,6 +293,7 @@ int main(void)
         cmocka_unit_test(test_masq16_golden_full_reveal_without_king),
         cmocka_unit_test(test_masq11_golden_all_in),
         cmocka_unit_test(test_masq10_golden_giveup_choice),
+        cmocka_unit_test(test_masq16_golden_show_at_end),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

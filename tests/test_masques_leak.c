@@ -637,26 +637,38 @@ static void test_masq12_twins_see_the_same(void **state)
     assert_true(control >= compared * 9 / 10);
 }
 
-/* MASQ-1: White's `random` and `standard` setups, and `random` with another
- * seed, read the same to Black (no enemy piece until White is done, then
- * 16 masked pieces; "white arranges its pieces"), before and after Black's
- * own setup. */
+/* MASQ-1: White's `random` and `standard` setups, `random` with another
+ * seed, an `arrange` and sixteen single placements in another order read
+ * the same to Black (no enemy piece until White is done, then 16 masked
+ * pieces; one message "white has set up its pieces"; the history reads
+ * "white arranges ..."), before and after Black's own setup. */
 static void test_masq1_random_setup_reads_the_same(void **state)
 {
     (void)state;
-    Game *g[3] = {new_game(1, NULL), new_game(1, NULL), new_game(99, NULL)};
+    static const char *const NAMES[] = {"", "random against standard", "another seed",
+                                        "", "arrange against sixteen placements"};
+    Game *g[5] = {new_game(1, NULL), new_game(1, NULL), new_game(99, NULL),
+                  new_game(1, NULL), new_game(1, NULL)};
     tu_play(g[0], 0, "random");
     tu_play(g[1], 0, "standard");
     tu_play(g[2], 0, "random");
+    tu_play(g[3], 0, "arrange QRBNKBNR/PPPPPPPP");
+    static const char *const PLACES[] = {
+        "place P h2", "place K d1", "place Q e1", "place R a1", "place R h1", "place B c1",
+        "place B f1", "place N b1", "place N g1", "place P a2", "place P b2", "place P c2",
+        "place P d2", "place P e2", "place P f2", "place P g2"};
+    for (size_t i = 0; i < sizeof PLACES / sizeof *PLACES; i++)
+        tu_play(g[4], 0, PLACES[i]);
     for (int round = 0; round < 2; round++) {
-        for (int i = 1; i < 3; i++) {
+        for (int i = 1; i < 5; i++) {
+            if (i == 3) /* one history entry per action: compared with g[4] */
+                continue;
             StrBuf why = STRBUF_INIT;
-            if (seen_differs(g[0], g[i], 1, &why))
-                fail_msg("LEAK: black sees White's setup (%s): %s",
-                         i == 1 ? "random against standard" : "another seed", sb_str(&why));
+            if (seen_differs(i == 4 ? g[3] : g[0], g[i], 1, &why))
+                fail_msg("LEAK: black sees White's setup (%s): %s", NAMES[i], sb_str(&why));
             sb_free(&why);
         }
-        for (int i = 0; i < 3 && round == 0; i++)
+        for (int i = 0; i < 5 && round == 0; i++)
             tu_play(g[i], 1, "standard");
     }
     char *pos[3];
@@ -666,7 +678,7 @@ static void test_masq1_random_setup_reads_the_same(void **state)
     assert_string_not_equal(pos[0], pos[2]);
     for (int i = 0; i < 3; i++)
         free(pos[i]);
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 5; i++)
         game_free(g[i]);
 }
 

@@ -6,6 +6,9 @@
  * on fully revealed positions Masqués is orthodox chess, so it must give
  * the published perft counts; counts must not change when the board is
  * mirrored with the colours swapped; a few counts are derived by hand.
+ * The table of docs/MASQUES.md is read from the file and must agree with
+ * CASES cell by cell, and with the engine under the cap, so it cannot
+ * drift from what is tested.
  *
  * Invariant: every count asserted here is either published (orthodox
  * suite), derived by hand in a comment, or the same number reached by two
@@ -94,6 +97,144 @@ static const MqCase CASES[] = {
      "4k~3/1n~p~p1p~p~1/2N5/8/8/8/PP4PP/3RK3 w - - 0 1 phase=giveup:c6:d7:b:2", 4,
      {4, 75, 1930, 29542, 766560}},
 };
+
+/* ---- The documented table (docs/MASQUES.md, "Perft positions") ------------
+ * The doc's rows P1..P21 are read from the file (the tests run from the
+ * repository root) and must say exactly what CASES says: the position (a
+ * row "P4 with `phase=...`" is P4's position plus that token), allin and
+ * every count, as text for counts over the cap; the counts under the cap
+ * are also compared with the engine (check_case_depth). */
+
+#define DOC_PATH "docs/MASQUES.md"
+#define NCASES (sizeof CASES / sizeof CASES[0])
+
+typedef struct DocRow {
+    char pos[256];
+    char allin[16];
+    char counts[5][24];   /* as written; "" when the cell is empty */
+} DocRow;
+
+/* Cell k (0 = the first after the leading '|') of a table row, trimmed. */
+static int doc_cell(const char *row, int k, char *out, size_t n)
+{
+    const char *c = row;
+    for (int i = 0; i <= k; i++) {
+        c = strchr(c, '|');
+        if (!c)
+            return -1;
+        c++;
+    }
+    const char *end = strchr(c, '|');
+    if (!end)
+        return -1;
+    while (c < end && *c == ' ')
+        c++;
+    while (end > c && end[-1] == ' ')
+        end--;
+    snprintf(out, n, "%.*s", (int)(end - c), c);
+    return 0;
+}
+
+/* The text between the first pair of backquotes of cell. */
+static int doc_quoted(const char *cell, char *out, size_t n)
+{
+    const char *a = strchr(cell, '`'), *b = a ? strchr(a + 1, '`') : NULL;
+    if (!b)
+        return -1;
+    snprintf(out, n, "%.*s", (int)(b - a - 1), a + 1);
+    return 0;
+}
+
+/* Read the rows P1..P<NCASES> of the table into rows; fails the test on
+ * a missing file, section or row. */
+static void doc_table(DocRow rows[NCASES])
+{
+    FILE *f = fopen(DOC_PATH, "r");
+    if (!f)
+        fail_msg("cannot open %s (run the tests from the repository root)", DOC_PATH);
+    char line[1024];
+    int in_section = 0, seen = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (!strncmp(line, "### Perft positions", 19)) {
+            in_section = 1;
+            continue;
+        }
+        if (!in_section)
+            continue;
+        if (!strncmp(line, "#", 1))
+            break; /* the next section */
+        int num;
+        char id[16], cell[512];
+        if (strncmp(line, "| P", 3) || doc_cell(line, 0, id, sizeof id) ||
+            sscanf(id, "P%d", &num) != 1)
+            continue;
+        if (num != seen + 1 || num > (int)NCASES)
+            fail_msg("%s: row %s out of order (expected P%d of P1..P%d)", DOC_PATH, id,
+                     seen + 1, (int)NCASES);
+        DocRow *r = &rows[num - 1];
+        char quoted[256];
+        if (doc_cell(line, 2, cell, sizeof cell) || doc_quoted(cell, quoted, sizeof quoted))
+            fail_msg("%s: row %s has no position in backquotes", DOC_PATH, id);
+        int base;
+        if (sscanf(cell, "P%d with", &base) == 1) {
+            if (base < 1 || base >= num)
+                fail_msg("%s: row %s builds on P%d, not an earlier row", DOC_PATH, id, base);
+            char joined[sizeof r->pos + sizeof quoted + 1];
+            snprintf(joined, sizeof joined, "%s %s", rows[base - 1].pos, quoted);
+            if (strlen(joined) >= sizeof r->pos)
+                fail_msg("%s: row %s: the position is too long", DOC_PATH, id);
+            memcpy(r->pos, joined, strlen(joined) + 1);
+        } else {
+            snprintf(r->pos, sizeof r->pos, "%s", quoted);
+        }
+        if (doc_cell(line, 3, r->allin, sizeof r->allin))
+            fail_msg("%s: row %s has no allin cell", DOC_PATH, id);
+        for (int d = 0; d < 5; d++)
+            if (doc_cell(line, 4 + d, r->counts[d], sizeof r->counts[d]))
+                fail_msg("%s: row %s has no d%d cell", DOC_PATH, id, d + 1);
+        seen = num;
+    }
+    fclose(f);
+    if (seen != (int)NCASES)
+        fail_msg("%s, \"Perft positions\": %d rows, CASES has %d", DOC_PATH, seen, (int)NCASES);
+}
+
+/* The documented count of a case at depth d (0 when the cell is empty). */
+static uint64_t doc_count(const DocRow *r, int d)
+{
+    return r->counts[d - 1][0] ? strtoull(r->counts[d - 1], NULL, 10) : 0;
+}
+
+/* docs/MASQUES.md's table says what CASES says, row by row and cell by
+ * cell (counts compared as text, so those over the cap too). */
+static void test_masq_doc_table_matches_cases(void **state)
+{
+    (void)state;
+    static DocRow rows[NCASES];
+    memset(rows, 0, sizeof rows);
+    doc_table(rows);
+    for (size_t i = 0; i < NCASES; i++) {
+        const MqCase *c = &CASES[i];
+        char id[8], allin[16];
+        snprintf(id, sizeof id, "P%zu ", i + 1);
+        if (strncmp(c->name, id, strlen(id)))
+            fail_msg("CASES[%zu] is \"%s\", expected row %s", i, c->name, id);
+        if (strcmp(rows[i].pos, c->pos))
+            fail_msg("%s: the doc's position \"%s\" is not CASES' \"%s\"", c->name,
+                     rows[i].pos, c->pos);
+        snprintf(allin, sizeof allin, "%d", c->allin);
+        if (strcmp(rows[i].allin, allin))
+            fail_msg("%s: the doc's allin %s is not CASES' %s", c->name, rows[i].allin, allin);
+        for (int d = 1; d <= 5; d++) {
+            char want[24] = "";
+            if (c->counts[d - 1])
+                snprintf(want, sizeof want, "%" PRIu64, c->counts[d - 1]);
+            if (strcmp(rows[i].counts[d - 1], want))
+                fail_msg("%s: the doc's d%d is \"%s\", CASES says \"%s\"", c->name, d,
+                         rows[i].counts[d - 1], want);
+        }
+    }
+}
 
 static void load_with(MbPos *p, const char *pos, const MbConfig *c)
 {
@@ -436,7 +577,8 @@ static int divide_diff(Divide *eng, Divide *ref, char *out, size_t n)
  * generic perft, its divide, the reference's perft and divide, and the
  * documented count all agree; on a mismatch the differing divide lines
  * say which root action to follow. */
-static void check_case_depth(const MqCase *c, Game *g, const MbPos *p, int d)
+static void check_case_depth(const MqCase *c, Game *g, const MbPos *p, int d,
+                             uint64_t doc)
 {
     static Divide eng, ref;  /* large: kept off the stack; tests run one at a time */
     uint64_t fast = game_perft(g, d), generic = game_perft_generic(g, d);
@@ -447,12 +589,12 @@ static void check_case_depth(const MqCase *c, Game *g, const MbPos *p, int d)
     int ndiff = divide_diff(&eng, &ref, diff, sizeof diff);
     assert_false(eng.overflow || ref.overflow);
     if (ndiff || fast != rtotal || generic != rtotal || etotal != rtotal
-        || rtotal != c->counts[d - 1])
+        || rtotal != c->counts[d - 1] || fast != doc)
         fail_msg("%s\n  %s allin=%d depth %d: engine perft %" PRIu64 ", generic %" PRIu64
-                 ", divide %" PRIu64 "; reference %" PRIu64 "; documented %" PRIu64
-                 "\n  divide lines that differ (%d):\n%s",
+                 ", divide %" PRIu64 "; reference %" PRIu64 "; CASES %" PRIu64
+                 "; %s %" PRIu64 "\n  divide lines that differ (%d):\n%s",
                  c->name, c->pos, c->allin, d, fast, generic, etotal, rtotal,
-                 c->counts[d - 1], ndiff, diff);
+                 c->counts[d - 1], DOC_PATH, doc, ndiff, diff);
 }
 
 /* MASQ-1 .. MASQ-16 over the complete action tree: every documented
@@ -461,6 +603,9 @@ static void test_masq_engine_perft_matches_reference(void **state)
 {
     (void)state;
     int checked = 0;
+    static DocRow rows[NCASES];
+    memset(rows, 0, sizeof rows);
+    doc_table(rows);
     for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
         Game *g = engine_game(CASES[i].pos, CASES[i].allin);
         MbPos p;
@@ -468,7 +613,7 @@ static void test_masq_engine_perft_matches_reference(void **state)
         for (int d = 1; d <= 5 && CASES[i].counts[d - 1]; d++) {
             if (CASES[i].counts[d - 1] >= PERFT_CAP)
                 break;
-            check_case_depth(&CASES[i], g, &p, d);
+            check_case_depth(&CASES[i], g, &p, d, doc_count(&rows[i], d));
             checked++;
         }
         game_free(g);
@@ -696,6 +841,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_masq_reference_is_orthodox_when_revealed),
+        cmocka_unit_test(test_masq_doc_table_matches_cases),
         cmocka_unit_test(test_masq_reference_counts),
         cmocka_unit_test(test_masq_reference_mirror_symmetry),
         cmocka_unit_test(test_masq2_reference_start_by_hand),

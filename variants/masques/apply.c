@@ -142,17 +142,32 @@ void mq_start_play(MqState *s)
     mq_tidy(s); /* rights only where K and R stand on their squares */
 }
 
+/* The arrangement of side as its owner types it: back rank a..h, then
+ * the front rank (docs/MASQUES.md, `arrange`). */
+static void arrangement(const MqState *s, int side, char out[18])
+{
+    int k = 0;
+    for (int i = 0; i < 16; i++) {
+        if (i == 8)
+            out[k++] = '/';
+        int id = s->at[mq_slot_square(side, i)];
+        out[k++] = id >= 0 ? figure_letter(s->pc[id].fig) : '?';
+    }
+    out[k] = '\0';
+}
+
+/* MASQ-1: the enemy learns only that a side has finished (one line, never
+ * where a piece went); the owner reads each single placement and, at the
+ * end, its whole arrangement once. */
 static void setup_action(MqState *s, const Action *a, Events *ev)
 {
-    int side = a->seat;
+    int side = a->seat, whole = mq_in_hand(s, side) == 16;
     char sq[3];
     switch (a->amount) {
     case SETUP_STANDARD:
         for (int i = 0; i < 16; i++)
             mq_put(s, mq_hand_piece(s, side, figure_from_letter(STANDARD[i])),
                    mq_slot_square(side, i));
-        ev_emit(ev, MQ_SEAT(side), "you arrange your pieces in the standard order");
-        ev_emit(ev, MQ_SEAT(side ^ 1), "%s arranges its pieces", MQ_SIDE_NAMES[side]);
         break;
     case SETUP_RANDOM: {
         int ids[16], n = 0, squares[16], k = 0;
@@ -170,21 +185,27 @@ static void setup_action(MqState *s, const Action *a, Events *ev)
         }
         for (int i = 0; i < n && i < k; i++)
             mq_put(s, ids[i], squares[i]);
-        ev_emit(ev, MQ_SEAT(side), "you arrange your pieces at random");
-        ev_emit(ev, MQ_SEAT(side ^ 1), "%s arranges its pieces", MQ_SIDE_NAMES[side]);
         break;
     }
     default: {
         int to = mq_sq_of(a->to);
         mq_put(s, mq_hand_piece(s, side, a->figure), to);
-        ev_emit(ev, MQ_SEAT(side), "you place your %s on %s",
-                MQ_FIG_NAMES[a->figure], mq_sq(to, sq));
-        ev_emit(ev, MQ_SEAT(side ^ 1), "%s arranges a piece", MQ_SIDE_NAMES[side]);
+        if (a->note != MQ_NOTE_ARRANGE)
+            ev_emit(ev, MQ_SEAT(side), "you place your %s on %s",
+                    MQ_FIG_NAMES[a->figure], mq_sq(to, sq));
         break;
     }
     }
-    if (!mq_in_hand(s, side))
-        ev_emit(ev, ALL, "%s has arranged all its pieces", MQ_SIDE_NAMES[side]);
+    if (!mq_in_hand(s, side)) {
+        char arr[18];
+        arrangement(s, side, arr);
+        ev_emit(ev, MQ_SEAT(side), "you arrange your pieces%s: %s",
+                a->amount == SETUP_STANDARD ? " in the standard order"
+                : a->amount != SETUP_RANDOM ? ""
+                : whole ? " at random" : " (the rest at random)",
+                arr);
+        ev_emit(ev, MQ_SEAT(side ^ 1), "%s has set up its pieces", MQ_SIDE_NAMES[side]);
+    }
     if (!mq_in_hand(s, MQ_WHITE) && !mq_in_hand(s, MQ_BLACK)) {
         mq_start_play(s);
         ev_emit(ev, ALL, "both armies are set up: white to move");

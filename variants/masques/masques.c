@@ -49,6 +49,11 @@ static const ParamDef MASQUES_PARAMS[MP__COUNT] = {
                          .rule = "ORTH-9",
                          .doc = "the game is drawn at once after 75 moves each without "
                                 "a battle, a capture or a pawn-like move"},
+    [MP_SHOW_AT_END] = {.name = "show_at_end", .type = PARAM_BOOL, .def = 0,
+                        .rule = "MASQ-16",
+                        .doc = "both players agree, when the game is made, to show their "
+                               "masked pieces (and those removed without reveal) once it "
+                               "is over"},
 };
 
 static int mq_to_act(const Game *g, const void *st)
@@ -127,8 +132,50 @@ static uint64_t mq_perft(const Game *g, const void *st, int depth)
     return depth <= 0 ? 1 : perft_rec(g, st, depth);
 }
 
+/* May action a be taken back (docs/MASQUES.md, "Taking back")?  Setup
+ * placements and a plain move teach the mover nothing and begin nothing
+ * the opponent answers; everything else makes a figure known, answers or
+ * begins an exchange, or (mask_mate=truth) may be followed by a choice
+ * judged on the enemy's true figures. */
+static int mq_undo_barrier(const Game *g, const Action *a)
+{
+    switch (a->kind) {
+    case ACT_PLACE:
+        return 0;
+    case ACT_MOVE:
+        return a->flags != 0 || game_param(g, MP_MASK_MATE) == MASK_MATE_TRUTH;
+    default:
+        return 1;
+    }
+}
+
+/* `help`: what a Masqués player types.  Printed as "  usage  doc (e.g.
+ * example)": short enough for 80 columns. */
+static const VariantHelp MASQUES_HELP[] = {
+    {"place F SQ", "put a piece from hand on a home square", "place K e1"},
+    {"arrange BACK/FRONT", "set up 16 pieces, a to h", "arrange RNBQKBNR/PPPPPPPP"},
+    {"standard", "set up in the orthodox order", "standard"},
+    {"random", "set up the pieces in hand at random", "random"},
+    {"FROMTO", "move a piece (masked: like a pawn)", "e2e4"},
+    {"reveal FROMTO", "reveal a masked piece and move it", "reveal g1f3"},
+    {"reveal SQ=F", "reveal a last-rank Pawn and promote", "reveal e8=Q"},
+    {"reveal SQ", "reveal alone (reveal_alone=on)", "reveal e2"},
+    {"e1g1, O-O, O-O-O", "castle (reveals King and Rook)", "O-O"},
+    {"announce check SQ", "announce a mask check", "announce check d5"},
+    {"announce mate SQ", "announce a mask mate", "announce mate h8"},
+    {"pass", "announce nothing", "pass"},
+    {"reveal, keep", "answer a mask check", "keep"},
+    {"reveal =F", "answer a mask mate on a last-rank Pawn", "reveal =Q"},
+    {"reveal, concede", "answer a simple battle", "concede"},
+    {"bid N", "bid N points (more than the table)", "bid 3"},
+    {"call", "call the bid: both pieces are revealed", "call"},
+    {"fold", "give up the battle and the piece", "fold"},
+    {"give SQ SQ ...", "pay a lost battle with these pieces", "give d7 b7"},
+    {NULL, NULL, NULL},
+};
+
 const VariantOps masques_variant = {
-    .version = 1,
+    .version = 2,
     .name = "masques",
     .title = "Les Échecs Masqués",
     .summary = "every piece starts masked and moves like a pawn until revealed; "
@@ -154,4 +201,7 @@ const VariantOps masques_variant = {
     .perft = mq_perft,
     .parse_seq = mq_parse_seq,
     .history_text = mq_history_text,
+    .hidden_info = 1,
+    .undo_barrier = mq_undo_barrier,
+    .help = MASQUES_HELP,
 };

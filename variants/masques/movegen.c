@@ -417,6 +417,9 @@ Action mq_move_action(int seat, const MqMove *m)
     memset(&a, 0, sizeof a);
     a.kind = (m->flags & MV_REVEAL) ? ACT_REVEAL : ACT_MOVE;
     a.seat = (uint8_t)seat;
+    if (a.kind == ACT_MOVE)
+        a.flags = (uint8_t)(((m->flags & (MV_BATTLE | MV_RIGHT)) ? MQ_AF_MASKED_TARGET : 0) |
+                            ((m->flags & MV_CASTLE) ? MQ_AF_CASTLE : 0));
     a.figure = m->promo;
     a.from = mq_coord(m->from);
     a.to = mq_coord(m->to);

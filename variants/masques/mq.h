@@ -35,6 +35,7 @@ enum {
     MP_FIFTY,
     MP_FIVEFOLD,
     MP_SEVENTY_FIVE,
+    MP_SHOW_AT_END,
     MP__COUNT
 };
 enum { MASK_MATE_PUBLIC = 0, MASK_MATE_TRUTH = 1 };
@@ -74,6 +75,16 @@ typedef struct MqRight {
 typedef struct MqLost {
     uint8_t side, fig, hidden;
 } MqLost;
+
+/* Action.flags of an ACT_MOVE (set in the legal list, so public to the
+ * mover only; they follow from public facts): the move touches a masked
+ * enemy piece (a battle, or a capture by right), or it castles (which
+ * reveals King and Rook).  Such a move is an undo barrier. */
+enum { MQ_AF_MASKED_TARGET = 1, MQ_AF_CASTLE = 2 };
+/* Action.note of a placement that is part of an `arrange` text: its owner
+ * reads one line for the whole arrangement, not one per piece.  Untrusted
+ * (a note is typed input): it changes only the owner's own message. */
+enum { MQ_NOTE_ARRANGE = 1 };
 
 /* Action amounts of ACT_PLACE. */
 enum { SETUP_PLACE = 0, SETUP_STANDARD = 1, SETUP_RANDOM = 2 };

@@ -2,12 +2,14 @@
  * text.c -- Masqués actions as text: writing them (machine and record
  * forms of docs/MASQUES.md), reading what a player types (matched against
  * the seat's legal list, with a message that says why when it is not
- * there), the `arrange` sugar (one text, sixteen placements) and the
- * history as each seat may read it (the enemy's placements hidden).
+ * there; SAN gets what to type instead), the `arrange` sugar (one text,
+ * sixteen placements) and the history as each seat may read it (the
+ * enemy's placements hidden).
  *
  * Invariant: parse only ever returns an entry of the legal list it was
  * given, and its refusals never name a figure the typing seat may not
- * know (they speak of "the masked piece").
+ * know (they speak of "the masked piece"): they are built from the
+ * seat's own pieces, its legal list and public facts only.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -355,6 +357,106 @@ static int why_move(const Game *g, const MqState *s, const char *text, const cha
                    to[0] ? to : "there");
 }
 
+/* ---- SAN typed where Masqués takes squares ----------------------------- */
+
+/* What a SAN text asks for: a figure (0: a pawn move), an optional origin
+ * file/rank, the target, a promotion. */
+typedef struct SanAsk {
+    int fig, file, rank, to, promo, pawn_capture;
+} SanAsk;
+
+/* Read t (lower case) as SAN: "e4", "exd5", "e8=q", "nf3", "nbd2", "qxd5+",
+ * "ng1f3".  0 and *out, or -1 when t is not SAN or is a move by squares. */
+static int san_read(const char *t, SanAsk *out)
+{
+    char b[16];
+    size_t n = strlen(t);
+    int sq;
+    if (n < 2 || n >= sizeof b)
+        return -1;
+    if (!mq_parse_sq(t, &sq) && n >= 4 && !mq_parse_sq(t + 2, &sq))
+        return -1; /* e2e4: squares already */
+    memcpy(b, t, n + 1);
+    while (n && strchr("+#!?", b[n - 1]))
+        b[--n] = '\0';
+    memset(out, 0, sizeof *out);
+    out->file = out->rank = -1;
+    if (n >= 4 && b[n - 2] == '=' && strchr("qrbn", b[n - 1])) {
+        out->promo = figure_from_letter(b[n - 1]);
+        b[n -= 2] = '\0';
+    }
+    if (n < 2 || mq_parse_sq(b + n - 2, &out->to))
+        return -1;
+    b[n -= 2] = '\0';
+    const char *c = b;
+    if (*c && strchr("kqrbn", *c) && !(c[0] == 'b' && c[1] == 'x' && !c[2]))
+        out->fig = figure_from_letter(*c++);
+    else if (c[0] == 'b' && c[1] == 'x')
+        out->pawn_capture = 1; /* bxc4: a Bishop, or a pawn from the b-file */
+    if (*c >= 'a' && *c <= 'h')
+        out->file = *c++ - 'a';
+    if (*c >= '1' && *c <= '8')
+        out->rank = *c++ - '1';
+    if (*c == 'x')
+        c++;
+    if (*c || (!out->fig && out->rank >= 0))
+        return -1;
+    if (out->pawn_capture)
+        out->fig = FIG_BISHOP;
+    return 0;
+}
+
+/* Does legal action a (of the seat to move) fit the SAN ask?  Only the
+ * seat's own piece is looked at, so its own figures decide. */
+static int san_fits(const MqState *s, const Action *a, const SanAsk *q)
+{
+    if ((a->kind != ACT_MOVE && a->kind != ACT_REVEAL) || coord_eq(a->from, a->to))
+        return 0;
+    int from = mq_sq_of(a->from);
+    const MqPiece *p = &s->pc[s->at[from]];
+    int pawnlike = a->kind == ACT_MOVE ? mq_cat(p) == 0 || p->fig == FIG_PAWN
+                                       : p->fig == FIG_PAWN;
+    if (mq_sq_of(a->to) != q->to || (q->promo && a->figure != q->promo))
+        return 0;
+    if (q->rank >= 0 && mq_rank(from) != q->rank)
+        return 0;
+    if (q->pawn_capture && pawnlike && mq_file(from) == 1)
+        return 1;
+    if (q->file >= 0 && mq_file(from) != q->file)
+        return 0;
+    return q->fig ? p->fig == q->fig : pawnlike;
+}
+
+/* SAN where Masqués takes squares: say what to type, with the seat's own
+ * matching actions when there are some (docs/MASQUES.md "Actions"). */
+static int san_hint(const Game *g, const MqState *s, const ActionList *legal,
+                    const char *text, const SanAsk *q, Error *e)
+{
+    StrBuf tries = STRBUF_INIT, b = STRBUF_INIT;
+    int found = 0;
+    for (int pass = 0; pass < 2; pass++) /* plain moves first, then reveals */
+        for (int i = 0; i < legal->n && found < 4; i++) {
+            const Action *a = &legal->v[i];
+            if ((a->kind == ACT_REVEAL) != pass || !san_fits(s, a, q))
+                continue;
+            sb_reset(&b);
+            mq_format(g, s, a, FMT_MACHINE, &b);
+            sb_printf(&tries, "%s%s", found++ ? " or " : "", sb_str(&b));
+        }
+    char to[3];
+    mq_sq(q->to, to);
+    if (found)
+        err_set(e, "%s: masked pieces move by their squares: e2e4; to reveal a piece "
+                "and move it: reveal g1f3; here: %s", text, sb_str(&tries));
+    else
+        err_set(e, "%s: masked pieces move by their squares: e2e4; to reveal a piece "
+                "and move it: reveal g1f3; no %s of yours can go to %s now", text,
+                q->fig ? MQ_FIG_NAMES[q->fig] : "piece moving like a pawn", to);
+    sb_free(&tries);
+    sb_free(&b);
+    return -1;
+}
+
 static int why_not(const Game *g, const MqState *s, int seat, const char *text,
                    const char *t, Error *e)
 {
@@ -435,6 +537,9 @@ int mq_parse(const Game *g, const void *st, const ActionList *legal,
                 }
     }
     int seat = legal->n ? legal->v[0].seat : mq_decider(s);
+    SanAsk ask;
+    if (s->phase == PH_PLAY && seat == s->side && !san_read(want, &ask))
+        return san_hint(g, s, legal, text, &ask, e);
     return why_not(g, s, seat, text, want, e);
 }
 
@@ -490,6 +595,7 @@ int mq_parse_seq(const Game *g, const void *st, int seat, const char *text,
         a.seat = (uint8_t)seat;
         a.figure = (uint8_t)figs[i];
         a.to = mq_coord(mq_slot_square(seat, i));
+        a.note = MQ_NOTE_ARRANGE; /* one line to the owner, not sixteen */
         al_push(out, &a);
     }
     return 1;

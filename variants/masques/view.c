@@ -6,8 +6,10 @@
  * enemy's masked piece goes in as FIG_HIDDEN, a piece removed without
  * reveal stays FIG_HIDDEN in the enemy's captured list, the enemy's
  * arrangement is not shown before it is complete, and the full position
- * string is never put in a view (not even after the game, MASQ-16).
- * Nothing the enemy may not know is read into a line of text here.
+ * string is never put in a view.  After the game (MASQ-16) masked pieces
+ * stay masked unless the players agreed to show them (show_at_end): then
+ * every figure, the position string included, is in every view.  Nothing
+ * the enemy may not know is read into a line of text here.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -53,24 +55,27 @@ void mq_status(const Game *g, const void *st, Status *out)
 
 /* ---- Views ---------------------------------------------------------------------- */
 
-static void add_piece(View *v, const MqPiece *p, int seat)
+/* `all`: this seat may see every figure (the game is over and the
+ * players agreed to show, show_at_end, MASQ-16).  VP_MASKED stays on what
+ * was never revealed. */
+static void add_piece(View *v, const MqPiece *p, int seat, int all)
 {
     if (v->npieces >= MAX_VIEW_PIECES)
         return;
     ViewPiece *vp = &v->pieces[v->npieces++];
     vp->at = mq_coord(p->sq);
     vp->side = (int8_t)p->side;
-    vp->figure = (uint8_t)(p->side == seat || !mq_masked(p) ? p->fig : FIG_HIDDEN);
+    vp->figure = (uint8_t)(all || p->side == seat || !mq_masked(p) ? p->fig : FIG_HIDDEN);
     vp->flags = mq_masked(p) ? VP_MASKED : 0;
 }
 
-static void add_lost(View *v, const MqLost *l, int seat)
+static void add_lost(View *v, const MqLost *l, int seat, int all)
 {
     if (v->ncaptured >= MAX_VIEW_PIECES)
         return;
     ViewPiece *vp = &v->captured[v->ncaptured++];
     vp->side = (int8_t)l->side;
-    vp->figure = (uint8_t)(l->side == seat || !l->hidden ? l->fig : FIG_HIDDEN);
+    vp->figure = (uint8_t)(all || l->side == seat || !l->hidden ? l->fig : FIG_HIDDEN);
     vp->flags = l->hidden ? VP_MASKED : 0;
 }
 
@@ -162,9 +167,25 @@ static void question(const Game *g, const MqState *s, int seat, View *v)
     }
 }
 
+/* Once the game is over, by the variant or by the core (resignation,
+ * agreement, a claim, an automatic draw): no line of the game under way
+ * applies any more (no battle, bid, announcement, right, castling or
+ * check); one line says what the board shows. */
+static void end_lines(const Game *g, View *v)
+{
+    if (game_param(g, MP_SHOW_AT_END))
+        line(v, "both armies are shown in full (show_at_end), masks still marked");
+    else
+        line(v, "masked pieces stay masked after the game (MASQ-16)");
+}
+
 static void info_lines(const Game *g, const MqState *s, int seat, View *v)
 {
     char sq[3], a[48], d[48];
+    if (v->status.over) {
+        end_lines(g, v);
+        return;
+    }
     if (s->phase == PH_SETUP) {
         line(v, "setup: white has placed %d of 16 pieces, black %d of 16",
              16 - mq_in_hand(s, MQ_WHITE), 16 - mq_in_hand(s, MQ_BLACK));
@@ -208,7 +229,7 @@ static void info_lines(const Game *g, const MqState *s, int seat, View *v)
              "battle %s", MQ_SIDE_NAMES[h], mq_sq(s->pc[r->target].sq, sq), from,
              now ? "this turn" : "at its next turn");
     }
-    if (seat >= 0 && seat < 2 && s->phase != PH_OVER && !v->status.over) {
+    if (seat >= 0 && seat < 2) {
         char c[32] = "", k[3], l[3];
         for (int i = 0; i < 4; i++)
             if (MQ_CASTLES[i].side == seat && (s->castling & MQ_CASTLES[i].bit))
@@ -221,25 +242,33 @@ static void info_lines(const Game *g, const MqState *s, int seat, View *v)
                  "every piece you have left is revealed", MQ_SIDE_NAMES[seat ^ 1]);
     }
     for (int side = 0; side < 2; side++)
-        if (s->phase != PH_OVER && mq_in_check(g, s, side, GEN_PUBLIC))
+        if (mq_in_check(g, s, side, GEN_PUBLIC))
             line(v, "check: %s's King is attacked", MQ_SIDE_NAMES[side]);
 }
 
 void mq_view(const Game *g, const void *st, int seat, View *v)
 {
     const MqState *s = st;
+    int over = v->status.over; /* filled by the core, whoever ended the game */
+    int all = over && game_param(g, MP_SHOW_AT_END);
     for (int sq = 0; sq < 64; sq++) {
         int id = s->at[sq];
         if (id < 0)
             continue;
         const MqPiece *p = &s->pc[id];
         /* an arrangement under way stays its owner's secret (MASQ-1) */
-        if (s->phase == PH_SETUP && p->side != seat && mq_in_hand(s, p->side))
+        if (s->phase == PH_SETUP && p->side != seat && mq_in_hand(s, p->side) && !all)
             continue;
-        add_piece(v, p, seat);
+        add_piece(v, p, seat, all);
     }
     for (int i = 0; i < s->nlost; i++)
-        add_lost(v, &s->lost[i], seat);
+        add_lost(v, &s->lost[i], seat, all);
+    if (all && s->phase != PH_SETUP) { /* the seat may see everything now */
+        StrBuf b = STRBUF_INIT;
+        mq_write_position(g, s, &b);
+        str_copy(v->position, sizeof v->position, sb_str(&b));
+        sb_free(&b);
+    }
     if (seat >= 0 && seat < 2) {
         str_copy(v->last_text, sizeof v->last_text, s->last_text[seat]);
         int from = s->last_from[seat], to = s->last_to[seat];
@@ -249,7 +278,7 @@ void mq_view(const Game *g, const void *st, int seat, View *v)
             v->last_from = from >= 0 ? mq_coord(from) : v->last_to;
         }
     }
-    if (v->seat_to_act >= 0 && seat == v->seat_to_act)
+    if (!over && v->seat_to_act >= 0 && seat == v->seat_to_act)
         question(g, s, seat, v);
     info_lines(g, s, seat, v);
 }
