@@ -32,8 +32,12 @@ typedef struct Play {
     int tty_in;              /* stdin is a terminal: libedit, hand-overs */
     unsigned char *seen;     /* per message: seats that have read it */
     int nseen;
-    int shown_seat;          /* seat whose board is on the screen, -1 none */
+    int shown_seat;          /* seat whose board is on the screen, -1 none,
+                                SHOWN_PUBLIC: what every seat may know */
+    int loaded;              /* the game came from a file (full truth) */
 } Play;
+
+#define SHOWN_PUBLIC (-2)
 
 /* How a game (or the games of one variant) ended for the player. */
 enum { PLAY_QUIT, PLAY_AGAIN, PLAY_MENU, PLAY_ON };
@@ -255,10 +259,60 @@ static int prompt_seat(const Play *p)
     return seat;
 }
 
+/* Each seat that has not shown its hidden pieces is asked whether it
+ * will (MASQ-16: nobody is forced to). */
+static void ask_show(Play *p)
+{
+    if (!game_hidden_info(p->g)) {
+        puts("nothing is hidden in this game");
+        return;
+    }
+    for (int s = 0; s < game_nseats(p->g); s++) {
+        if (game_shown(p->g) & (1u << s))
+            continue;
+        char q[96];
+        Error e;
+        snprintf(q, sizeof q, "%s: show your masked pieces to everyone? (yes/no)> ",
+                 game_seat_name(p->g, s));
+        if (ask_yes(p, q) && game_show(p->g, s, &e))
+            printf("error: %s\n", e.msg);
+    }
+}
+
+/* The end of a game whose seats know different things: every player may
+ * look now, so the screen (and scrollback) of the last seat is wiped and
+ * the board shows what every seat may know: View of seat -1, the public
+ * messages, and whatever the owners chose to show (game_show). */
+static void show_public(Play *p)
+{
+    if (p->tty_in && p->shown_seat != SHOWN_PUBLIC) {
+        wipe();
+        puts("The game is over: both players may look at the screen now.");
+    }
+    fputc('\n', stdout);
+    seen_sync(p);
+    for (int i = 0; i < p->nseen; i++) {
+        int all = 1, unread = 0;
+        for (int s = 0; s < game_nseats(p->g); s++) {
+            all &= game_message(p->g, i, s) != NULL;
+            unread |= !(p->seen[i] & (1u << s));
+        }
+        if (all && unread)
+            printf("* %s\n", game_message(p->g, i, 0));
+        p->seen[i] = 0xFF;
+    }
+    draw_view(p, p->g, -1);
+    p->shown_seat = SHOWN_PUBLIC;
+}
+
 /* The board of the seat at the keyboard, after a hand-over if needed. */
 static void show(Play *p)
 {
     int seat = prompt_seat(p);
+    if (game_to_act(p->g) < 0 && game_hidden_info(p->g)) {
+        show_public(p);
+        return;
+    }
     hand_over(p, seat);
     fputc('\n', stdout);
     show_messages(p, seat);
@@ -576,9 +630,9 @@ static int command(Play *p, char *line)
 static void show_ply(const Play *p, int k, int seat)
 {
     int n = game_history_len(p->g);
-    Game *c = game_clone(p->g);
+    Game *c = game_clone(p->g); /* at the end: with what was shown */
     Error e;
-    if (game_undo(c, n - k, &e)) {
+    if (k < n && game_undo(c, n - k, &e)) {
         printf("error: %s\n", e.msg);
         game_free(c);
         return;
@@ -591,16 +645,25 @@ static void show_ply(const Play *p, int k, int seat)
                sb_str(&t));
         sb_free(&t);
     }
-    printf(", seen by %s\n", game_seat_name(p->g, seat));
+    printf(", seen by %s\n", seat < 0 ? "everyone" : game_seat_name(p->g, seat));
     draw_view(p, c, seat);
     game_free(c);
+}
+
+/* May the review show what `seat` saw?  Always without hidden facts, and
+ * for a game loaded from its file (which holds them all); else only once
+ * that seat has shown its pieces (MASQ-12, MASQ-16). */
+static int may_review_as(const Play *p, int seat)
+{
+    return !game_hidden_info(p->g) || p->loaded || (game_shown(p->g) & (1u << seat));
 }
 
 /* Step through a finished game: forward, back, to any action. */
 static void review(Play *p)
 {
-    int n = game_history_len(p->g), k = n, seat = prompt_seat(p);
-    puts("Review: next (or Enter), back, go N, start, end, seat NAME, done.");
+    int n = game_history_len(p->g), k = n;
+    int seat = game_hidden_info(p->g) ? -1 : prompt_seat(p);
+    puts("Review: next (or Enter), back, go N, start, end, seat NAME (or everyone), done.");
     for (;;) {
         show_ply(p, k, seat);
         char *l = read_line(p, "review> ");
@@ -626,8 +689,13 @@ static void review(Play *p)
                 k = (int)x;
         } else if (str_ieq(word, "seat")) {
             int s = game_seat_by_name(p->g, arg);
-            if (s < 0)
+            if (str_ieq(arg, "everyone"))
+                seat = -1;
+            else if (s < 0)
                 printf("no seat '%s'\n", arg);
+            else if (!may_review_as(p, s))
+                printf("what %s saw holds what it kept hidden: %s may show it first "
+                       "(show, after the review)\n", arg, arg);
             else
                 seat = s;
         } else if (!done) {
@@ -649,6 +717,8 @@ static int after_game(Play *p)
                                "review to step through\nit, again for a new game, menu "
                                "for another variant, or quit.";
     puts(HINT);
+    if (game_hidden_info(p->g))
+        puts("Masked pieces stay masked unless their owners type show.");
     for (;;) {
         char *l = read_line(p, "game over> ");
         if (!l)
@@ -666,6 +736,10 @@ static int after_game(Play *p)
             save_game(p, prompt_seat(p), arg);
         else if (str_ieq(word, "review"))
             review(p);
+        else if (str_ieq(word, "show")) {
+            ask_show(p);
+            show(p);
+        }
         else if (str_ieq(word, "board"))
             show(p);
         else if (str_ieq(word, "rules"))
@@ -740,6 +814,7 @@ static int play_games(const CliOptions *o, uint64_t seed)
         return -1 - CLI_EXIT_USAGE;
     }
     p.ro.bottom = side + 1;
+    p.loaded = o->load != NULL;
     int rc = PLAY_QUIT;
     for (;;) {
         p.shown_seat = -1;
@@ -763,6 +838,7 @@ static int play_games(const CliOptions *o, uint64_t seed)
         }
         game_free(p.g);
         p.g = next;
+        p.loaded = 0;
         free(p.seen);
         p.seen = NULL;
         p.nseen = 0;

@@ -459,6 +459,19 @@ static int cmd_save(Batch *b, const char *arg, Error *e)
     return 0;
 }
 
+/* After the end of a game with hidden facts: the asking seat shows them. */
+static int cmd_show(Batch *b, const char *arg, Error *e)
+{
+    if (arg[0])
+        return err_set(e, "usage: show (a seat shows only its own pieces: as SEAT show)");
+    int seat = asking_seat(b), msgs = game_message_count(b->g);
+    if (game_show(b->g, seat, e))
+        return -1;
+    json_seat(b, "seat", seat);
+    answer_messages(b, msgs, seat);
+    return 0;
+}
+
 static const char *const PARAM_TYPES[] = {"bool", "int", "choice"};
 
 static int cmd_params(Batch *b, const char *arg, Error *e)
@@ -536,7 +549,10 @@ static const BatchCommand COMMANDS[] = {
     {"history", "history", "the actions played so far, as the asking seat may read them",
      cmd_history},
     {"undo", "undo [N]", "take back the last N actions (default 1)", cmd_undo},
-    {"save", "save FILE", "write the game record to FILE", cmd_save},
+    {"save", "save FILE", "write the game record to FILE (a game in progress with hidden "
+                          "facts: once every seat has asked)", cmd_save},
+    {"show", "show", "after the end of a game with hidden facts: show the asking seat's "
+                     "pieces to everyone", cmd_show},
     {"params", "params", "the game's parameters and piece values", cmd_params},
     {"help", "help", "this list", cmd_help},
     {"quit", "quit", "stop reading commands", cmd_quit},

@@ -45,6 +45,7 @@ struct Game {
     unsigned offer_agreed;   /* seats that agreed to it (offerer included) */
     int ended;               /* set by resign, agreement, claim, game_end */
     Status forced;
+    unsigned shown;          /* seats that showed their secrets after the end */
 };
 
 /* ---- Small helpers ------------------------------------------------------ */
@@ -799,6 +800,24 @@ int game_hidden_info(const Game *g)
 {
     return g->cfg.variant->version >= 2 && g->cfg.variant->hidden_info;
 }
+
+int game_show(Game *g, int seat, Error *e)
+{
+    if (seat < 0 || seat >= g->cfg.nseats)
+        return err_set(e, "there is no seat %d", seat);
+    if (!game_hidden_info(g))
+        return err_set(e, "nothing is hidden in %s: there is nothing to show",
+                       g->cfg.variant->name);
+    if (game_to_act(g) >= 0)
+        return err_set(e, "the game is not over: pieces are shown only after the end");
+    if (g->shown & (1u << seat))
+        return err_set(e, "%s has shown its pieces already", game_seat_name(g, seat));
+    g->shown |= 1u << seat;
+    ev_emit(&g->msgs, SEATS_ALL, "%s shows its pieces", game_seat_name(g, seat));
+    return 0;
+}
+
+unsigned game_shown(const Game *g) { return g->shown; }
 
 int game_undo_by(Game *g, int seat, int n, Error *e)
 {

@@ -118,6 +118,12 @@ int game_undo(Game *g, int n, Error *e);
 int game_undo_by(Game *g, int seat, int n, Error *e);
 /* Does the game hide facts from some seats (the variant's hidden_info)? */
 int game_hidden_info(const Game *g);
+/* Once a game with hidden facts is over, each seat may choose to show what
+ * it kept hidden (Masqués MASQ-16: nobody is forced to).  0, or -1 with e
+ * (the game goes on, nothing is hidden, the seat has shown already). */
+int game_show(Game *g, int seat, Error *e);
+/* The seats that have shown (bit per seat). */
+unsigned game_shown(const Game *g);
 /* End the game now (hooks, tests): winners is a side mask, 0 = draw. */
 void game_end(Game *g, unsigned winners, const char *reason);
 /* The draw offer pending, as the offering seat, or -1. */

@@ -30,12 +30,13 @@ enum {
     TAG_POSITION,
     TAG_RESULT,
     TAG_TERMINATION,
+    TAG_SHOWN,
     TAG__COUNT
 };
 
 static const char *const tag_names[TAG__COUNT] = {
     "Variant", "Seed", "Sides", "Seats", "Params", "Position", "Result",
-    "Termination"};
+    "Termination", "Shown"};
 
 /* Tags for people (PGN habits) that do not change the game: accepted and
  * ignored.  Any other tag is an error, because a tag this build does not
@@ -112,6 +113,14 @@ int record_save(const Game *g, StrBuf *out)
     game_status(g, &st);
     if (st.over && st.reason[0])
         rc |= put_tag(out, "Termination", st.reason);
+    if (game_shown(g)) {
+        sb_reset(&tmp);
+        for (int s = 0; s < game_nseats(g); s++)
+            if (game_shown(g) & (1u << s))
+                sb_printf(&tmp, "%s%s", tmp.len ? " " : "", game_seat_name(g, s));
+        rc |= put_tag(out, "Shown", sb_str(&tmp));
+        sb_free(&tmp);
+    }
 
     int n = game_history_len(g);
     if (n > 0)
@@ -485,6 +494,32 @@ static int check_result(Loader *L)
     return 0;
 }
 
+/* Shown "white black": the seats that showed their pieces after the end. */
+static int apply_shown(Loader *L)
+{
+    if (!L->tag_line[TAG_SHOWN])
+        return 0;
+    char *p = L->tag[TAG_SHOWN].s;
+    while (*p) {
+        size_t n = strcspn(p, " ");
+        char name[32];
+        if (n == 0 || n >= sizeof name)
+            return load_fail(L, L->tag_line[TAG_SHOWN], "Shown: give seat names "
+                             "separated by one space");
+        memcpy(name, p, n);
+        name[n] = '\0';
+        int seat = game_seat_by_name(L->g, name);
+        Error e;
+        if (seat < 0)
+            return load_fail(L, L->tag_line[TAG_SHOWN], "Shown: no seat \"%.20s\"",
+                             name);
+        if (game_show(L->g, seat, &e))
+            return load_fail(L, L->tag_line[TAG_SHOWN], "Shown: %s", e.msg);
+        p += n + (p[n] == ' ');
+    }
+    return 0;
+}
+
 /* One line, without its end, into buf; returns the start of the next line
  * or NULL at the end of the text. */
 static const char *next_line(const char *p, StrBuf *buf)
@@ -527,6 +562,8 @@ static int load_lines(Loader *L, const char *text)
         rc = start_game(L, line > 0 ? line : 1);
     if (rc == 0)
         rc = check_result(L);
+    if (rc == 0)
+        rc = apply_shown(L);
     sb_free(&buf);
     return rc;
 }

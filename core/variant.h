@@ -140,7 +140,10 @@ typedef struct VariantOps {
     int (*claim)(const Game *g, const void *st, char *why, size_t n);
     /* Build what `seat` may know. The core has zeroed v and filled seat,
      * nsides, side_to_move, seat_to_act, status, geometry and the draw
-     * offer already. */
+     * offer already.  Seat -1 is nobody in particular: what every seat
+     * may know (a shared screen, the end of a hot-seat game).  Once the
+     * game is over, game_shown(g) says which seats chose to show what they
+     * kept hidden. */
     void (*view)(const Game *g, const void *st, int seat, View *v);
     /* Optional fast perft of the play tree (bulk counting allowed); must
      * use the same generation and apply code as legal/apply. */

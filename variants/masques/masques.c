@@ -204,4 +204,5 @@ const VariantOps masques_variant = {
     .hidden_info = 1,
     .undo_barrier = mq_undo_barrier,
     .help = MASQUES_HELP,
+    .rules = masques_rules,
 };

@@ -13,5 +13,7 @@
 #include "../../core/variant.h"
 
 extern const VariantOps masques_variant;
+/* The rules for players (rules.c), printed by `chessvar rules masques`. */
+extern const char masques_rules[];
 
 #endif

@@ -286,6 +286,7 @@ void mq_history_text(const Game *g, const Action *a, const char *text,
 
 /* ---- view.c: what each seat sees, and the result --------------------- */
 void mq_view(const Game *g, const void *st, int seat, View *v);
+unsigned mq_shown_sides(const Game *g);
 void mq_status(const Game *g, const void *st, Status *out);
 
 #endif

@@ -175,5 +175,7 @@ const char masques_rules[] =
     "    Claimed: threefold={threefold}, fifty_move={fifty_move}.\n"
     "    Automatic: fivefold={fivefold},\n"
     "      seventy_five_move={seventy_five_move}.\n"
-    "    After the game masked pieces stay masked: nobody is shown the\n"
-    "    other's hidden figures.\n";
+    "    After the game masked pieces stay masked: nobody is forced to show\n"
+    "    them. Each owner may choose to: show, at the end of the game.\n"
+    "    show_at_end={show_at_end}: on, both armies are shown in full at the\n"
+    "      end (agreed when the game is made).\n";

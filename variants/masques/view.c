@@ -173,10 +173,18 @@ static void question(const Game *g, const MqState *s, int seat, View *v)
  * check); one line says what the board shows. */
 static void end_lines(const Game *g, View *v)
 {
+    unsigned shown = mq_shown_sides(g);
     if (game_param(g, MP_SHOW_AT_END))
         line(v, "both armies are shown in full (show_at_end), masks still marked");
+    else if (shown == 3)
+        line(v, "both sides have shown their pieces (masks still marked)");
+    else if (shown)
+        line(v, "%s has shown its pieces; %s's masked pieces stay masked unless it "
+             "shows them too (show)", MQ_SIDE_NAMES[shown == 1 ? 0 : 1],
+             MQ_SIDE_NAMES[shown == 1 ? 1 : 0]);
     else
-        line(v, "masked pieces stay masked after the game (MASQ-16)");
+        line(v, "masked pieces stay masked after the game unless their owner shows "
+             "them (show, MASQ-16)");
 }
 
 static void info_lines(const Game *g, const MqState *s, int seat, View *v)
@@ -246,23 +254,33 @@ static void info_lines(const Game *g, const MqState *s, int seat, View *v)
             line(v, "check: %s's King is attacked", MQ_SIDE_NAMES[side]);
 }
 
+/* Sides whose seat chose to show its pieces after the end (game_show). */
+unsigned mq_shown_sides(const Game *g)
+{
+    return game_shown(g) & 3u;
+}
+
 void mq_view(const Game *g, const void *st, int seat, View *v)
 {
     const MqState *s = st;
     int over = v->status.over; /* filled by the core, whoever ended the game */
-    int all = over && game_param(g, MP_SHOW_AT_END);
+    /* sides whose figures every seat may see: after the end, by agreement
+     * (show_at_end) or by their owner's choice (show, MASQ-16) */
+    unsigned open = !over ? 0 : game_param(g, MP_SHOW_AT_END) ? 3 : mq_shown_sides(g);
+    int all = open == 3;
     for (int sq = 0; sq < 64; sq++) {
         int id = s->at[sq];
         if (id < 0)
             continue;
         const MqPiece *p = &s->pc[id];
         /* an arrangement under way stays its owner's secret (MASQ-1) */
-        if (s->phase == PH_SETUP && p->side != seat && mq_in_hand(s, p->side) && !all)
+        int shown = (open >> p->side) & 1;
+        if (s->phase == PH_SETUP && p->side != seat && mq_in_hand(s, p->side) && !shown)
             continue;
-        add_piece(v, p, seat, all);
+        add_piece(v, p, seat, shown);
     }
     for (int i = 0; i < s->nlost; i++)
-        add_lost(v, &s->lost[i], seat, all);
+        add_lost(v, &s->lost[i], seat, (open >> s->lost[i].side) & 1);
     if (all && s->phase != PH_SETUP) { /* the seat may see everything now */
         StrBuf b = STRBUF_INIT;
         mq_write_position(g, s, &b);
