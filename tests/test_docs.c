@@ -767,6 +767,7 @@ static void test_runner_catches_a_wrong_example(void **state)
     Ctx c;
     ctx_init(&c);
     c.quiet = 1;
+    c.update = 0; /* whatever the environment says */
     Doc d;
     doc_from_text(&d, "self.md", SELF_DOC);
     doc_check(&d, &c);
@@ -813,6 +814,7 @@ static void test_lint_refuses_hidden_examples(void **state)
     Ctx c;
     ctx_init(&c);
     c.quiet = 1;
+    c.update = 0; /* whatever the environment says */
     Doc d;
     doc_from_text(&d, "lint.md",
                   "```\nsome output\n$ chessvar list\n```\n"
