@@ -71,11 +71,12 @@ static char *read_line(const Play *p, const char *prompt)
     return line;
 }
 
-/* Ask a yes/no question; only "y" or "yes" is yes (the end of input: no). */
+/* Ask a yes/no question: 1 for "y" or "yes", 0 for anything else, -1 at
+ * the end of input. */
 static int ask_yes(const Play *p, const char *prompt)
 {
     char *l = read_line(p, prompt);
-    int yes = l && (str_ieq(l, "y") || str_ieq(l, "yes"));
+    int yes = !l ? -1 : str_ieq(l, "y") || str_ieq(l, "yes");
     free(l);
     return yes;
 }
@@ -274,7 +275,7 @@ static void ask_show(Play *p)
         Error e;
         snprintf(q, sizeof q, "%s: show your masked pieces to everyone? (yes/no)> ",
                  game_seat_name(p->g, s));
-        if (ask_yes(p, q) && game_show(p->g, s, &e))
+        if (ask_yes(p, q) == 1 && game_show(p->g, s, &e))
             printf("error: %s\n", e.msg);
     }
 }
@@ -439,7 +440,7 @@ static int others_agree(const Play *p, int seat, const char *path)
                "reads the file learns them.\n", game_seat_name(g, seat), path);
         char prompt[96];
         snprintf(prompt, sizeof prompt, "%s, do you agree? (yes/no)> ", who);
-        if (!ask_yes(p, prompt)) {
+        if (ask_yes(p, prompt) != 1) {
             printf("not saved: %s did not agree\n", who);
             return 0;
         }
@@ -566,7 +567,10 @@ static int leave_game(Play *p)
 {
     if (game_to_act(p->g) < 0)
         return 1;
-    if (!ask_yes(p, "The game is not over. Leave it? (yes/no)> ")) {
+    int yes = ask_yes(p, "The game is not over. Leave it? (yes/no)> ");
+    if (yes < 0)
+        return 1; /* nothing more will be typed */
+    if (!yes) {
         puts("the game goes on");
         return 0;
     }
@@ -614,7 +618,7 @@ static int command(Play *p, char *line)
         char q[96];
         snprintf(q, sizeof q, "%s: resign the game? (yes/no)> ",
                  game_seat_name(p->g, prompt_seat(p)));
-        if (ask_yes(p, q))
+        if (ask_yes(p, q) == 1)
             do_action(p, "resign");
         else
             puts("not resigned: the game goes on");
