@@ -347,10 +347,13 @@ static void print_help(const Play *p)
 {
     const VariantOps *v = game_variant(p->g);
     const VariantHelp *h = v->version >= 2 ? v->help : NULL;
+    int w = 18;
+    for (const VariantHelp *k = h; k && k->usage; k++)
+        w = (int)strlen(k->usage) > w ? (int)strlen(k->usage) : w;
     if (h && h->usage) {
         printf("%s: what you may type\n", v->title);
         for (; h->usage; h++) {
-            printf("  %-18s %s", h->usage, h->doc);
+            printf("  %-*s %s", w, h->usage, h->doc);
             if (h->example && h->example[0] && strcmp(h->example, h->usage) != 0)
                 printf(" (e.g. %s)", h->example);
             fputc('\n', stdout);
@@ -368,7 +371,7 @@ static void print_help(const Play *p)
     }
     puts("Commands of every game:");
     for (size_t i = 0; i < ARRAY_LEN(GAME_COMMANDS); i++)
-        printf("  %-18s %s\n", GAME_COMMANDS[i].usage, GAME_COMMANDS[i].doc);
+        printf("  %-*s %s\n", w, GAME_COMMANDS[i].usage, GAME_COMMANDS[i].doc);
 }
 
 static void print_legal(const Play *p)
