@@ -716,6 +716,80 @@ static void test_run_masq12_undo_own_actions_only(void **state)
     run_free(&r);
 }
 
+/* MASQ-16, MASQ-12: after the end masked pieces stay masked unless their
+ * owner shows them; `show` is refused while the game is on, twice, or
+ * where nothing is hidden; a saved record keeps who showed. */
+static void test_run_masq16_show_after_the_end(void **state)
+{
+    (void)state;
+    static char buf[1 << 16];
+    char path[64], in[512];
+    temp_path(path, sizeof path, "show");
+    snprintf(in, sizeof in, "e2e4\nas white show\nas black resign\nas black view\n"
+                            "as white show\nas white show\nas black view\nsave %s\n", path);
+    Run r;
+    run(&r, "run masques --json --fen '" MASQ_START "'", in);
+    assert_int_equal(r.status, 1);
+    assert_refusal(r.out, 1, "the game is not over");
+    const char *before = line_at(r.out, 3, buf, sizeof buf);
+    assert_contains(before, "\"side\":\"white\",\"figure\":\"hidden\"");
+    assert_null(strstr(before, "\"side\":\"white\",\"figure\":\"king\""));
+    assert_contains(before, "unless their owner shows them");
+    assert_contains(line_at(r.out, 4, buf, sizeof buf), "white shows its pieces");
+    assert_refusal(r.out, 5, "white has shown its pieces already");
+    const char *after = line_at(r.out, 6, buf, sizeof buf);
+    assert_contains(after, "\"square\":\"e1\",\"x\":4,\"y\":0,\"side\":\"white\","
+                           "\"figure\":\"king\",\"letter\":\"K\",\"flags\":[\"masked\"]");
+    assert_contains(after, "white has shown its pieces; black's masked pieces stay masked");
+    run_free(&r);
+    /* the record keeps it: loaded, black still sees White's figures, and
+     * White still does not see Black's */
+    char args[128];
+    snprintf(args, sizeof args, "run --load %s --json", path);
+    run(&r, args, "as black view\nas white view\n");
+    assert_int_equal(r.status, 0);
+    assert_contains(line_at(r.out, 0, buf, sizeof buf),
+                    "\"side\":\"white\",\"figure\":\"king\"");
+    assert_null(strstr(line_at(r.out, 1, buf, sizeof buf),
+                       "\"side\":\"black\",\"figure\":\"king\""));
+    run_free(&r);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char *text = slurp(f);
+    fclose(f);
+    assert_contains(text, "[Shown \"white\"]");
+    free(text);
+    unlink(path);
+    expect(&(Expect){.args = "run orthodox", .input = "resign\nshow\n", .status = 1,
+                     .out = {"error: nothing is hidden in orthodox"}});
+}
+
+/* MASQ-12, MASQ-16 in the terminal: the end of a Masqués game is shown as
+ * every seat may know it (no seat's own figures), and each owner is asked
+ * whether it shows its pieces. */
+static void test_play_masq16_end_is_public(void **state)
+{
+    (void)state;
+    Run r;
+    run(&r, "play masques --ascii --fen '" MASQ_START "'",
+        "e2e4\nresign\nyes\nshow\nno\nyes\nquit\n");
+    assert_non_null(strstr(r.out, "game over: 1-0, white wins (black resigned)"));
+    const char *end = strstr(r.out, "black: resign the game? (yes/no)> yes");
+    assert_non_null(end);
+    const char *asked = strstr(end, "white: show your masked pieces to everyone? (yes/no)> no");
+    assert_non_null(asked);
+    /* between the end and the question: masked pieces of both sides as X/x */
+    char *board = strndup(end, (size_t)(asked - end));
+    assert_null(strstr(board, "p~"));
+    assert_null(strstr(board, "P~"));
+    assert_contains(board, "8  x  x  x  x  x  x  x  x  8");
+    free(board);
+    assert_contains(asked, "black: show your masked pieces to everyone? (yes/no)> yes");
+    assert_contains(asked, "black has shown its pieces");
+    assert_contains(asked, "r~  n~  b~  q~  k~");
+    run_free(&r);
+}
+
 /* ORTH-8: draw by agreement; a declined offer lets the game go on. */
 static void test_run_draw_offer_orth8(void **state)
 {
@@ -1198,6 +1272,8 @@ int main(void)
         cmocka_unit_test(test_run_masq12_private_answers_refused),
         cmocka_unit_test(test_run_masq12_save_needs_every_seat),
         cmocka_unit_test(test_run_masq12_undo_own_actions_only),
+        cmocka_unit_test(test_run_masq16_show_after_the_end),
+        cmocka_unit_test(test_play_masq16_end_is_public),
         cmocka_unit_test(test_run_draw_offer_orth8),
         cmocka_unit_test(test_run_claim_threefold_orth9),
         cmocka_unit_test(test_run_view_text_orientation),
