@@ -581,18 +581,27 @@ static int cmd_list(const CliOptions *o)
     return CLI_EXIT_OK;
 }
 
-static int cmd_params(const CliOptions *o)
+/* The variant's defaults with every --param applied; CLI_EXIT_USAGE
+ * after a message on a bad one. */
+static int options_params(const CliOptions *o, Params *p)
 {
-    Params p;
     Error e;
-    params_defaults(o->variant, &p);
+    params_defaults(o->variant, p);
     for (int i = 0; i < o->nparams; i++) {
-        if (params_set(o->variant, &p, o->params[i], &e) < 0) {
+        if (params_set(o->variant, p, o->params[i], &e) < 0) {
             param_error(&e, o->params[i]);
-            fprintf(stderr, "chessvar params: %s\n", e.msg);
+            fprintf(stderr, "chessvar %s: %s\n", o->command, e.msg);
             return CLI_EXIT_USAGE;
         }
     }
+    return CLI_EXIT_OK;
+}
+
+static int cmd_params(const CliOptions *o)
+{
+    Params p;
+    if (options_params(o, &p))
+        return CLI_EXIT_USAGE;
     StrBuf out = STRBUF_INIT;
     if (o->variant->nparams == 0)
         sb_printf(&out, "(%s has no parameters of its own)\n", o->variant->name);
@@ -667,7 +676,7 @@ int cli_rules_text(const VariantOps *v, const Params *p, StrBuf *out)
         params_format_value(v, p, i, &now);
         params_format_value(v, &def, i, &was);
         int changed = strcmp(sb_str(&now), sb_str(&was)) != 0;
-        sb_printf(out, "  %-20s %s%s%s%s\n", v->params[i].name, sb_str(&now),
+        sb_printf(out, "  %-21s %s%s%s%s\n", v->params[i].name, sb_str(&now),
                   changed ? "  (changed; default " : "", changed ? sb_str(&was) : "",
                   changed ? ")" : "");
         sb_free(&now);
@@ -679,15 +688,8 @@ int cli_rules_text(const VariantOps *v, const Params *p, StrBuf *out)
 static int cmd_rules(const CliOptions *o)
 {
     Params p;
-    Error e;
-    params_defaults(o->variant, &p);
-    for (int i = 0; i < o->nparams; i++) {
-        if (params_set(o->variant, &p, o->params[i], &e) < 0) {
-            param_error(&e, o->params[i]);
-            fprintf(stderr, "chessvar rules: %s\n", e.msg);
-            return CLI_EXIT_USAGE;
-        }
-    }
+    if (options_params(o, &p))
+        return CLI_EXIT_USAGE;
     StrBuf out = STRBUF_INIT;
     int rc = cli_rules_text(o->variant, &p, &out);
     if (rc)

@@ -159,9 +159,12 @@ void params_describe(const VariantOps *v, const Params *p, StrBuf *out)
 {
     Params def;
     params_defaults(v, &def);
+    int w = 20; /* the names' column: as wide as the longest name */
+    for (int i = 0; i < v->nparams; i++)
+        w = (int)strlen(v->params[i].name) > w ? (int)strlen(v->params[i].name) : w;
     for (int i = 0; i < v->nparams; i++) {
         const ParamDef *d = &v->params[i];
-        sb_printf(out, "%-20s %-6s default ", d->name, type_name(d));
+        sb_printf(out, "%-*s %-6s default ", w, d->name, type_name(d));
         params_format_value(v, &def, i, out);
         if (p && p->v[i] != def.v[i]) {
             sb_puts(out, ", now ");
@@ -171,7 +174,7 @@ void params_describe(const VariantOps *v, const Params *p, StrBuf *out)
         list_choices(d, out);
         sb_puts(out, ")\n");
     }
-    sb_puts(out, "value.X              int    piece values:");
+    sb_printf(out, "%-*s int    piece values:", w, "value.X");
     for (int f = FIG_PAWN; f <= FIG_QUEEN; f++)
         sb_printf(out, " %c=%d", figure_letter(f), p ? p->values[f] : def.values[f]);
     sb_puts(out, "  (value.Q=12 sets the queen's value)\n");

@@ -652,16 +652,10 @@ typedef struct DocRow {
 /* The whole file, malloc'd. */
 static char *doc_read(void)
 {
-    FILE *f = fopen(DOC_PATH, "rb");
-    if (!f)
+    char *s = tu_read_file(DOC_PATH);
+    if (!s)
         fail_msg("cannot open %s (tests run from the repository root)", DOC_PATH);
-    StrBuf b = STRBUF_INIT;
-    char chunk[4096];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        sb_printf(&b, "%.*s", (int)n, chunk);
-    fclose(f);
-    return b.s ? b.s : strdup("");
+    return s;
 }
 
 /* A figure as the doc writes it ("474428", "6 258 768"): digits, groups

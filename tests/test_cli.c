@@ -44,24 +44,6 @@ static const char *program(void)
     return p && p[0] ? p : "./chessvar";
 }
 
-static char *slurp(FILE *f)
-{
-    size_t len = 0, cap = 4096;
-    char *s = malloc(cap);
-    assert_non_null(s);
-    size_t n;
-    while ((n = fread(s + len, 1, cap - len - 1, f)) > 0) {
-        len += n;
-        if (cap - len < 2) {
-            cap *= 2;
-            s = realloc(s, cap);
-            assert_non_null(s);
-        }
-    }
-    s[len] = '\0';
-    return s;
-}
-
 static void temp_path(char *buf, size_t n, const char *tag)
 {
     snprintf(buf, n, "/tmp/chessvar_test_%s_XXXXXX", tag);
@@ -85,12 +67,12 @@ static void run(Run *r, const char *args, const char *input)
              in, err);
     FILE *p = popen(cmd, "r");
     assert_non_null(p);
-    r->out = slurp(p);
+    r->out = tu_read_stream(p);
     int st = pclose(p);
     r->status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
     f = fopen(err, "r");
     assert_non_null(f);
-    r->err = slurp(f);
+    r->err = tu_read_stream(f);
     fclose(f);
     unlink(in);
     unlink(err);
@@ -755,7 +737,7 @@ static void test_run_masq16_show_after_the_end(void **state)
     run_free(&r);
     FILE *f = fopen(path, "r");
     assert_non_null(f);
-    char *text = slurp(f);
+    char *text = tu_read_stream(f);
     fclose(f);
     assert_contains(text, "[Shown \"white\"]");
     free(text);

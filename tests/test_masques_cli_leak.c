@@ -155,18 +155,7 @@ static char *prog_file(const Prog *p, const char *name)
 {
     char path[160];
     snprintf(path, sizeof path, "%s/%s", p->dir, name);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    StrBuf b = STRBUF_INIT;
-    char chunk[4096];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        sb_putn(&b, chunk, n);
-    fclose(f);
-    char *s = strdup(sb_str(&b));
-    sb_free(&b);
-    return s;
+    return tu_read_file(path);
 }
 
 /* Stop the program and remove its directory. */

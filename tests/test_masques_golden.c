@@ -178,20 +178,6 @@ static void golden_text(const Golden *gd, StrBuf *text, Game **out)
     *out = g;
 }
 
-static char *read_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    StrBuf b = STRBUF_INIT;
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        sb_putn(&b, buf, n);
-    fclose(f);
-    return b.s ? b.s : calloc(1, 1);
-}
-
 /* Where two texts part: the ply block and the first differing line. */
 static void diff_hint(const char *want, const char *got, StrBuf *out)
 {
@@ -241,7 +227,7 @@ static void run_golden(const Golden *gd)
             fail_msg("cannot write %s", path);
         print_message("wrote %s: read every ply before committing it\n", path);
     }
-    char *file = read_file(path);
+    char *file = tu_read_file(path);
     if (!file)
         fail_msg("%s is missing (UPDATE_GOLDEN=1 writes it)", path);
     if (strcmp(file, sb_str(&text))) {

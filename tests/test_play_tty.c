@@ -56,19 +56,7 @@ static char *capture(void)
     snprintf(cmd, sizeof cmd, "tmux -L %s capture-pane -p -J -S - -E - -t t", sock);
     FILE *p = popen(cmd, "r");
     assert_non_null(p);
-    size_t len = 0, cap = 1 << 16;
-    char *s = malloc(cap);
-    assert_non_null(s);
-    size_t n;
-    while ((n = fread(s + len, 1, cap - len - 1, p)) > 0) {
-        len += n;
-        if (cap - len < 2) {
-            cap *= 2;
-            s = realloc(s, cap);
-            assert_non_null(s);
-        }
-    }
-    s[len] = '\0';
+    char *s = tu_read_stream(p);
     pclose(p);
     return s;
 }

@@ -58,17 +58,9 @@ static const RulesCase CASES[] = {
 
 static char *read_file(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    char *s = tu_read_file(path);
+    if (!s)
         fail_msg("cannot open %s (set SHARED to the shared directory)", path);
-    StrBuf b = STRBUF_INIT;
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        sb_putn(&b, buf, n);
-    fclose(f);
-    char *s = strdup(sb_str(&b));
-    sb_free(&b);
     return s;
 }
 

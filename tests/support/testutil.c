@@ -339,3 +339,26 @@ Move tu_chess_move(const Position *p, const char *uci)
     fail_msg("%s is not legal", uci);
     return 0;
 }
+
+char *tu_read_stream(FILE *f)
+{
+    StrBuf b = STRBUF_INIT;
+    char chunk[4096];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        sb_putn(&b, chunk, n);
+    char *s = strdup(sb_str(&b));
+    sb_free(&b);
+    assert_non_null(s);
+    return s;
+}
+
+char *tu_read_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *s = tu_read_stream(f);
+    fclose(f);
+    return s;
+}

@@ -13,6 +13,7 @@
 #ifndef CHESSVAR_TESTUTIL_H
 #define CHESSVAR_TESTUTIL_H
 
+#include <stdio.h>
 #include <stdint.h>
 #include "../../core/game.h"
 #include "../../variants/orthodox/chess.h"
@@ -127,6 +128,10 @@ void tu_assert_over(const Game *g, const char *result, const char *reason);
 /* rel under the shared directory ($SHARED, default "../shared"), into buf;
  * returns buf. */
 const char *tu_shared_path(const char *rel, char *buf, size_t n);
+/* The whole of an open stream, or of the file at path, malloc'd and
+ * NUL-terminated (a file that cannot be opened: NULL). */
+char *tu_read_stream(FILE *f);
+char *tu_read_file(const char *path);
 
 /* One line of a perft EPD file: "FEN ;D1 20 ;D2 400 ...". */
 #define TU_EPD_MAX_DEPTHS 16
