@@ -79,6 +79,20 @@ int cli_rules_text(const VariantOps *v, const Params *p, StrBuf *out);
 /* Colours on stdout: a terminal, and NO_COLOR unset or empty. */
 int cli_use_color(void);
 
+/* Batch mode as a library (cli_run.c): what `chessvar run` does with each
+ * line, for harnesses and programs that embed it.  batch_open starts the
+ * game the options describe (NULL with e and *status on failure);
+ * batch_line runs one command line (a blank or comment line is the
+ * caller's to skip) and appends its whole answer to out (exactly one line
+ * with o->json); 0, or -1 when the command failed and left the game as it
+ * was.  batch_done: `quit` was read. */
+typedef struct Batch Batch;
+Batch *batch_open(const CliOptions *o, Error *e, int *status);
+int batch_line(Batch *b, const char *line, StrBuf *out);
+int batch_done(const Batch *b);
+Game *batch_game(Batch *b);
+void batch_close(Batch *b);
+
 /* Subcommands (cli_run.c, cli_play.c). */
 int cli_run(const CliOptions *o);
 int cli_play(const CliOptions *o);

@@ -15,8 +15,9 @@
 #include "cli.h"
 #include "record.h"
 
-typedef struct Batch {
+struct Batch {
     Game *g;
+    CliOptions o_copy;  /* the options the batch was opened with */
     const CliOptions *o;
     StrBuf json;  /* JSON members of the answer, each starting with ',' */
     StrBuf text;  /* text answer, whole lines */
@@ -28,7 +29,7 @@ typedef struct Batch {
     char consent_file[1024];
     unsigned consent;
     unsigned long consent_at, changes;
-} Batch;
+};
 
 typedef struct BatchCommand {
     const char *name;
@@ -617,8 +618,8 @@ static int utf8_valid(const char *s)
     return 1;
 }
 
-/* Run one command line; write its answer; 0 or -1. */
-static int run_line(Batch *b, char *line)
+/* Run one command line; append its answer to out; 0 or -1. */
+static int run_line(Batch *b, char *line, StrBuf *out)
 {
     const char *name = "play";
     Error e;
@@ -633,22 +634,64 @@ static int run_line(Batch *b, char *line)
     } else {
         rc = run_command(b, line, &name, &e);
     }
-    StrBuf out = STRBUF_INIT;
     if (rc == 0 && b->o->json) {
-        sb_printf(&out, "{\"ok\":true,\"cmd\":\"%s\"%s}\n", name, sb_str(&b->json));
+        sb_printf(out, "{\"ok\":true,\"cmd\":\"%s\"%s}\n", name, sb_str(&b->json));
     } else if (b->o->json) {
-        sb_printf(&out, "{\"ok\":false,\"cmd\":\"%s\",\"error\":", name);
-        sb_json_str(&out, e.msg[0] ? e.msg : "failed");
-        sb_puts(&out, "}\n");
+        sb_printf(out, "{\"ok\":false,\"cmd\":\"%s\",\"error\":", name);
+        sb_json_str(out, e.msg[0] ? e.msg : "failed");
+        sb_puts(out, "}\n");
     } else if (rc == 0) {
-        sb_puts(&out, sb_str(&b->text));
+        sb_puts(out, sb_str(&b->text));
     } else {
-        sb_printf(&out, "error: %s\n", e.msg[0] ? e.msg : "failed");
+        sb_printf(out, "error: %s\n", e.msg[0] ? e.msg : "failed");
     }
-    fputs(sb_str(&out), stdout);
-    fflush(stdout);
-    sb_free(&out);
     return rc;
+}
+
+Batch *batch_open(const CliOptions *o, Error *e, int *status)
+{
+    Batch *b = calloc(1, sizeof *b);
+    if (!b) {
+        *status = CLI_EXIT_FAIL;
+        err_set(e, "out of memory");
+        return NULL;
+    }
+    b->o_copy = *o;
+    b->o = &b->o_copy;
+    b->asker = -1;
+    b->g = cli_start_game(o, 0, e, status);
+    if (!b->g) {
+        free(b);
+        return NULL;
+    }
+    return b;
+}
+
+int batch_line(Batch *b, const char *line, StrBuf *out)
+{
+    char *copy = strdup(line);
+    if (!copy) {
+        sb_puts(out, b->o->json ? "{\"ok\":false,\"cmd\":\"none\",\"error\":\"out of "
+                                  "memory\"}\n" : "error: out of memory\n");
+        return -1;
+    }
+    str_trim(copy);
+    int rc = run_line(b, copy, out);
+    free(copy);
+    return rc;
+}
+
+int batch_done(const Batch *b) { return b->quit; }
+Game *batch_game(Batch *b) { return b->g; }
+
+void batch_close(Batch *b)
+{
+    if (!b)
+        return;
+    sb_free(&b->json);
+    sb_free(&b->text);
+    game_free(b->g);
+    free(b);
 }
 
 int cli_run(const CliOptions *o)
@@ -656,30 +699,29 @@ int cli_run(const CliOptions *o)
     int status;
     Error e;
     e.msg[0] = '\0';
-    Batch b;
-    memset(&b, 0, sizeof b);
-    b.asker = -1;
-    b.o = o;
-    b.g = cli_start_game(o, 0, &e, &status);
-    if (!b.g) {
+    Batch *b = batch_open(o, &e, &status);
+    if (!b) {
         fprintf(stderr, "chessvar run: %s\n", e.msg);
         return status;
     }
     char *line = NULL;
     size_t cap = 0;
     int failed = 0, total = 0;
-    while (!b.quit && getline(&line, &cap, stdin) >= 0) {
+    StrBuf out = STRBUF_INIT;
+    while (!batch_done(b) && getline(&line, &cap, stdin) >= 0) {
         str_trim(line);
         if (!line[0] || line[0] == '#')
             continue;
         total++;
-        if (run_line(&b, line))
+        sb_reset(&out);
+        if (batch_line(b, line, &out))
             failed++;
+        fputs(sb_str(&out), stdout);
+        fflush(stdout);
     }
     free(line);
-    sb_free(&b.json);
-    sb_free(&b.text);
-    game_free(b.g);
+    sb_free(&out);
+    batch_close(b);
     if (failed) {
         fprintf(stderr, "chessvar run: %d of %d command%s failed\n", failed, total,
                 total == 1 ? "" : "s");

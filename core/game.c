@@ -243,6 +243,38 @@ void game_free(Game *g)
     free(g);
 }
 
+int game_same(const Game *a, const Game *b)
+{
+    const GameConfig *x = &a->cfg, *y = &b->cfg;
+    if (x->variant != y->variant || x->nsides != y->nsides || x->nseats != y->nseats ||
+        x->seed != y->seed || !x->position != !y->position ||
+        (x->position && strcmp(x->position, y->position)) ||
+        memcmp(&x->params, &y->params, sizeof x->params))
+        return 0;
+    if (memcmp(a->st, b->st, x->variant->state_size) || a->nhist != b->nhist ||
+        a->nkeys != b->nkeys || a->msgs.n != b->msgs.n)
+        return 0;
+    for (int i = 0; i < a->nhist; i++) {
+        const HistoryEntry *h = &a->hist[i], *k = &b->hist[i];
+        if (!action_eq(&h->action, &k->action) || h->action.note != k->action.note ||
+            strcmp(h->text, k->text) || strcmp(h->machine, k->machine))
+            return 0;
+    }
+    if (a->nkeys && memcmp(a->keys, b->keys, (size_t)a->nkeys * sizeof *a->keys))
+        return 0;
+    for (int i = 0; i < a->msgs.n; i++)
+        if (a->msgs.v[i].mask != b->msgs.v[i].mask ||
+            strcmp(a->msgs.v[i].text, b->msgs.v[i].text))
+            return 0;
+    return a->offer_seat == b->offer_seat && a->offer_agreed == b->offer_agreed &&
+           a->ended == b->ended && a->shown == b->shown &&
+           (!a->ended || (a->forced.over == b->forced.over &&
+                          a->forced.winners == b->forced.winners &&
+                          !strcmp(a->forced.reason, b->forced.reason))) &&
+           !memcmp(&a->rng, &b->rng, sizeof a->rng) &&
+           !memcmp(&a->rng_start, &b->rng_start, sizeof a->rng_start);
+}
+
 /* ---- Read access -------------------------------------------------------- */
 
 const VariantOps *game_variant(const Game *g) { return g->cfg.variant; }

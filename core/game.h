@@ -57,6 +57,12 @@ Game *game_new_hooked(const GameConfig *cfg, const GameHooks *hooks, Error *e);
 /* A deep, independent copy (history included). */
 Game *game_clone(const Game *g);
 void game_free(Game *g);
+/* 1 when a and b are the same game in every respect that can change what
+ * it answers: configuration, state blob, history (actions, notes, texts),
+ * repetition keys, messages, draw offer, forced end, random generator and
+ * what was shown after the end.  For tests and harnesses: "a refused
+ * command leaves the game byte-for-byte as it was". */
+int game_same(const Game *a, const Game *b);
 
 /* ---- Read access ------------------------------------------------------ */
 const VariantOps *game_variant(const Game *g);
