@@ -110,4 +110,7 @@ deps-bench:
 clean:
 	rm -rf build build-san chessvar
 
+# Fuzzing (tests/fuzz/): `make fuzz` runs each libFuzzer harness for a while.
+-include tests/fuzz/fuzz.mk
+
 -include $(shell find build build-san -name '*.d' 2>/dev/null)
