@@ -10,6 +10,12 @@
  * history, key, messages, meta state) or leaves the game byte-for-byte as
  * it was: the variant applies to a scratch copy of the blob, and a failing
  * reaction hook restores the snapshot taken before.
+ *
+ * Cost: nothing grows faster than the game.  Repetitions are counted in a
+ * hash table of keys (O(1) per action); undo restores the blob kept every
+ * SNAP_EVERY actions and re-applies at most SNAP_EVERY - 1 actions, with
+ * the messages, keys and draw offer of the target taken from the marks
+ * kept per action.
  */
 #include "game.h"
 
@@ -28,6 +34,24 @@ struct Events {
     int n, cap;
 };
 
+/* The game just before history entry i (for undo). */
+typedef struct PlyMark {
+    int nmsgs, nkeys;
+    int offer_seat;
+    unsigned offer_agreed;
+} PlyMark;
+
+/* A blob is kept before every SNAP_EVERY-th action. */
+#define SNAP_EVERY 64
+
+/* Repetition counts: open addressing, key -> how many times it occurs in
+ * keys[] (a count may fall to 0; such slots are dropped when it grows). */
+typedef struct RepTable {
+    uint64_t *key;
+    int *count;
+    size_t cap, used; /* cap: 0 or a power of two */
+} RepTable;
+
 struct Game {
     GameConfig cfg;          /* cfg.position points at `position` below */
     char *position;          /* owned copy of the start position, or NULL */
@@ -40,6 +64,10 @@ struct Game {
     int nhist, caphist;
     uint64_t *keys;          /* keys[0]: start; one more per play action */
     int nkeys, capkeys;
+    RepTable reps;           /* how often each key occurs in keys[] */
+    PlyMark *marks;          /* marks[i]: before hist[i]; capacity caphist */
+    unsigned char *snaps;    /* blob before action k * SNAP_EVERY, k < nsnaps */
+    int nsnaps, capsnaps;
     Events msgs;
     int offer_seat;          /* seat with a pending draw offer, or -1 */
     unsigned offer_agreed;   /* seats that agreed to it (offerer included) */
@@ -111,6 +139,66 @@ static void ev_free(Events *ev)
     ev->cap = 0;
 }
 
+static size_t rep_slot(const RepTable *t, uint64_t k)
+{
+    size_t i = (size_t)((k ^ (k >> 29)) * 0x9E3779B97F4A7C15ull) & (t->cap - 1);
+    while (t->count[i] >= 0 && t->key[i] != k)
+        i = (i + 1) & (t->cap - 1);
+    return i;
+}
+
+static void rep_grow(RepTable *t)
+{
+    RepTable n = {NULL, NULL, t->cap ? t->cap * 2 : 256, 0};
+    n.key = xmalloc(n.cap * sizeof *n.key);
+    n.count = xmalloc(n.cap * sizeof *n.count);
+    for (size_t i = 0; i < n.cap; i++)
+        n.count[i] = -1; /* empty */
+    for (size_t i = 0; i < t->cap; i++) {
+        if (t->count[i] <= 0)
+            continue;
+        size_t j = rep_slot(&n, t->key[i]);
+        n.key[j] = t->key[i];
+        n.count[j] = t->count[i];
+        n.used++;
+    }
+    free(t->key);
+    free(t->count);
+    *t = n;
+}
+
+static void rep_add(RepTable *t, uint64_t k, int delta)
+{
+    if ((t->used + 1) * 2 > t->cap)
+        rep_grow(t);
+    size_t i = rep_slot(t, k);
+    if (t->count[i] < 0) {
+        t->key[i] = k;
+        t->count[i] = 0;
+        t->used++;
+    }
+    t->count[i] += delta;
+}
+
+static int rep_count(const RepTable *t, uint64_t k)
+{
+    if (!t->cap)
+        return 0;
+    size_t i = rep_slot(t, k);
+    return t->count[i] > 0 ? t->count[i] : 0;
+}
+
+static void rep_copy(RepTable *dst, const RepTable *src)
+{
+    *dst = *src;
+    if (!src->cap)
+        return;
+    dst->key = xmalloc(src->cap * sizeof *dst->key);
+    dst->count = xmalloc(src->cap * sizeof *dst->count);
+    memcpy(dst->key, src->key, src->cap * sizeof *dst->key);
+    memcpy(dst->count, src->count, src->cap * sizeof *dst->count);
+}
+
 static void push_key(Game *g, uint64_t k)
 {
     if (g->nkeys == g->capkeys) {
@@ -118,14 +206,38 @@ static void push_key(Game *g, uint64_t k)
         g->keys = xrealloc(g->keys, (size_t)g->capkeys * sizeof *g->keys);
     }
     g->keys[g->nkeys++] = k;
+    rep_add(&g->reps, k, 1);
 }
 
-static void push_hist(Game *g, const HistoryEntry *h)
+/* Drop the keys from index n on. */
+static void keys_truncate(Game *g, int n)
+{
+    while (g->nkeys > n)
+        rep_add(&g->reps, g->keys[--g->nkeys], -1);
+}
+
+/* Keep the blob before action nhist when it starts a block of SNAP_EVERY. */
+static void snap_keep(Game *g)
+{
+    size_t sz = g->cfg.variant->state_size;
+    int k = g->nhist / SNAP_EVERY;
+    if (g->nhist % SNAP_EVERY || k < g->nsnaps)
+        return;
+    if (g->nsnaps == g->capsnaps) {
+        g->capsnaps = g->capsnaps ? g->capsnaps * 2 : 16;
+        g->snaps = xrealloc(g->snaps, (size_t)g->capsnaps * sz);
+    }
+    memcpy(g->snaps + (size_t)g->nsnaps++ * sz, g->st, sz);
+}
+
+static void push_hist(Game *g, const HistoryEntry *h, const PlyMark *m)
 {
     if (g->nhist == g->caphist) {
         g->caphist = g->caphist ? g->caphist * 2 : 64;
         g->hist = xrealloc(g->hist, (size_t)g->caphist * sizeof *g->hist);
+        g->marks = xrealloc(g->marks, (size_t)g->caphist * sizeof *g->marks);
     }
+    g->marks[g->nhist] = *m;
     g->hist[g->nhist++] = *h;
 }
 
@@ -222,6 +334,13 @@ Game *game_clone(const Game *g)
     c->keys = xmalloc((size_t)(g->capkeys ? g->capkeys : 1) * sizeof *c->keys);
     if (g->nkeys)
         memcpy(c->keys, g->keys, (size_t)g->nkeys * sizeof *c->keys);
+    rep_copy(&c->reps, &g->reps);
+    c->marks = xmalloc((size_t)(g->caphist ? g->caphist : 1) * sizeof *c->marks);
+    if (g->nhist)
+        memcpy(c->marks, g->marks, (size_t)g->nhist * sizeof *c->marks);
+    c->snaps = xmalloc((size_t)(g->capsnaps ? g->capsnaps : 1) * sz);
+    if (g->nsnaps)
+        memcpy(c->snaps, g->snaps, (size_t)g->nsnaps * sz);
     c->msgs.v = xmalloc((size_t)(g->msgs.cap ? g->msgs.cap : 1) * sizeof *c->msgs.v);
     for (int i = 0; i < g->msgs.n; i++) {
         c->msgs.v[i].mask = g->msgs.v[i].mask;
@@ -239,6 +358,10 @@ void game_free(Game *g)
     free(g->scratch);
     free(g->hist);
     free(g->keys);
+    free(g->reps.key);
+    free(g->reps.count);
+    free(g->marks);
+    free(g->snaps);
     ev_free(&g->msgs);
     free(g);
 }
@@ -397,11 +520,7 @@ const char *game_result_text(const Game *g, char *buf, size_t n)
 
 int game_repetitions(const Game *g)
 {
-    uint64_t k = g->keys[g->nkeys - 1];
-    int n = 0;
-    for (int i = 0; i < g->nkeys; i++)
-        n += g->keys[i] == k;
-    return n;
+    return rep_count(&g->reps, g->keys[g->nkeys - 1]);
 }
 
 void game_position(const Game *g, StrBuf *out)
@@ -620,7 +739,7 @@ static void snapshot_take(const Game *g, Snapshot *s, void *blob)
 static void snapshot_restore(Game *g, const Snapshot *s, const void *blob)
 {
     g->nhist = s->nhist;
-    g->nkeys = s->nkeys;
+    keys_truncate(g, s->nkeys);
     ev_truncate(&g->msgs, s->nmsgs);
     g->offer_seat = s->offer_seat;
     g->offer_agreed = s->offer_agreed;
@@ -737,6 +856,7 @@ int game_apply(Game *g, const Action *a, Error *e)
 
     Snapshot snap;
     void *blob = xmalloc(g->cfg.variant->state_size);
+    snap_keep(g);
     snapshot_take(g, &snap, blob);
     int rc = 0;
     if (action_is_meta(a->kind))
@@ -744,7 +864,8 @@ int game_apply(Game *g, const Action *a, Error *e)
     else
         rc = apply_play(g, a, &h, e);
     if (rc == 0) {
-        push_hist(g, &h);
+        PlyMark m = {snap.nmsgs, snap.nkeys, snap.offer_seat, snap.offer_agreed};
+        push_hist(g, &h, &m);
         if (g->hooks.react && g->hooks.react(g->hooks.ud, g, a, e)) {
             err_prefix(e, "house rule (after %s)", h.text);
             rc = -1;
@@ -802,12 +923,10 @@ int game_play(Game *g, int seat, const char *text, Error *e)
     return game_apply(g, &a, e);
 }
 
-int game_undo(Game *g, int n, Error *e)
+/* Undo by replaying every action kept from the start (exact whatever a
+ * reaction hook did to the game). */
+static int undo_by_replay(Game *g, int n, Error *e)
 {
-    if (n < 0 || n > g->nhist)
-        return err_set(e, "cannot undo %d action%s: only %d played", n,
-                       n == 1 ? "" : "s", g->nhist);
-    /* Replay from the start: exact for every variant, random draws included. */
     Game *r = game_new_hooked(&g->cfg, &g->hooks, e);
     if (!r)
         return -1;
@@ -825,6 +944,44 @@ int game_undo(Game *g, int n, Error *e)
     *g = *r;
     *r = tmp;
     game_free(r);
+    return 0;
+}
+
+int game_undo(Game *g, int n, Error *e)
+{
+    if (n < 0 || n > g->nhist)
+        return err_set(e, "cannot undo %d action%s: only %d played", n,
+                       n == 1 ? "" : "s", g->nhist);
+    if (n == 0)
+        return 0;
+    /* A reaction hook may change anything, the generator included: only a
+     * replay through it is exact. */
+    if (g->hooks.react)
+        return undo_by_replay(g, n, e);
+    const VariantOps *v = g->cfg.variant;
+    int t = g->nhist - n, k = t / SNAP_EVERY;
+    /* the blob before action t: the kept one, then the actions after it
+     * (apply reads only the blob and the game's configuration) */
+    memcpy(g->scratch, g->snaps + (size_t)k * v->state_size, v->state_size);
+    for (int i = k * SNAP_EVERY; i < t; i++)
+        if (!action_is_meta(g->hist[i].action.kind) &&
+            v->apply(g, g->scratch, &g->hist[i].action, NULL))
+            return undo_by_replay(g, n, e); /* cannot happen: it was applied */
+    void *sw = g->st;
+    g->st = g->scratch;
+    g->scratch = sw;
+    const PlyMark *m = &g->marks[t];
+    keys_truncate(g, m->nkeys);
+    ev_truncate(&g->msgs, m->nmsgs);
+    g->offer_seat = m->offer_seat;
+    g->offer_agreed = m->offer_agreed;
+    g->ended = 0; /* an ended game takes no action: only the last could end it */
+    memset(&g->forced, 0, sizeof g->forced);
+    g->shown = 0;
+    g->rng = g->rng_start; /* only hooks draw after the setup */
+    g->nhist = t;
+    if (g->nsnaps > k + 1)
+        g->nsnaps = k + 1;
     return 0;
 }
 
