@@ -671,11 +671,11 @@ int game_parse(const Game *g, int seat, const char *text, Action *out, Error *e)
     }
 
     ActionList legal = ACTIONLIST_INIT;
-    game_legal(g, seat, &legal);
     int rc = -1;
     for (size_t i = 0; i < ARRAY_LEN(META_WORDS); i++) {
         if (!str_ieq(buf, META_WORDS[i].word))
             continue;
+        game_legal(g, seat, &legal);
         Action a;
         memset(&a, 0, sizeof a);
         a.kind = (uint8_t)META_WORDS[i].kind;
@@ -691,7 +691,6 @@ int game_parse(const Game *g, int seat, const char *text, Action *out, Error *e)
 
     /* Parse against the unfiltered list, so a vetoed action is named as
      * such rather than as nonsense. */
-    al_clear(&legal);
     g->cfg.variant->legal(g, g->st, seat, &legal);
     int to_act = game_to_act(g);
     if (legal.n == 0 && seat != to_act) {
@@ -829,12 +828,27 @@ static int apply_play(Game *g, const Action *a, HistoryEntry *h, Error *e)
     return 0;
 }
 
-int game_apply(Game *g, const Action *a, Error *e)
+/* Is a in its seat's legal list now?  (A play action is looked up in the
+ * variant's list alone: the meta actions and claims need not be built.) */
+static int is_legal(const Game *g, const Action *a)
 {
     ActionList legal = ACTIONLIST_INIT;
-    game_legal(g, a->seat, &legal);
+    if (action_is_meta(a->kind)) {
+        game_legal(g, a->seat, &legal);
+    } else {
+        Status s;
+        game_status(g, &s);
+        if (!s.over && a->seat < g->cfg.nseats)
+            legal_play(g, g->st, a->seat, &legal);
+    }
     int found = al_find(&legal, a);
     al_free(&legal);
+    return found;
+}
+
+int game_apply(Game *g, const Action *a, Error *e)
+{
+    int found = is_legal(g, a);
     if (found < 0) {
         char why[256];
         if (game_vetoed(g, a, why, sizeof why))

@@ -1,0 +1,89 @@
+/*
+ * bench_long.c -- `make bench`: long games cost time in proportion to their
+ * length (issue 8, "Cost that grows faster than the game").
+ *
+ * Knight shuffles (Nf3 Nf6 Ng1 Ng8 ...) with fivefold=off and
+ * seventy_five_move=off never end, and every position repeats: the worst
+ * case for repetition counting.  Measured: loading records of 40,000 and
+ * 160,000 plies (the ratio of the two times is 4 when loading is linear,
+ * 16 when quadratic), and 1,000 single undos after 40,000 plies.
+ *
+ * Invariant: every loaded game is checked (its length and its repetition
+ * count) before a time is reported; a wrong one makes the exit status 1.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "../core/game.h"
+#include "../core/record.h"
+
+static const char *const CYCLE[] = {"Nf3", "Nf6", "Ng1", "Ng8"};
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void shuffle_record(int plies, StrBuf *out)
+{
+    sb_puts(out, "[Variant \"orthodox\"]\n[Seed \"0\"]\n[Sides \"2\"]\n"
+                 "[Params \"fivefold=off seventy_five_move=off\"]\n[Result \"*\"]\n\n");
+    for (int i = 0; i < plies; i++)
+        sb_printf(out, "%d. %s: %s\n", i + 1, i % 2 ? "black" : "white", CYCLE[i % 4]);
+}
+
+/* Seconds to load a record of `plies` plies; -1 if it loads wrong. */
+static double time_load(int plies)
+{
+    StrBuf text = STRBUF_INIT;
+    shuffle_record(plies, &text);
+    Error e;
+    double t0 = now_seconds();
+    Game *g = record_load(sb_str(&text), "shuffles", &e);
+    double t = now_seconds() - t0;
+    sb_free(&text);
+    int ok = g && game_history_len(g) == plies &&
+             game_repetitions(g) == 1 + plies / 4 - (plies % 4 ? 1 : 0);
+    if (!g)
+        fprintf(stderr, "bench_long: %s\n", e.msg);
+    game_free(g);
+    return ok ? t : -1;
+}
+
+int main(void)
+{
+    double small = time_load(40000), large = time_load(160000);
+    if (small < 0 || large < 0) {
+        fputs("bench_long: a loaded game is wrong\n", stderr);
+        return 1;
+    }
+    printf("load a record of  40,000 plies: %.3f s\n", small);
+    printf("load a record of 160,000 plies: %.3f s  (x%.1f for 4x the plies: "
+           "linear is 4, quadratic 16)\n", large, large / small);
+
+    StrBuf text = STRBUF_INIT;
+    shuffle_record(40000, &text);
+    Error e;
+    Game *g = record_load(sb_str(&text), "shuffles", &e);
+    sb_free(&text);
+    if (!g)
+        return 1;
+    double t0 = now_seconds();
+    for (int i = 0; i < 1000; i++)
+        if (game_undo(g, 1, &e)) {
+            fprintf(stderr, "bench_long: undo: %s\n", e.msg);
+            return 1;
+        }
+    double t = now_seconds() - t0;
+    int ok = game_history_len(g) == 39000 && game_repetitions(g) == 9751;
+    game_free(g);
+    if (!ok) {
+        fputs("bench_long: the undone game is wrong\n", stderr);
+        return 1;
+    }
+    printf("1,000 undos after 40,000 plies:  %.3f s  (%.1f us each)\n", t, t * 1e3);
+    return 0;
+}
