@@ -51,7 +51,7 @@ int action_eq(const Action *a, const Action *b)
            a->code == b->code && a->set == b->set;
 }
 
-void al_init(ActionList *l) { l->v = NULL; l->n = l->cap = 0; }
+void al_init(ActionList *l) { l->v = NULL; l->n = l->cap = l->failed = 0; }
 
 void al_free(ActionList *l)
 {
@@ -59,16 +59,16 @@ void al_free(ActionList *l)
     al_init(l);
 }
 
-void al_clear(ActionList *l) { l->n = 0; }
+void al_clear(ActionList *l) { l->n = 0; l->failed = 0; }
 
 Action *al_push(ActionList *l, const Action *a)
 {
     if (l->n == l->cap) {
         int cap = l->cap ? l->cap * 2 : 64;
-        Action *v = realloc(l->v, (size_t)cap * sizeof *v);
+        Action *v = cv_realloc(l->v, (size_t)cap * sizeof *v);
         if (!v) {
-            fputs("chessvar: out of memory\n", stderr);
-            abort();
+            l->failed = 1;
+            return NULL;
         }
         l->v = v;
         l->cap = cap;

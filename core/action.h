@@ -89,12 +89,15 @@ int action_eq(const Action *a, const Action *b);
 const char *action_kind_name(int kind); /* "move", "bid", ... */
 
 /* A growing list of actions. */
+/* When memory runs out, al_push drops the action and sets `failed`: a list
+ * with failed set is incomplete, and the caller reports it. */
 typedef struct ActionList {
     Action *v;
     int n, cap;
+    int failed;
 } ActionList;
 
-#define ACTIONLIST_INIT {NULL, 0, 0}
+#define ACTIONLIST_INIT {NULL, 0, 0, 0}
 void al_init(ActionList *l);
 void al_free(ActionList *l);
 void al_clear(ActionList *l);

@@ -32,6 +32,7 @@ typedef struct Message {
 struct Events {
     Message *v;
     int n, cap;
+    int failed; /* a message was lost for want of memory */
 };
 
 /* The game just before history entry i (for undo). */
@@ -78,49 +79,47 @@ struct Game {
 
 /* ---- Small helpers ------------------------------------------------------ */
 
-static void *xmalloc(size_t n)
+/* cap bytes (at least 1) holding the first n bytes of src, the rest
+ * zeroed; NULL when memory runs out. */
+static void *mem_copy(const void *src, size_t n, size_t cap)
 {
-    void *p = calloc(1, n ? n : 1);
-    if (!p) {
-        fputs("chessvar: out of memory\n", stderr);
-        abort();
-    }
+    void *p = cv_calloc(cap > n ? cap : n);
+    if (p && n)
+        memcpy(p, src, n);
     return p;
 }
 
-static void *xrealloc(void *p, size_t n)
+/* Grow *v (elements of size `size`) to hold one more than n; 0 or -1. */
+static int grow(void **v, int *cap, int n, size_t size, int first)
 {
-    p = realloc(p, n ? n : 1);
-    if (!p) {
-        fputs("chessvar: out of memory\n", stderr);
-        abort();
-    }
-    return p;
-}
-
-static char *xstrdup(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = xmalloc(n);
-    memcpy(d, s, n);
-    return d;
+    if (n < *cap)
+        return 0;
+    int c = *cap ? *cap * 2 : first;
+    void *p = cv_realloc(*v, (size_t)c * size);
+    if (!p)
+        return -1;
+    *v = p;
+    *cap = c;
+    return 0;
 }
 
 void ev_emit(Events *ev, unsigned seat_mask, const char *fmt, ...)
 {
-    if (!ev)
+    if (!ev || ev->failed)
         return;
     StrBuf b = STRBUF_INIT;
     va_list ap;
     va_start(ap, fmt);
     sb_vprintf(&b, fmt, ap);
     va_end(ap);
-    if (ev->n == ev->cap) {
-        ev->cap = ev->cap ? ev->cap * 2 : 16;
-        ev->v = xrealloc(ev->v, (size_t)ev->cap * sizeof *ev->v);
+    char *text = sb_failed(&b) ? NULL : b.s ? b.s : cv_strdup("");
+    if (!text || grow((void **)&ev->v, &ev->cap, ev->n, sizeof *ev->v, 16)) {
+        sb_free(&b);
+        ev->failed = 1; /* the action that said it is undone: game_apply */
+        return;
     }
     ev->v[ev->n].mask = seat_mask;
-    ev->v[ev->n].text = b.s ? b.s : xstrdup("");
+    ev->v[ev->n].text = text;
     ev->n++;
 }
 
@@ -129,6 +128,7 @@ static void ev_truncate(Events *ev, int n)
 {
     while (ev->n > n)
         free(ev->v[--ev->n].text);
+    ev->failed = 0;
 }
 
 static void ev_free(Events *ev)
@@ -147,11 +147,16 @@ static size_t rep_slot(const RepTable *t, uint64_t k)
     return i;
 }
 
-static void rep_grow(RepTable *t)
+static int rep_grow(RepTable *t)
 {
     RepTable n = {NULL, NULL, t->cap ? t->cap * 2 : 256, 0};
-    n.key = xmalloc(n.cap * sizeof *n.key);
-    n.count = xmalloc(n.cap * sizeof *n.count);
+    n.key = cv_calloc(n.cap * sizeof *n.key);
+    n.count = cv_calloc(n.cap * sizeof *n.count);
+    if (!n.key || !n.count) {
+        free(n.key);
+        free(n.count);
+        return -1;
+    }
     for (size_t i = 0; i < n.cap; i++)
         n.count[i] = -1; /* empty */
     for (size_t i = 0; i < t->cap; i++) {
@@ -165,12 +170,14 @@ static void rep_grow(RepTable *t)
     free(t->key);
     free(t->count);
     *t = n;
+    return 0;
 }
 
-static void rep_add(RepTable *t, uint64_t k, int delta)
+/* Count k once more (delta 1) or once less (-1, never needs memory). */
+static int rep_add(RepTable *t, uint64_t k, int delta)
 {
-    if ((t->used + 1) * 2 > t->cap)
-        rep_grow(t);
+    if (delta > 0 && (t->used + 1) * 2 > t->cap && rep_grow(t))
+        return -1;
     size_t i = rep_slot(t, k);
     if (t->count[i] < 0) {
         t->key[i] = k;
@@ -178,6 +185,7 @@ static void rep_add(RepTable *t, uint64_t k, int delta)
         t->used++;
     }
     t->count[i] += delta;
+    return 0;
 }
 
 static int rep_count(const RepTable *t, uint64_t k)
@@ -188,25 +196,23 @@ static int rep_count(const RepTable *t, uint64_t k)
     return t->count[i] > 0 ? t->count[i] : 0;
 }
 
-static void rep_copy(RepTable *dst, const RepTable *src)
+static int rep_copy(RepTable *dst, const RepTable *src)
 {
     *dst = *src;
     if (!src->cap)
-        return;
-    dst->key = xmalloc(src->cap * sizeof *dst->key);
-    dst->count = xmalloc(src->cap * sizeof *dst->count);
-    memcpy(dst->key, src->key, src->cap * sizeof *dst->key);
-    memcpy(dst->count, src->count, src->cap * sizeof *dst->count);
+        return 0;
+    dst->key = mem_copy(src->key, src->cap * sizeof *dst->key, 0);
+    dst->count = mem_copy(src->count, src->cap * sizeof *dst->count, 0);
+    return dst->key && dst->count ? 0 : -1;
 }
 
-static void push_key(Game *g, uint64_t k)
+static int push_key(Game *g, uint64_t k)
 {
-    if (g->nkeys == g->capkeys) {
-        g->capkeys = g->capkeys ? g->capkeys * 2 : 64;
-        g->keys = xrealloc(g->keys, (size_t)g->capkeys * sizeof *g->keys);
-    }
+    if (grow((void **)&g->keys, &g->capkeys, g->nkeys, sizeof *g->keys, 64) ||
+        rep_add(&g->reps, k, 1))
+        return -1;
     g->keys[g->nkeys++] = k;
-    rep_add(&g->reps, k, 1);
+    return 0;
 }
 
 /* Drop the keys from index n on. */
@@ -217,28 +223,31 @@ static void keys_truncate(Game *g, int n)
 }
 
 /* Keep the blob before action nhist when it starts a block of SNAP_EVERY. */
-static void snap_keep(Game *g)
+static int snap_keep(Game *g)
 {
     size_t sz = g->cfg.variant->state_size;
     int k = g->nhist / SNAP_EVERY;
     if (g->nhist % SNAP_EVERY || k < g->nsnaps)
-        return;
-    if (g->nsnaps == g->capsnaps) {
-        g->capsnaps = g->capsnaps ? g->capsnaps * 2 : 16;
-        g->snaps = xrealloc(g->snaps, (size_t)g->capsnaps * sz);
-    }
+        return 0;
+    if (grow((void **)&g->snaps, &g->capsnaps, g->nsnaps, sz, 16))
+        return -1;
     memcpy(g->snaps + (size_t)g->nsnaps++ * sz, g->st, sz);
+    return 0;
 }
 
-static void push_hist(Game *g, const HistoryEntry *h, const PlyMark *m)
+static int push_hist(Game *g, const HistoryEntry *h, const PlyMark *m)
 {
     if (g->nhist == g->caphist) {
-        g->caphist = g->caphist ? g->caphist * 2 : 64;
-        g->hist = xrealloc(g->hist, (size_t)g->caphist * sizeof *g->hist);
-        g->marks = xrealloc(g->marks, (size_t)g->caphist * sizeof *g->marks);
+        /* both arrays grow to the same capacity, or caphist stays */
+        int cap = g->caphist, capm = g->caphist;
+        if (grow((void **)&g->hist, &cap, g->nhist, sizeof *g->hist, 64) ||
+            grow((void **)&g->marks, &capm, g->nhist, sizeof *g->marks, 64))
+            return -1;
+        g->caphist = cap;
     }
     g->marks[g->nhist] = *m;
     g->hist[g->nhist++] = *h;
+    return 0;
 }
 
 /* ---- Life cycle --------------------------------------------------------- */
@@ -279,32 +288,50 @@ Game *game_new_hooked(const GameConfig *cfg, const GameHooks *hooks, Error *e)
         c.params_set = 1;
     }
 
-    Game *g = xmalloc(sizeof *g);
+    Game *g = cv_calloc(sizeof *g);
+    if (!g) {
+        err_set(e, "out of memory");
+        return NULL;
+    }
     g->cfg = c;
     if (hooks)
         g->hooks = *hooks;
     g->offer_seat = -1;
     rng_seed(&g->rng, c.seed);
-    g->st = xmalloc(c.variant->state_size);
-    g->scratch = xmalloc(c.variant->state_size);
+    g->st = cv_calloc(c.variant->state_size);
+    g->scratch = cv_calloc(c.variant->state_size);
+    StrBuf pos = STRBUF_INIT;
+    if (!g->st || !g->scratch) {
+        err_set(e, "out of memory");
+        goto fail;
+    }
 
     /* A setup hook builds the start position; it is then kept as the
      * game's position, so a record replays without the hook. */
-    StrBuf pos = STRBUF_INIT;
     if (!c.position && g->hooks.setup) {
         if (g->hooks.setup(g->hooks.ud, g, &pos, e)) {
             err_prefix(e, "setup");
             goto fail;
         }
+        if (sb_failed(&pos)) {
+            err_set(e, "out of memory");
+            goto fail;
+        }
         c.position = sb_str(&pos);
     }
-    if (c.position)
-        g->position = xstrdup(c.position);
+    if (c.position && !(g->position = cv_strdup(c.position))) {
+        err_set(e, "out of memory");
+        goto fail;
+    }
     g->cfg.position = g->position;
     if (c.variant->init(g, g->st, g->position, e))
         goto fail;
     sb_free(&pos);
-    push_key(g, c.variant->hash(g, g->st));
+    if (push_key(g, c.variant->hash(g, g->st))) {
+        err_set(e, "out of memory");
+        game_free(g);
+        return NULL;
+    }
     g->rng_start = g->rng;
     return g;
 fail:
@@ -321,30 +348,41 @@ Game *game_new(const GameConfig *cfg, Error *e)
 Game *game_clone(const Game *g)
 {
     size_t sz = g->cfg.variant->state_size;
-    Game *c = xmalloc(sizeof *c);
+    Game *c = cv_calloc(sizeof *c);
+    if (!c)
+        return NULL;
     *c = *g;
-    c->position = g->position ? xstrdup(g->position) : NULL;
+    /* every pointer is c's own (or NULL) before anything can fail, so a
+     * failure frees exactly what was made */
+    c->position = NULL;
+    c->st = c->scratch = c->snaps = NULL;
+    c->hist = NULL;
+    c->marks = NULL;
+    c->keys = NULL;
+    c->reps.key = NULL;
+    c->reps.count = NULL;
+    c->msgs.v = NULL;
+    c->msgs.n = 0;
+    int ok = !g->position || (c->position = cv_strdup(g->position));
     c->cfg.position = c->position;
-    c->st = xmalloc(sz);
-    memcpy(c->st, g->st, sz);
-    c->scratch = xmalloc(sz);
-    c->hist = xmalloc((size_t)(g->caphist ? g->caphist : 1) * sizeof *c->hist);
-    if (g->nhist)
-        memcpy(c->hist, g->hist, (size_t)g->nhist * sizeof *c->hist);
-    c->keys = xmalloc((size_t)(g->capkeys ? g->capkeys : 1) * sizeof *c->keys);
-    if (g->nkeys)
-        memcpy(c->keys, g->keys, (size_t)g->nkeys * sizeof *c->keys);
-    rep_copy(&c->reps, &g->reps);
-    c->marks = xmalloc((size_t)(g->caphist ? g->caphist : 1) * sizeof *c->marks);
-    if (g->nhist)
-        memcpy(c->marks, g->marks, (size_t)g->nhist * sizeof *c->marks);
-    c->snaps = xmalloc((size_t)(g->capsnaps ? g->capsnaps : 1) * sz);
-    if (g->nsnaps)
-        memcpy(c->snaps, g->snaps, (size_t)g->nsnaps * sz);
-    c->msgs.v = xmalloc((size_t)(g->msgs.cap ? g->msgs.cap : 1) * sizeof *c->msgs.v);
-    for (int i = 0; i < g->msgs.n; i++) {
+    ok = ok && (c->st = mem_copy(g->st, sz, sz)) && (c->scratch = cv_calloc(sz));
+    ok = ok && (c->hist = mem_copy(g->hist, (size_t)g->nhist * sizeof *c->hist,
+                                   (size_t)g->caphist * sizeof *c->hist));
+    ok = ok && (c->marks = mem_copy(g->marks, (size_t)g->nhist * sizeof *c->marks,
+                                    (size_t)g->caphist * sizeof *c->marks));
+    ok = ok && (c->keys = mem_copy(g->keys, (size_t)g->nkeys * sizeof *c->keys,
+                                   (size_t)g->capkeys * sizeof *c->keys));
+    ok = ok && (c->snaps = mem_copy(g->snaps, (size_t)g->nsnaps * sz,
+                                    (size_t)g->capsnaps * sz));
+    ok = ok && rep_copy(&c->reps, &g->reps) == 0;
+    ok = ok && (c->msgs.v = cv_calloc((size_t)g->msgs.cap * sizeof *c->msgs.v));
+    for (int i = 0; ok && i < g->msgs.n; i++, c->msgs.n++) {
         c->msgs.v[i].mask = g->msgs.v[i].mask;
-        c->msgs.v[i].text = xstrdup(g->msgs.v[i].text);
+        ok = (c->msgs.v[i].text = cv_strdup(g->msgs.v[i].text)) != NULL;
+    }
+    if (!ok) {
+        game_free(c);
+        return NULL;
     }
     return c;
 }
@@ -680,7 +718,9 @@ int game_parse(const Game *g, int seat, const char *text, Action *out, Error *e)
         memset(&a, 0, sizeof a);
         a.kind = (uint8_t)META_WORDS[i].kind;
         a.seat = (uint8_t)seat;
-        if (al_find(&legal, &a) >= 0) {
+        if (legal.failed) {
+            rc = err_set(e, "out of memory");
+        } else if (al_find(&legal, &a) >= 0) {
             *out = a;
             rc = 0;
         } else {
@@ -696,6 +736,10 @@ int game_parse(const Game *g, int seat, const char *text, Action *out, Error *e)
     if (legal.n == 0 && seat != to_act) {
         rc = err_set(e, "it is %s's turn to act, not %s's",
                      game_seat_name(g, to_act), game_seat_name(g, seat));
+        goto done;
+    }
+    if (legal.failed) {
+        rc = err_set(e, "out of memory");
         goto done;
     }
     if (g->cfg.variant->parse(g, g->st, &legal, buf, out, e))
@@ -819,7 +863,8 @@ static int apply_play(Game *g, const Action *a, HistoryEntry *h, Error *e)
     void *t = g->st;
     g->st = g->scratch;
     g->scratch = t;
-    push_key(g, v->hash(g, g->st));
+    if (g->msgs.failed || push_key(g, v->hash(g, g->st)))
+        return err_set(e, "out of memory");
     /* Any play by a seat that has not agreed answers an offer: no. */
     if (g->offer_seat >= 0 && !(g->offer_agreed & (1u << a->seat))) {
         g->offer_seat = -1;
@@ -829,7 +874,8 @@ static int apply_play(Game *g, const Action *a, HistoryEntry *h, Error *e)
 }
 
 /* Is a in its seat's legal list now?  (A play action is looked up in the
- * variant's list alone: the meta actions and claims need not be built.) */
+ * variant's list alone: the meta actions and claims need not be built.)
+ * Its index, -1 if not, -2 when memory ran out. */
 static int is_legal(const Game *g, const Action *a)
 {
     ActionList legal = ACTIONLIST_INIT;
@@ -841,14 +887,37 @@ static int is_legal(const Game *g, const Action *a)
         if (!s.over && a->seat < g->cfg.nseats)
             legal_play(g, g->st, a->seat, &legal);
     }
-    int found = al_find(&legal, a);
+    int found = legal.failed ? -2 : al_find(&legal, a);
     al_free(&legal);
     return found;
 }
 
+static int apply_checked(Game *g, const Action *a, Error *e);
+
+/* Memory that ran out while an API function worked makes its failure an
+ * "out of memory", whatever a variant made of an incomplete list. */
+static int oom_is_why(int rc, unsigned long failures_before, Error *e)
+{
+    if (rc && cv_alloc_failures() != failures_before)
+        err_set(e, "out of memory");
+    return rc;
+}
+
 int game_apply(Game *g, const Action *a, Error *e)
 {
+    unsigned long f = cv_alloc_failures();
+    return oom_is_why(apply_checked(g, a, e), f, e);
+}
+
+/* game_apply.  Memory that runs out anywhere while the action is applied
+ * (a message or a text cut short inside a variant) refuses the action: it
+ * is undone, and the error says why. */
+static int apply_checked(Game *g, const Action *a, Error *e)
+{
+    unsigned long failures = cv_alloc_failures();
     int found = is_legal(g, a);
+    if (found == -2)
+        return err_set(e, "out of memory");
     if (found < 0) {
         char why[256];
         if (game_vetoed(g, a, why, sizeof why))
@@ -860,17 +929,21 @@ int game_apply(Game *g, const Action *a, Error *e)
     HistoryEntry h;
     memset(&h, 0, sizeof h);
     h.action = *a;
-    StrBuf b = STRBUF_INIT;
+    StrBuf b = STRBUF_INIT, m = STRBUF_INIT;
     game_format(g, a, FMT_RECORD, &b);
+    game_format(g, a, FMT_MACHINE, &m);
+    int failed = sb_failed(&b) || sb_failed(&m);
     str_copy(h.text, sizeof h.text, sb_str(&b));
-    sb_reset(&b);
-    game_format(g, a, FMT_MACHINE, &b);
-    str_copy(h.machine, sizeof h.machine, sb_str(&b));
+    str_copy(h.machine, sizeof h.machine, sb_str(&m));
     sb_free(&b);
+    sb_free(&m);
+    void *blob = failed ? NULL : cv_calloc(g->cfg.variant->state_size);
+    if (!blob || snap_keep(g)) {
+        free(blob);
+        return err_set(e, "out of memory");
+    }
 
     Snapshot snap;
-    void *blob = xmalloc(g->cfg.variant->state_size);
-    snap_keep(g);
     snapshot_take(g, &snap, blob);
     int rc = 0;
     if (action_is_meta(a->kind))
@@ -878,16 +951,15 @@ int game_apply(Game *g, const Action *a, Error *e)
     else
         rc = apply_play(g, a, &h, e);
     if (rc == 0) {
-        PlyMark m = {snap.nmsgs, snap.nkeys, snap.offer_seat, snap.offer_agreed};
-        push_hist(g, &h, &m);
-        if (g->hooks.react && g->hooks.react(g->hooks.ud, g, a, e)) {
-            err_prefix(e, "house rule (after %s)", h.text);
-            rc = -1;
-        }
+        PlyMark mark = {snap.nmsgs, snap.nkeys, snap.offer_seat, snap.offer_agreed};
+        if (g->msgs.failed || push_hist(g, &h, &mark))
+            rc = err_set(e, "out of memory");
     }
-    if (rc) {
-        snapshot_restore(g, &snap, blob);
-    } else {
+    if (rc == 0 && g->hooks.react && g->hooks.react(g->hooks.ud, g, a, e)) {
+        err_prefix(e, "house rule (after %s)", h.text);
+        rc = -1;
+    }
+    if (rc == 0) {
         Status s;
         game_status(g, &s);
         if (s.over) {
@@ -895,7 +967,11 @@ int game_apply(Game *g, const Action *a, Error *e)
             ev_emit(&g->msgs, SEATS_ALL, "game over: %s (%s)",
                     game_result_text(g, r, sizeof r), s.reason);
         }
+        if (g->msgs.failed || cv_alloc_failures() != failures)
+            rc = err_set(e, "out of memory");
     }
+    if (rc)
+        snapshot_restore(g, &snap, blob);
     free(blob);
     return rc;
 }
@@ -904,7 +980,9 @@ int game_apply(Game *g, const Action *a, Error *e)
  * copy taken before. */
 static int apply_seq(Game *g, const ActionList *seq, Error *e)
 {
-    Game *before = game_clone(g);
+    Game *before = seq->failed ? NULL : game_clone(g);
+    if (!before)
+        return err_set(e, "out of memory");
     for (int i = 0; i < seq->n; i++) {
         if (game_apply(g, &seq->v[i], e)) {
             Game tmp = *g;
@@ -918,7 +996,15 @@ static int apply_seq(Game *g, const ActionList *seq, Error *e)
     return 0;
 }
 
+static int play_text(Game *g, int seat, const char *text, Error *e);
+
 int game_play(Game *g, int seat, const char *text, Error *e)
+{
+    unsigned long f = cv_alloc_failures();
+    return oom_is_why(play_text(g, seat, text, e), f, e);
+}
+
+static int play_text(Game *g, int seat, const char *text, Error *e)
 {
     const VariantOps *v = g->cfg.variant;
     if (v->parse_seq && seat >= 0 && seat < g->cfg.nseats) {
@@ -1093,6 +1179,7 @@ typedef struct PerftCtx {
     size_t size;
     unsigned char *blobs; /* one blob per remaining depth */
     ActionList *lists;    /* one list per remaining depth */
+    int failed;           /* memory ran out: the count is worthless */
 } PerftCtx;
 
 static uint64_t perft_rec(PerftCtx *c, const void *st, int depth)
@@ -1104,6 +1191,7 @@ static uint64_t perft_rec(PerftCtx *c, const void *st, int depth)
     ActionList *l = &c->lists[depth];
     al_clear(l);
     legal_play(c->g, st, seat, l);
+    c->failed |= l->failed;
     if (depth == 1)
         return (uint64_t)l->n;
     void *child = c->blobs + (size_t)depth * c->size;
@@ -1127,18 +1215,21 @@ static uint64_t perft_from(PerftCtx *c, const void *st, int depth, int generic)
     return perft_rec(c, st, depth);
 }
 
-static void perft_init(PerftCtx *c, const Game *g, int depth)
+/* 0, or -1 when memory runs out. */
+static int perft_init(PerftCtx *c, const Game *g, int depth)
 {
+    memset(c, 0, sizeof *c);
     c->g = g;
     c->size = g->cfg.variant->state_size;
     int levels = depth > 0 ? depth + 1 : 1;
-    c->blobs = xmalloc(c->size * (size_t)levels);
-    c->lists = xmalloc(sizeof *c->lists * (size_t)levels);
+    c->blobs = cv_calloc(c->size * (size_t)levels);
+    c->lists = cv_calloc(sizeof *c->lists * (size_t)levels);
+    return c->blobs && c->lists ? 0 : -1;
 }
 
 static void perft_done(PerftCtx *c, int depth)
 {
-    for (int i = 0; i <= (depth > 0 ? depth : 0); i++)
+    for (int i = 0; c->lists && i <= (depth > 0 ? depth : 0); i++)
         al_free(&c->lists[i]);
     free(c->lists);
     free(c->blobs);
@@ -1151,8 +1242,11 @@ static uint64_t perft_top(const Game *g, int depth, int generic)
     if (s.over)
         return depth <= 0 ? 1 : 0;
     PerftCtx c;
-    perft_init(&c, g, depth);
-    uint64_t n = perft_from(&c, g->st, depth, generic);
+    uint64_t n = GAME_PERFT_NOMEM;
+    if (perft_init(&c, g, depth) == 0)
+        n = perft_from(&c, g->st, depth, generic);
+    if (c.failed)
+        n = GAME_PERFT_NOMEM;
     perft_done(&c, depth);
     return n;
 }
@@ -1169,23 +1263,26 @@ uint64_t game_perft_divide(const Game *g, int depth,
     ActionList root = ACTIONLIST_INIT;
     game_legal_play(g, &root);
     PerftCtx c;
-    perft_init(&c, g, depth);
-    void *child = xmalloc(c.size);
+    void *child = NULL;
     StrBuf b = STRBUF_INIT;
     uint64_t total = 0;
-    for (int i = 0; i < root.n; i++) {
+    int failed = root.failed || perft_init(&c, g, depth) ||
+                 !(child = cv_calloc(c.size));
+    for (int i = 0; !failed && i < root.n; i++) {
         memcpy(child, g->st, c.size);
         g->cfg.variant->apply(g, child, &root.v[i], NULL);
         uint64_t n = perft_from(&c, child, depth - 1, 0);
         sb_reset(&b);
         g->cfg.variant->format(g, g->st, &root.v[i], FMT_MACHINE, &b);
-        if (fn)
+        failed = c.failed || sb_failed(&b);
+        if (fn && !failed)
             fn(ud, sb_str(&b), n);
         total += n;
     }
     sb_free(&b);
     free(child);
-    perft_done(&c, depth);
+    if (!root.failed)
+        perft_done(&c, depth);
     al_free(&root);
-    return total;
+    return failed ? GAME_PERFT_NOMEM : total;
 }

@@ -142,6 +142,8 @@ const char *game_message(const Game *g, int i, int seat);
 
 /* ---- Views and perft -------------------------------------------------- */
 void game_view(const Game *g, int seat, View *out);
+/* What the perft functions return when memory ran out. */
+#define GAME_PERFT_NOMEM UINT64_MAX
 /* Count leaves of the play tree (every decision of any seat is a ply).
  * Uses the variant's fast path unless hooks veto actions. */
 uint64_t game_perft(const Game *g, int depth);

@@ -41,7 +41,63 @@ void err_prefix(Error *e, const char *fmt, ...)
 
 /* ---- StrBuf ------------------------------------------------------------ */
 
-void sb_init(StrBuf *b) { b->s = NULL; b->len = b->cap = 0; }
+/* ---- Memory ------------------------------------------------------------------ */
+
+static long alloc_countdown; /* > 0: allocations until one fails */
+static int alloc_persist;    /* after the first failure, fail them all */
+static long alloc_made;
+static unsigned long alloc_failed;
+
+void cv_alloc_fail(long n, int persist)
+{
+    alloc_countdown = n > 0 ? n : 0;
+    alloc_persist = persist;
+    alloc_made = 0;
+}
+
+long cv_alloc_count(void) { return alloc_made; }
+unsigned long cv_alloc_failures(void) { return alloc_failed; }
+
+void *cv_realloc(void *p, size_t n)
+{
+    if (n == 0) {
+        free(p);
+        return NULL;
+    }
+    alloc_made++;
+    if (alloc_countdown > 0 && --alloc_countdown == 0) {
+        if (alloc_persist)
+            alloc_countdown = 1;
+        alloc_failed++;
+        return NULL;
+    }
+    void *q = realloc(p, n);
+    alloc_failed += q == NULL;
+    return q;
+}
+
+void *cv_calloc(size_t n)
+{
+    void *p = cv_realloc(NULL, n ? n : 1);
+    if (p)
+        memset(p, 0, n ? n : 1);
+    return p;
+}
+
+char *cv_strdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = cv_realloc(NULL, n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+/* ---- Growing strings ------------------------------------------------------ */
+
+void sb_init(StrBuf *b) { b->s = NULL; b->len = b->cap = 0; b->failed = 0; }
+
+int sb_failed(const StrBuf *b) { return b->failed; }
 
 void sb_free(StrBuf *b)
 {
@@ -52,31 +108,36 @@ void sb_free(StrBuf *b)
 void sb_reset(StrBuf *b)
 {
     b->len = 0;
+    b->failed = 0;
     if (b->s)
         b->s[0] = '\0';
 }
 
-/* Make room for n more bytes plus the terminator.  Out of memory is not an
- * input error we can report: abort, as Lua's and Redis's allocators do. */
-static void sb_grow(StrBuf *b, size_t n)
+/* Make room for n more bytes plus the terminator; -1 (and the buffer marks
+ * itself failed) when memory runs out or once it has. */
+static int sb_grow(StrBuf *b, size_t n)
 {
+    if (b->failed)
+        return -1;
     if (b->len + n + 1 <= b->cap)
-        return;
+        return 0;
     size_t cap = b->cap ? b->cap : 64;
     while (cap < b->len + n + 1)
         cap *= 2;
-    char *s = realloc(b->s, cap);
+    char *s = cv_realloc(b->s, cap);
     if (!s) {
-        fputs("chessvar: out of memory\n", stderr);
-        abort();
+        b->failed = 1;
+        return -1;
     }
     b->s = s;
     b->cap = cap;
+    return 0;
 }
 
 void sb_putn(StrBuf *b, const char *s, size_t n)
 {
-    sb_grow(b, n);
+    if (sb_grow(b, n))
+        return;
     memcpy(b->s + b->len, s, n);
     b->len += n;
     b->s[b->len] = '\0';
@@ -91,9 +152,8 @@ void sb_vprintf(StrBuf *b, const char *fmt, va_list ap)
     va_copy(ap2, ap);
     int n = vsnprintf(NULL, 0, fmt, ap2);
     va_end(ap2);
-    if (n < 0)
+    if (n < 0 || sb_grow(b, (size_t)n))
         return;
-    sb_grow(b, (size_t)n);
     vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
     b->len += (size_t)n;
 }

@@ -28,14 +28,38 @@ int err_set(Error *e, const char *fmt, ...)
 void err_prefix(Error *e, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* ---- Memory ------------------------------------------------------------------ */
+/* Every allocation of the library goes through these: NULL when memory
+ * runs out (never an abort: a long-running process must survive one bad
+ * request).  cv_realloc(p, 0) frees p and returns NULL. */
+void *cv_realloc(void *p, size_t n);
+void *cv_calloc(size_t n);            /* zeroed */
+char *cv_strdup(const char *s);
+/* Fault injection for tests (SQLite's OOM tests): the n-th allocation from
+ * now fails (1: the next one), and with `persist` every one after it too;
+ * n = 0 turns it off.  This and cv_alloc_count are the one process-wide
+ * setting of the library, off unless a test sets it. */
+void cv_alloc_fail(long n, int persist);
+/* Allocations made since the last cv_alloc_fail call. */
+long cv_alloc_count(void);
+/* Allocations that have failed so far in this process (real or injected):
+ * an API function compares it before and after, so that a failure deep in
+ * a variant ("refused", an incomplete list) is reported as what it is. */
+unsigned long cv_alloc_failures(void);
+
 /* ---- Growing strings ------------------------------------------------------ */
+/* When memory runs out a StrBuf keeps what it has, ignores what is
+ * appended after, and remembers: sb_failed() is what callers check at the
+ * API boundary before they use the text. */
 typedef struct StrBuf {
     char *s;    /* always NUL-terminated once anything was written */
     size_t len;
     size_t cap;
+    int failed; /* an append was lost for want of memory */
 } StrBuf;
 
-#define STRBUF_INIT {NULL, 0, 0}
+#define STRBUF_INIT {NULL, 0, 0, 0}
+int sb_failed(const StrBuf *b);
 void sb_init(StrBuf *b);
 void sb_free(StrBuf *b);
 void sb_reset(StrBuf *b);        /* len = 0, keeps the memory */

@@ -621,13 +621,16 @@ void mq_apply_trusted(const Game *g, MqState *s, const Action *a,
     mq_tidy(s);
 }
 
-/* Remember the action as each seat may read it (views' last move). */
-static void note_last(const Game *g, MqState *s, const Action *a,
-                      const char *text)
+/* Remember the action as each seat may read it (views' last move); -1
+ * when memory ran out (the text would be cut: the action is refused). */
+static int note_last(const Game *g, MqState *s, const Action *a,
+                     const char *text)
 {
+    int failed = 0;
     for (int seat = 0; seat < 2; seat++) {
         StrBuf b = STRBUF_INIT;
         mq_history_text(g, a, text, seat, &b);
+        failed |= sb_failed(&b);
         str_copy(s->last_text[seat], sizeof s->last_text[seat], sb_str(&b));
         sb_free(&b);
         int hidden = a->kind == ACT_PLACE && a->seat != seat;
@@ -642,6 +645,7 @@ static void note_last(const Game *g, MqState *s, const Action *a,
             s->last_to[seat] = (int8_t)mq_sq_of(a->to);
         }
     }
+    return failed ? -1 : 0;
 }
 
 int mq_apply(const Game *g, void *st, const Action *a, Events *ev)
@@ -657,15 +661,16 @@ int mq_apply(const Game *g, void *st, const Action *a, Events *ev)
     } else {
         ActionList l = ACTIONLIST_INIT;
         mq_legal(g, s, a->seat, &l);
-        int found = al_find(&l, a);
+        int found = l.failed ? -1 : al_find(&l, a);
         al_free(&l);
         if (found < 0)
             return -1;
     }
+    /* the core applies on a copy: refusing after a change is fine */
     StrBuf text = STRBUF_INIT;
     mq_format(g, s, a, FMT_RECORD, &text);
     mq_apply_trusted(g, s, a, &m, ev);
-    note_last(g, s, a, sb_str(&text));
+    int rc = sb_failed(&text) || note_last(g, s, a, sb_str(&text)) ? -1 : 0;
     sb_free(&text);
-    return 0;
+    return rc;
 }

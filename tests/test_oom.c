@@ -1,0 +1,212 @@
+/*
+ * test_oom.c -- running out of memory is an error like any other (issue 8,
+ * "Allocation failures"; SQLite's OOM tests are the model).
+ *
+ * cv_alloc_fail(N) makes the N-th allocation from now fail (and, in the
+ * persistent mode, every one after it).  Each operation of the API is run
+ * with N = 1, 2, ... until it makes fewer than N allocations; every run must
+ * either succeed exactly as without the failure, or fail with a message
+ * while leaving the game exactly as it was (game_same).  Nothing may crash,
+ * and under AddressSanitizer nothing may leak (LeakSanitizer checks at the
+ * end of the run).
+ *
+ * Invariant: the reference results and the "before" copies are made with
+ * the failures switched off; only the operation under test runs with them.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/cli.h"
+#include "../core/game.h"
+#include "../core/record.h"
+#include "support/testutil.h"
+
+/* One game and the texts played into it, one operation after another. */
+typedef struct Script {
+    const char *variant;
+    const char *position; /* NULL: the start */
+    const char *params;
+    const char *texts[12]; /* played by the seat to act, in order */
+} Script;
+
+static const Script SCRIPTS[] = {
+    {"orthodox", NULL, NULL, {"e4", "draw", "e5", "Nf3", "Nc6", "Bb5", "a6", "Bxc6", "dxc6",
+                              "O-O", "resign"}},
+    {"orthodox", "r3k2r/1P6/8/8/8/8/8/R3K2R w KQkq - 0 1", NULL,
+     {"bxa8=Q+", "Kd7", "O-O", "Kc7", "Qxh8"}},
+    {"masques", NULL, "allin=6", {"arrange RNBQKBNR/PPPPPPPP", "random", "d2d4", "e7e5",
+                                  "pass", "d4e5", "bid 2", "call"}},
+    {"ambigus", NULL, "clock=on", {"e4", "d5", "Nf3", "keep", "c6", "choose Nb8", "exd5"}},
+};
+
+static Game *start(const Script *sc)
+{
+    return tu_game(&(TuGame){.variant = tu_variant(sc->variant), .seed = 5,
+                             .position = sc->position, .params = sc->params});
+}
+
+/* Run op on a copy of g with the n-th allocation failing; compare with the
+ * result of the same op without failures.  1 while n was reached. */
+typedef int (*Op)(Game *g, const void *arg, Error *e);
+
+static int check_op(const Game *g, Op op, const void *arg, long n, int persist,
+                    const char *what)
+{
+    Error e;
+    Game *ref = game_clone(g), *c = game_clone(g);
+    assert_non_null(ref);
+    assert_non_null(c);
+    int want = op(ref, arg, &e);
+    e.msg[0] = '\0';
+    cv_alloc_fail(n, persist);
+    int got = op(c, arg, &e);
+    long made = cv_alloc_count();
+    cv_alloc_fail(0, 0);
+    if (got == want) {
+        if (!game_same(c, ref))
+            fail_msg("%s with allocation %ld failing: succeeded but differs", what, n);
+    } else {
+        if (got == 0)
+            fail_msg("%s with allocation %ld failing: succeeded where it fails", what, n);
+        if (!strstr(e.msg, "out of memory"))
+            fail_msg("%s with allocation %ld failing: message \"%s\"", what, n, e.msg);
+        if (!game_same(c, g))
+            fail_msg("%s with allocation %ld failing: the game changed", what, n);
+        /* it still works once memory is back */
+        if (op(c, arg, &e) != want || !game_same(c, ref))
+            fail_msg("%s after allocation %ld failed: the game does not go on", what, n);
+    }
+    game_free(c);
+    game_free(ref);
+    return made >= n;
+}
+
+static void check_all(const Game *g, Op op, const void *arg, const char *what)
+{
+    for (int persist = 0; persist <= 1; persist++)
+        for (long n = 1; check_op(g, op, arg, n, persist, what); n++)
+            ;
+}
+
+static int op_play(Game *g, const void *arg, Error *e)
+{
+    return game_play(g, game_to_act(g), arg, e);
+}
+
+static int op_undo(Game *g, const void *arg, Error *e)
+{
+    return game_undo(g, *(const int *)arg, e);
+}
+
+/* Clone, view, save and load, legal: answers without changing g. */
+static int op_read(Game *g, const void *arg, Error *e)
+{
+    (void)arg;
+    Game *c = game_clone(g);
+    if (!c)
+        return err_set(e, "clone: out of memory");
+    game_free(c);
+    ActionList l = ACTIONLIST_INIT;
+    game_legal(g, game_to_act(g) >= 0 ? game_to_act(g) : 0, &l);
+    int failed = l.failed;
+    al_free(&l);
+    if (failed)
+        return err_set(e, "legal: out of memory");
+    return 0;
+}
+
+/* MASQ-1, AMBI-7, ORTH-8: every text of every script, with each of its
+ * allocations failing in turn, once and for good. */
+static void test_oom_play_every_action(void **state)
+{
+    (void)state;
+    for (size_t k = 0; k < ARRAY_LEN(SCRIPTS); k++) {
+        Game *g = start(&SCRIPTS[k]);
+        for (int i = 0; SCRIPTS[k].texts[i] && game_to_act(g) >= 0; i++) {
+            char what[96];
+            snprintf(what, sizeof what, "%s: %s", SCRIPTS[k].variant, SCRIPTS[k].texts[i]);
+            check_all(g, op_play, SCRIPTS[k].texts[i], what);
+            check_all(g, op_read, NULL, what);
+            tu_play(g, game_to_act(g), SCRIPTS[k].texts[i]);
+        }
+        for (int n = 1; n <= game_history_len(g); n += 2)
+            check_all(g, op_undo, &n, "undo");
+        game_free(g);
+    }
+}
+
+/* Creating a game: NULL with "out of memory", never a half-made game. */
+static void test_oom_game_new(void **state)
+{
+    (void)state;
+    for (size_t k = 0; k < ARRAY_LEN(SCRIPTS); k++) {
+        GameConfig cfg;
+        memset(&cfg, 0, sizeof cfg);
+        cfg.variant = tu_variant(SCRIPTS[k].variant);
+        cfg.position = SCRIPTS[k].position;
+        for (int persist = 0; persist <= 1; persist++) {
+            for (long n = 1;; n++) {
+                Error e = {""};
+                cv_alloc_fail(n, persist);
+                Game *g = game_new(&cfg, &e);
+                long made = cv_alloc_count();
+                cv_alloc_fail(0, 0);
+                if (!g && !strstr(e.msg, "out of memory"))
+                    fail_msg("game_new of %s with allocation %ld failing: \"%s\"",
+                             SCRIPTS[k].variant, n, e.msg);
+                game_free(g);
+                if (made < n)
+                    break;
+            }
+        }
+    }
+}
+
+/* The hook itself: counting, failing once, failing for good, off. */
+static void test_oom_hook_counts_and_fails(void **state)
+{
+    (void)state;
+    cv_alloc_fail(2, 0);
+    void *a = cv_realloc(NULL, 8), *b = cv_realloc(NULL, 8), *c = cv_realloc(NULL, 8);
+    assert_non_null(a);
+    assert_null(b);
+    assert_non_null(c);
+    assert_int_equal(cv_alloc_count(), 3);
+    cv_alloc_fail(1, 1);
+    assert_null(cv_realloc(NULL, 8));
+    assert_null(cv_realloc(NULL, 8));
+    cv_alloc_fail(0, 0);
+    void *d = cv_realloc(NULL, 8);
+    assert_non_null(d);
+    free(a);
+    free(c);
+    free(d);
+    StrBuf s = STRBUF_INIT;
+    cv_alloc_fail(1, 0);
+    sb_puts(&s, "lost");
+    cv_alloc_fail(0, 0);
+    sb_puts(&s, "kept?");
+    assert_true(sb_failed(&s)); /* a failed buffer stays failed ... */
+    sb_reset(&s);
+    sb_puts(&s, "new");
+    assert_false(sb_failed(&s)); /* ... until it starts again */
+    assert_string_equal(sb_str(&s), "new");
+    sb_free(&s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_oom_hook_counts_and_fails),
+        cmocka_unit_test(test_oom_game_new),
+        cmocka_unit_test(test_oom_play_every_action),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
