@@ -1153,8 +1153,9 @@ const char *game_message(const Game *g, int i, int seat)
 
 /* ---- Views ----------------------------------------------------------------- */
 
-void game_view(const Game *g, int seat, View *out)
+int game_view(const Game *g, int seat, View *out)
 {
+    unsigned long failures = cv_alloc_failures();
     memset(out, 0, sizeof *out);
     out->seat = seat;
     out->nsides = g->cfg.nsides;
@@ -1170,6 +1171,7 @@ void game_view(const Game *g, int seat, View *out)
         out->geo.width = out->geo.height = 8;
     }
     g->cfg.variant->view(g, g->st, seat, out);
+    return cv_alloc_failures() == failures ? 0 : -1;
 }
 
 /* ---- Perft ------------------------------------------------------------------ */

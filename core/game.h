@@ -141,7 +141,9 @@ int game_message_count(const Game *g);
 const char *game_message(const Game *g, int i, int seat);
 
 /* ---- Views and perft -------------------------------------------------- */
-void game_view(const Game *g, int seat, View *out);
+/* What `seat` may know; -1 when memory ran out while it was built (the
+ * View is then incomplete and must not be shown), else 0. */
+int game_view(const Game *g, int seat, View *out);
 /* What the perft functions return when memory ran out. */
 #define GAME_PERFT_NOMEM UINT64_MAX
 /* Count leaves of the play tree (every decision of any seat is a ply).

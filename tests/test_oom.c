@@ -142,6 +142,47 @@ static void test_oom_play_every_action(void **state)
     }
 }
 
+/* MASQ-12 (views are what seats see): a view built while memory runs out
+ * says so (-1); a view that says 0 is the whole view, byte for byte. */
+static void check_views(const Game *g, const char *what)
+{
+    View *want = malloc(sizeof *want), *got = malloc(sizeof *got);
+    assert_non_null(want);
+    assert_non_null(got);
+    for (int seat = -1; seat < game_nseats(g); seat++) {
+        assert_int_equal(game_view(g, seat, want), 0);
+        for (int persist = 0; persist <= 1; persist++) {
+            for (long n = 1;; n++) {
+                cv_alloc_fail(n, persist);
+                int rc = game_view(g, seat, got);
+                long made = cv_alloc_count();
+                cv_alloc_fail(0, 0);
+                if (rc == 0 && memcmp(want, got, sizeof *want) != 0)
+                    fail_msg("%s: the view of seat %d with allocation %ld failing is "
+                             "incomplete but says nothing", what, seat, n);
+                if (made < n)
+                    break;
+            }
+        }
+    }
+    free(want);
+    free(got);
+}
+
+static void test_oom_views(void **state)
+{
+    (void)state;
+    for (size_t k = 0; k < ARRAY_LEN(SCRIPTS); k++) {
+        Game *g = start(&SCRIPTS[k]);
+        for (int i = 0; SCRIPTS[k].texts[i] && game_to_act(g) >= 0; i++) {
+            check_views(g, SCRIPTS[k].texts[i]);
+            tu_play(g, game_to_act(g), SCRIPTS[k].texts[i]);
+        }
+        check_views(g, "the end");
+        game_free(g);
+    }
+}
+
 /* Creating a game: NULL with "out of memory", never a half-made game. */
 static void test_oom_game_new(void **state)
 {
@@ -207,6 +248,7 @@ int main(void)
         cmocka_unit_test(test_oom_hook_counts_and_fails),
         cmocka_unit_test(test_oom_game_new),
         cmocka_unit_test(test_oom_play_every_action),
+        cmocka_unit_test(test_oom_views),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
