@@ -202,10 +202,12 @@ static int usage_error(const char *cmd, const char *fmt, ...)
     return CLI_EXIT_USAGE;
 }
 
+/* Digits only: strtoull alone would skip blanks and take a sign, so
+ * " -1" became 2^64-1 (issue 8, item 5). */
 static int parse_u64(const char *s, uint64_t *out)
 {
     char *end;
-    if (!s[0] || s[0] == '-' || s[0] == '+')
+    if (s[0] < '0' || s[0] > '9')
         return -1;
     errno = 0;
     unsigned long long x = strtoull(s, &end, 10);
@@ -389,7 +391,33 @@ static int help_on(const char *topic)
     return CLI_EXIT_OK;
 }
 
+/* Issue 8, item 4: every command's output is checked at the end (a full
+ * disk, a closed pipe): a lost write is a failure, exit 1 with a message,
+ * unless the command failed already. */
+static int finish_output(const char *cmd, int rc)
+{
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return rc;
+    if (rc == CLI_EXIT_OK) {
+        fprintf(stderr, "chessvar%s%s: cannot write the output: %s\n", cmd ? " " : "",
+                cmd ? cmd : "", strerror(errno ? errno : EIO));
+        return CLI_EXIT_FAIL;
+    }
+    return rc;
+}
+
+static int cli_dispatch(int argc, char **argv, const char **name);
+
 int cli_main(int argc, char **argv)
+{
+    const char *name = NULL;
+    int rc = cli_dispatch(argc, argv, &name);
+    return finish_output(name, rc);
+}
+
+/* Parse argv and run the command; *name gets the command's name. */
+static int cli_dispatch(int argc, char **argv, const char **name)
 {
     CliOptions o;
     memset(&o, 0, sizeof o);
@@ -421,6 +449,7 @@ int cli_main(int argc, char **argv)
         }
     }
     o.command = c->name;
+    *name = c->name;
     const char *topic = NULL;
     int rc = parse_args(c, argc, argv, first, &o, &topic);
     if (rc < 0)
@@ -429,14 +458,7 @@ int cli_main(int argc, char **argv)
         return rc;
     if (c->fn == cmd_help && topic)
         return help_on(topic);
-    fflush(stdout);
-    rc = c->fn(&o);
-    if (fflush(stdout) != 0 && rc == CLI_EXIT_OK) {
-        fprintf(stderr, "chessvar %s: cannot write the output: %s\n", c->name,
-                strerror(errno));
-        return CLI_EXIT_FAIL;
-    }
-    return rc;
+    return c->fn(&o);
 }
 
 /* ---- Shared by the commands -------------------------------------------- */

@@ -89,6 +89,10 @@ int cli_use_color(void);
 typedef struct Batch Batch;
 Batch *batch_open(const CliOptions *o, Error *e, int *status);
 int batch_line(Batch *b, const char *line, StrBuf *out);
+/* The same for the n bytes at line, which may hold NUL bytes: a line
+ * with one, or that is not strict UTF-8, is refused as a whole
+ * ("cmd":"none"). */
+int batch_line_n(Batch *b, const char *line, size_t n, StrBuf *out);
 int batch_done(const Batch *b);
 Game *batch_game(Batch *b);
 void batch_close(Batch *b);

@@ -8,6 +8,7 @@
  * unchanged and answers an error (ok:false / "error: ..."); the answer is
  * flushed before the next line is read, so a program can converse.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,9 @@ struct Batch {
     unsigned long consent_at, changes;
 };
 
+/* What separates a command's words: any blank, so "as\tblack" is two. */
+#define BATCH_BLANKS " \t\v\f\r"
+
 typedef struct BatchCommand {
     const char *name;
     const char *usage;
@@ -52,18 +56,20 @@ static void json_seat(Batch *b, const char *key, int seat)
 static void seat_names(const Game *g, StrBuf *out)
 {
     for (int s = 0; s < game_nseats(g); s++)
-        sb_printf(out, "%s%s", s ? ", " : "", game_seat_name(g, s));
+        sb_printf(out, "%s%s (%d)", s ? ", " : "", game_seat_name(g, s), s);
 }
 
-/* A seat named by the user; -1 with e listing the seats. */
+/* A seat named by the user, by name or number (record_seat); -1 with e
+ * listing the seats. */
 static int seat_arg(const Game *g, const char *name, Error *e)
 {
-    int seat = game_seat_by_name(g, name);
+    int seat = record_seat(g, name);
     if (seat >= 0)
         return seat;
     StrBuf b = STRBUF_INIT;
+    char q[48];
     seat_names(g, &b);
-    err_set(e, "no seat '%s'; the seats are: %s", name, sb_str(&b));
+    err_set(e, "no seat '%s'; the seats are: %s", str_clip(q, sizeof q, name), sb_str(&b));
     sb_free(&b);
     return -1;
 }
@@ -142,6 +148,14 @@ static void answer_status(Batch *b)
 
 static int act(Batch *b, int seat, const char *text, Error *e)
 {
+    /* Issue 8, item 5: the game reads at most ACTION_TEXT_MAX bytes; a
+     * longer text would be cut, and its head might be a legal action. */
+    if (strlen(text) > ACTION_TEXT_MAX) {
+        char q[48];
+        return err_set(e, "the action '%s' is too long (%zu bytes; an action text has "
+                          "at most %d): nothing was played", str_clip(q, sizeof q, text),
+                       strlen(text), ACTION_TEXT_MAX);
+    }
     int msgs = game_message_count(b->g);
     int before = game_history_len(b->g);
     if (game_play(b->g, seat, text, e))
@@ -178,29 +192,32 @@ static int act(Batch *b, int seat, const char *text, Error *e)
 
 static int run_command(Batch *b, char *line, const char **name, Error *e);
 
-/* `as SEAT ACTION` plays as SEAT; `as SEAT COMMAND` asks as SEAT. */
+/* `as SEAT ACTION` plays as SEAT; `as SEAT COMMAND` asks as SEAT.  The
+ * rest of the line is copied whole (issue 8, item 5: a fixed buffer cut
+ * a long `save` path into another file name). */
 static int cmd_as(Batch *b, const char *arg, Error *e)
 {
-    char name[64];
-    size_t n = strcspn(arg, " \t");
+    size_t n = strcspn(arg, BATCH_BLANKS);
     if (!arg[0] || !arg[n])
         return err_set(e, "usage: as SEAT ACTION or as SEAT COMMAND (e.g. as black "
                           "resign, as black view)");
-    if (n >= sizeof name)
-        return err_set(e, "no seat '%.*s'", (int)n, arg);
-    memcpy(name, arg, n);
-    name[n] = '\0';
-    int seat = seat_arg(b->g, name, e);
+    char *name = strndup(arg, n);
+    int seat = name ? seat_arg(b->g, name, e) : err_set(e, "out of memory");
+    free(name);
     if (seat < 0)
         return -1;
-    char rest[1024];
-    str_copy(rest, sizeof rest, arg + n + strspn(arg + n, " \t"));
-    if (strncmp(rest, "as ", 3) == 0)
+    const char *tail = arg + n + strspn(arg + n, BATCH_BLANKS);
+    size_t word = strcspn(tail, BATCH_BLANKS);
+    if (word == 2 && strncmp(tail, "as", 2) == 0)
         return err_set(e, "'as' cannot be nested");
+    char *rest = strdup(tail);
+    if (!rest)
+        return err_set(e, "out of memory");
     b->asker = seat;
     const char *cmd = NULL;
     int rc = run_command(b, rest, &cmd, e);
     b->asker = -1;
+    free(rest);
     return rc;
 }
 
@@ -368,11 +385,14 @@ static int cmd_undo(Batch *b, const char *arg, Error *e)
 {
     int n = 1;
     if (arg[0]) {
-        char *end;
-        long x = strtol(arg, &end, 10);
-        if (*end || x < 0 || x > 1000000)
+        /* Digits only: strtol would also take blanks and a sign. */
+        long x = 0;
+        size_t digits = strspn(arg, "0123456789");
+        if (!digits || arg[digits] || digits > 7 || (x = strtol(arg, NULL, 10)) > 1000000) {
+            char q[48];
             return err_set(e, "undo %s: give how many actions to take back (a whole "
-                              "number, 1 when left out)", arg);
+                              "number, 1 when left out)", str_clip(q, sizeof q, arg));
+        }
         n = (int)x;
     }
     if (game_undo_by(b->g, asking_seat(b), n, e))
@@ -589,8 +609,8 @@ static int cmd_act(Batch *b, const char *line, Error *e)
  * command's name for the answer. */
 static int run_command(Batch *b, char *line, const char **name, Error *e)
 {
-    size_t n = strcspn(line, " \t");
-    char *arg = line + n + strspn(line + n, " \t");
+    size_t n = strcspn(line, BATCH_BLANKS);
+    char *arg = line + n + strspn(line + n, BATCH_BLANKS);
     const BatchCommand *c = NULL;
     for (size_t i = 0; i < ARRAY_LEN(COMMANDS) && !c; i++)
         if (strlen(COMMANDS[i].name) == n && strncmp(COMMANDS[i].name, line, n) == 0)
@@ -601,25 +621,9 @@ static int run_command(Batch *b, char *line, const char **name, Error *e)
 
 /* ---- The loop ----------------------------------------------------------- */
 
-/* Answers echo what was typed; JSON strings must stay valid UTF-8. */
-static int utf8_valid(const char *s)
-{
-    const unsigned char *p = (const unsigned char *)s;
-    while (*p) {
-        int n = *p < 0x80 ? 0 : (*p & 0xE0) == 0xC0 ? 1 : (*p & 0xF0) == 0xE0 ? 2
-              : (*p & 0xF8) == 0xF0 ? 3 : -1;
-        if (n < 0 || (n == 1 && *p < 0xC2))
-            return 0;
-        p++;
-        for (int k = 0; k < n; k++, p++)
-            if ((*p & 0xC0) != 0x80)
-                return 0;
-    }
-    return 1;
-}
-
-/* Run one command line; append its answer to out; 0 or -1. */
-static int run_line(Batch *b, char *line, StrBuf *out)
+/* Run one command line (NULL: refused as a whole with why); append its
+ * answer to out; 0 or -1. */
+static int run_line(Batch *b, char *line, const char *refusal, StrBuf *out)
 {
     const char *name = "play";
     Error e;
@@ -628,9 +632,9 @@ static int run_line(Batch *b, char *line, StrBuf *out)
     sb_reset(&b->text);
     b->asker = -1;
     int rc;
-    if (!utf8_valid(line)) {
+    if (refusal) {
         name = "none";
-        rc = err_set(&e, "the line is not valid UTF-8 text");
+        rc = err_set(&e, "%s", refusal);
     } else {
         rc = run_command(b, line, &name, &e);
     }
@@ -669,14 +673,25 @@ Batch *batch_open(const CliOptions *o, Error *e, int *status)
 
 int batch_line(Batch *b, const char *line, StrBuf *out)
 {
-    char *copy = strdup(line);
+    return batch_line_n(b, line, strlen(line), out);
+}
+
+int batch_line_n(Batch *b, const char *line, size_t n, StrBuf *out)
+{
+    /* Answers echo what was typed and JSON strings must stay valid
+     * UTF-8, so the line is checked whole first (issue 8, items 3, 5):
+     * a NUL byte would silently end it early, an invalid sequence would
+     * reach the answer. */
+    const char *refusal = memchr(line, '\0', n) ? "the line holds a NUL byte"
+                        : !utf8_valid(line, n) ? "the line is not valid UTF-8 text" : NULL;
+    char *copy = refusal ? strdup("") : strndup(line, n);
     if (!copy) {
         sb_puts(out, b->o->json ? "{\"ok\":false,\"cmd\":\"none\",\"error\":\"out of "
                                   "memory\"}\n" : "error: out of memory\n");
         return -1;
     }
     str_trim(copy);
-    int rc = run_line(b, copy, out);
+    int rc = run_line(b, copy, refusal, out);
     free(copy);
     return rc;
 }
@@ -706,22 +721,38 @@ int cli_run(const CliOptions *o)
     }
     char *line = NULL;
     size_t cap = 0;
-    int failed = 0, total = 0;
+    int failed = 0, total = 0, write_err = 0;
+    ssize_t len;
     StrBuf out = STRBUF_INIT;
-    while (!batch_done(b) && getline(&line, &cap, stdin) >= 0) {
-        str_trim(line);
-        if (!line[0] || line[0] == '#')
-            continue;
+    while (!batch_done(b) && (len = getline(&line, &cap, stdin)) >= 0) {
+        /* A line with a NUL byte is a command (refused), never blank. */
+        int nul = memchr(line, '\0', (size_t)len) != NULL;
+        if (!nul) {
+            str_trim(line);
+            len = (ssize_t)strlen(line);
+            if (!line[0] || line[0] == '#')
+                continue;
+        }
         total++;
         sb_reset(&out);
-        if (batch_line(b, line, &out))
+        if (batch_line_n(b, line, (size_t)len, &out))
             failed++;
-        fputs(sb_str(&out), stdout);
-        fflush(stdout);
+        /* Issue 8, item 4: a lost answer is a failure (exit 1), and
+         * there is no point going on without a reader. */
+        errno = 0;
+        fwrite(sb_str(&out), 1, out.len, stdout);
+        if (fflush(stdout) != 0 || ferror(stdout)) {
+            write_err = errno ? errno : EIO;
+            break;
+        }
     }
     free(line);
     sb_free(&out);
     batch_close(b);
+    if (write_err) {
+        fprintf(stderr, "chessvar run: cannot write the output: %s\n", strerror(write_err));
+        return CLI_EXIT_FAIL;
+    }
     if (failed) {
         fprintf(stderr, "chessvar run: %d of %d command%s failed\n", failed, total,
                 total == 1 ? "" : "s");

@@ -11,13 +11,18 @@
  * NULL with "source:line: problem" and nothing leaked; it never reads past
  * the text it was given, whatever the bytes are.
  */
+/* realpath (a link is followed to the record it names) is XSI. */
+#define _XOPEN_SOURCE 700
 #include "record.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* Tags that rebuild the game or check it.  New ones (a future "Rules" tag
  * for house-rule scripts) are added here; see docs/RECORDS.md. */
@@ -47,6 +52,16 @@ static const char *const info_tags[] = {"Event", "Site",      "Date",
 
 /* Longest file record_load_file accepts: far more than any game. */
 #define RECORD_MAX_BYTES (16u << 20)
+
+/* A value quoted in a message: its head, never cut inside a character. */
+typedef struct Quote {
+    char s[48];
+} Quote;
+
+static const char *quote(Quote *q, const char *value)
+{
+    return str_clip(q->s, sizeof q->s, value);
+}
 
 /* ---- Saving ------------------------------------------------------------ */
 
@@ -137,31 +152,121 @@ int record_save(const Game *g, StrBuf *out)
     return rc ? -1 : 0;
 }
 
+/* What a path that exists but is no regular file is, for messages. */
+static const char *file_kind(mode_t m)
+{
+    return S_ISDIR(m) ? "is a directory" : S_ISFIFO(m) ? "is not a regular file (a FIFO)"
+         : S_ISSOCK(m) ? "is not a regular file (a socket)"
+         : "is not a regular file (a device)";
+}
+
+/* Create a new file beside target for its replacement: target's name
+ * with ".PID.N.tmp" added, so it is in the same directory (rename is then
+ * atomic).  The descriptor, or -1 with errno. */
+static int temp_beside(const char *target, StrBuf *name)
+{
+    for (int n = 0; n < 100; n++) {
+        sb_reset(name);
+        sb_printf(name, "%s.%ld.%d.tmp", target, (long)getpid(), n);
+        int fd = open(sb_str(name), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd >= 0 || errno != EEXIST)
+            return fd;
+    }
+    errno = EEXIST;
+    return -1;
+}
+
+/* Write all of text to fd and sync it; 0 or an errno value. */
+static int write_synced(int fd, const char *text, size_t len)
+{
+    while (len > 0) {
+        ssize_t w = write(fd, text, len);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return w < 0 ? errno : EIO;
+        text += w;
+        len -= (size_t)w;
+    }
+    return fsync(fd) == 0 ? 0 : errno;
+}
+
+/* Sync the directory holding path, so the rename itself is durable; a
+ * failure here loses nothing that was there before, so it is ignored. */
+static void sync_dir_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path))
+                      : strdup(".");
+    int fd = dir ? open(dir, O_RDONLY | O_CLOEXEC) : -1;
+    if (fd >= 0) {
+        fsync(fd);
+        close(fd);
+    }
+    free(dir);
+}
+
 int record_save_file(const Game *g, const char *path, Error *e)
 {
-    StrBuf text = STRBUF_INIT;
+    StrBuf text = STRBUF_INIT, tmp = STRBUF_INIT;
     if (record_save(g, &text) < 0) {
         sb_free(&text);
         return err_set(e, "%s: this game cannot be written as a record "
                           "(an action has no one-line text)", path);
     }
-    FILE *f = fopen(path, "wb");
-    if (!f) {
-        int err = errno;
-        sb_free(&text);
-        return err_set(e, "%s: cannot write: %s", path, strerror(err));
+    /* Replace the file a symbolic link points to, not the link. */
+    char *real = realpath(path, NULL);
+    const char *target = real ? real : path;
+    struct stat st;
+    int have_old = stat(target, &st) == 0, err = 0, fd = -1;
+    if (have_old && !S_ISREG(st.st_mode)) {
+        err_set(e, "%s %s: a record is written to a file", path, file_kind(st.st_mode));
+        goto out;
     }
-    size_t wrote = fwrite(sb_str(&text), 1, text.len, f);
-    int err = ferror(f) ? errno : 0;
-    int closed = fclose(f);
-    if (closed != 0 && !err)
+    fd = temp_beside(target, &tmp);
+    if (fd < 0) {
         err = errno;
-    int short_write = wrote != text.len;
+        goto out;
+    }
+    if (have_old)
+        fchmod(fd, st.st_mode & 07777); /* keep the old record's permissions */
+    err = write_synced(fd, sb_str(&text), text.len);
+    if (close(fd) != 0 && !err)
+        err = errno;
+    if (!err && rename(sb_str(&tmp), target) != 0)
+        err = errno;
+    if (err)
+        unlink(sb_str(&tmp));
+    else
+        sync_dir_of(target);
+out:
+    if (err)
+        err_set(e, "%s: cannot write: %s (%s)", path, strerror(err),
+                have_old ? "the old record is unchanged" : "nothing was written");
+    int failed = err || (have_old && !S_ISREG(st.st_mode));
+    free(real);
     sb_free(&text);
-    if (short_write || closed != 0)
-        return err_set(e, "%s: cannot write: %s", path,
-                       strerror(err ? err : EIO));
-    return 0;
+    sb_free(&tmp);
+    return failed ? -1 : 0;
+}
+
+/* ---- Seats ------------------------------------------------------------- */
+
+int record_seat(const Game *g, const char *name)
+{
+    int seat = game_seat_by_name(g, name);
+    if (seat >= 0 || name[0] < '0' || name[0] > '9')
+        return seat;
+    /* A number: digits only, no leading zero, below the seat count. */
+    if (name[0] == '0' && name[1])
+        return -1;
+    long n = 0;
+    for (const char *p = name; *p; p++) {
+        if (*p < '0' || *p > '9' || n > MAX_SEATS)
+            return -1;
+        n = n * 10 + (*p - '0');
+    }
+    return n < game_nseats(g) ? (int)n : -1;
 }
 
 /* ---- Loading ------------------------------------------------------------ */
@@ -234,6 +339,7 @@ static int parse_tag_line(Loader *L, int line, const char *s, StrBuf *name,
                           StrBuf *value)
 {
     static const char form[] = "expected a tag like [Name \"value\"]";
+    Quote q;
     s++; /* '[' */
     while (is_space(*s))
         s++;
@@ -246,18 +352,18 @@ static int parse_tag_line(Loader *L, int line, const char *s, StrBuf *name,
     while (is_space(*s))
         s++;
     if (*s != '"')
-        return load_fail(L, line, "bad tag %.40s: the value must be in "
-                         "double quotes (%s)", sb_str(name), form);
+        return load_fail(L, line, "bad tag %s: the value must be in "
+                         "double quotes (%s)", quote(&q, sb_str(name)), form);
     for (s++; *s != '"'; s++) {
         if (!*s)
-            return load_fail(L, line, "bad tag %.40s: no closing quote",
-                             sb_str(name));
+            return load_fail(L, line, "bad tag %s: no closing quote",
+                             quote(&q, sb_str(name)));
         if (*s == '\\') {
             s++;
             if (*s != '"' && *s != '\\')
-                return load_fail(L, line, "bad tag %.40s: unknown escape "
+                return load_fail(L, line, "bad tag %s: unknown escape "
                                  "in the value (only \\\" and \\\\ are "
-                                 "allowed)", sb_str(name));
+                                 "allowed)", quote(&q, sb_str(name)));
         }
         sb_putc(value, *s);
     }
@@ -265,14 +371,14 @@ static int parse_tag_line(Loader *L, int line, const char *s, StrBuf *name,
     while (is_space(*s))
         s++;
     if (*s != ']')
-        return load_fail(L, line, "bad tag %.40s: expected ']' after the "
-                         "value", sb_str(name));
+        return load_fail(L, line, "bad tag %s: expected ']' after the "
+                         "value", quote(&q, sb_str(name)));
     s++;
     while (is_space(*s))
         s++;
     if (*s)
-        return load_fail(L, line, "bad tag %.40s: text after ']'",
-                         sb_str(name));
+        return load_fail(L, line, "bad tag %s: text after ']'",
+                         quote(&q, sb_str(name)));
     rec_cstr(value);
     return 0;
 }
@@ -303,8 +409,9 @@ static int read_tag(Loader *L, int line, const char *s)
                 sb_printf(&known, "%s%s", t ? ", " : "", tag_names[t]);
             for (k = 0; k < ARRAY_LEN(info_tags); k++)
                 sb_printf(&known, ", %s", info_tags[k]);
-            rc = load_fail(L, line, "unknown tag %.40s (known tags: %s)",
-                           sb_str(&name), sb_str(&known));
+            Quote q;
+            rc = load_fail(L, line, "unknown tag %s (known tags: %s)",
+                           quote(&q, sb_str(&name)), sb_str(&known));
             sb_free(&known);
         }
     }
@@ -333,8 +440,9 @@ static int config_variant(Loader *L, int line, GameConfig *cfg)
     StrBuf valid = STRBUF_INIT;
     for (int i = 0; L->variants[i]; i++)
         sb_printf(&valid, "%s%s", i ? ", " : "", L->variants[i]->name);
-    load_fail(L, L->tag_line[TAG_VARIANT], "unknown variant \"%.40s\" "
-              "(valid variants: %s)", name, sb_str(&valid));
+    Quote q;
+    load_fail(L, L->tag_line[TAG_VARIANT], "unknown variant \"%s\" "
+              "(valid variants: %s)", quote(&q, name), sb_str(&valid));
     sb_free(&valid);
     return -1;
 }
@@ -372,11 +480,12 @@ static int config_params(Loader *L, GameConfig *cfg)
 static int config_count(Loader *L, int tag, int lo, int hi, int *out)
 {
     uint64_t v;
+    Quote q;
     if (parse_u64(sb_str(&L->tag[tag]), &v) < 0 || v < (uint64_t)lo ||
         v > (uint64_t)hi)
         return load_fail(L, L->tag_line[tag], "%s must be a number from %d "
-                         "to %d here, not \"%.40s\"", tag_names[tag], lo, hi,
-                         sb_str(&L->tag[tag]));
+                         "to %d here, not \"%s\"", tag_names[tag], lo, hi,
+                         quote(&q, sb_str(&L->tag[tag])));
     *out = (int)v;
     return 0;
 }
@@ -390,13 +499,14 @@ static int start_game(Loader *L, int line)
     if (config_variant(L, line, &cfg) < 0 || config_params(L, &cfg) < 0)
         return -1;
     const VariantOps *v = cfg.variant;
+    Quote q;
     if (!L->tag_line[TAG_SEED])
         return missing_tag(L, line, TAG_SEED, "1");
     if (parse_u64(sb_str(&L->tag[TAG_SEED]), &cfg.seed) < 0)
         return load_fail(L, L->tag_line[TAG_SEED], "Seed must be a whole "
-                         "number from 0 to %llu, not \"%.40s\"",
+                         "number from 0 to %llu, not \"%s\"",
                          (unsigned long long)UINT64_MAX,
-                         sb_str(&L->tag[TAG_SEED]));
+                         quote(&q, sb_str(&L->tag[TAG_SEED])));
     if (!L->tag_line[TAG_SIDES])
         return missing_tag(L, line, TAG_SIDES, "2");
     if (config_count(L, TAG_SIDES, v->min_sides, v->max_sides,
@@ -448,23 +558,29 @@ static int read_action(Loader *L, int line, char *s)
     if (num != (uint64_t)expect)
         return load_fail(L, line, "action number %llu is out of sequence "
                          "(expected %d)", (unsigned long long)num, expect);
-    int seat = game_seat_by_name(L->g, seat_name);
+    int seat = record_seat(L->g, seat_name);
+    Quote q;
     if (seat < 0) {
         StrBuf seats = STRBUF_INIT;
         for (int i = 0; i < game_nseats(L->g); i++)
-            sb_printf(&seats, "%s%s", i ? ", " : "", game_seat_name(L->g, i));
-        load_fail(L, line, "unknown seat \"%.40s\" (the seats are: %s)",
-                  seat_name, sb_str(&seats));
+            sb_printf(&seats, "%s%s (%d)", i ? ", " : "", game_seat_name(L->g, i), i);
+        load_fail(L, line, "unknown seat \"%s\" (the seats are: %s)",
+                  quote(&q, seat_name), sb_str(&seats));
         sb_free(&seats);
         return -1;
     }
     if (!*text)
-        return load_fail(L, line, "no action after \"%.40s:\"", seat_name);
+        return load_fail(L, line, "no action after \"%s:\"", quote(&q, seat_name));
+    /* Issue 8, item 5: a longer text would reach the game cut short. */
+    if (strlen(text) > ACTION_TEXT_MAX)
+        return load_fail(L, line, "the action \"%s\" is too long (%zu bytes; an "
+                         "action text has at most %d)", quote(&q, text), strlen(text),
+                         ACTION_TEXT_MAX);
     Error pe;
     pe.msg[0] = '\0';
     if (game_play(L->g, seat, text, &pe) < 0)
-        return load_fail(L, line, "%s cannot play \"%.60s\": %s",
-                         game_seat_name(L->g, seat), text, pe.msg);
+        return load_fail(L, line, "%s cannot play \"%s\": %s",
+                         game_seat_name(L->g, seat), quote(&q, text), pe.msg);
     return 0;
 }
 
@@ -474,10 +590,11 @@ static int check_result(Loader *L)
     char got[64];
     game_result_text(L->g, got, sizeof got);
     const char *want = sb_str(&L->tag[TAG_RESULT]);
+    Quote q;
     if (strcmp(got, want))
-        return load_fail(L, L->tag_line[TAG_RESULT], "Result says \"%.40s\" "
+        return load_fail(L, L->tag_line[TAG_RESULT], "Result says \"%s\" "
                          "but replaying the actions gives \"%s\" (is the "
-                         "record truncated or edited?)", want, got);
+                         "record truncated or edited?)", quote(&q, want), got);
     if (!L->tag_line[TAG_TERMINATION])
         return 0;
     Status st;
@@ -485,11 +602,11 @@ static int check_result(Loader *L)
     const char *term = sb_str(&L->tag[TAG_TERMINATION]);
     if (!st.over)
         return load_fail(L, L->tag_line[TAG_TERMINATION], "Termination "
-                         "\"%.40s\" but the game is not over after the "
-                         "actions", term);
+                         "\"%s\" but the game is not over after the "
+                         "actions", quote(&q, term));
     if (strcmp(st.reason, term))
         return load_fail(L, L->tag_line[TAG_TERMINATION], "Termination "
-                         "says \"%.40s\" but the game ended by \"%s\"", term,
+                         "says \"%s\" but the game ended by \"%s\"", quote(&q, term),
                          st.reason);
     return 0;
 }
@@ -508,11 +625,12 @@ static int apply_shown(Loader *L)
                              "separated by one space");
         memcpy(name, p, n);
         name[n] = '\0';
-        int seat = game_seat_by_name(L->g, name);
+        int seat = record_seat(L->g, name);
         Error e;
+        Quote q;
         if (seat < 0)
-            return load_fail(L, L->tag_line[TAG_SHOWN], "Shown: no seat \"%.20s\"",
-                             name);
+            return load_fail(L, L->tag_line[TAG_SHOWN], "Shown: no seat \"%s\"",
+                             quote(&q, name));
         if (game_show(L->g, seat, &e))
             return load_fail(L, L->tag_line[TAG_SHOWN], "Shown: %s", e.msg);
         p += n + (p[n] == ' ');
@@ -595,13 +713,39 @@ Game *record_load_from(const char *text, const char *source_name,
     return L.g;
 }
 
-Game *record_load_file(const char *path, Error *e)
+/* Open path for reading if it is a regular file: opened without waiting
+ * (a FIFO without a writer would block), checked, then made blocking.
+ * NULL with e otherwise. */
+static FILE *open_record(const char *path, Error *e)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
         err_set(e, "%s: cannot read: %s", path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
         return NULL;
     }
+    if (!S_ISREG(st.st_mode)) {
+        err_set(e, "%s %s: a record is a file", path, file_kind(st.st_mode));
+        close(fd);
+        return NULL;
+    }
+    int flags = fcntl(fd, F_GETFL);
+    FILE *f = flags >= 0 && fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0
+                  ? fdopen(fd, "rb") : NULL;
+    if (!f) {
+        err_set(e, "%s: cannot read: %s", path, strerror(errno));
+        close(fd);
+    }
+    return f;
+}
+
+Game *record_load_file(const char *path, Error *e)
+{
+    FILE *f = open_record(path, e);
+    if (!f)
+        return NULL;
     StrBuf text = STRBUF_INIT;
     char chunk[8192];
     size_t n;
@@ -613,11 +757,11 @@ Game *record_load_file(const char *path, Error *e)
         }
         sb_putn(&text, chunk, n);
     }
-    int bad = ferror(f);
+    int bad = ferror(f) ? (errno ? errno : EIO) : 0;
     fclose(f);
     Game *g = NULL;
     if (bad)
-        err_set(e, "%s: cannot read: %s", path, strerror(EIO));
+        err_set(e, "%s: cannot read: %s", path, strerror(bad));
     else if (too_big)
         err_set(e, "%s: too large for a record (over %u bytes)", path,
                 RECORD_MAX_BYTES);

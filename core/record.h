@@ -23,18 +23,35 @@
 #include "game.h"
 #include "util.h"
 
+/* Longest action text a game reads whole: game_parse copies the text
+ * into a 256-byte buffer (core/game.c), so a longer one would be cut and
+ * could read as a different, legal action.  Record lines, batch lines
+ * and typed commands refuse longer texts before they reach it. */
+#define ACTION_TEXT_MAX 255
+
+/* The seat a record or a command names: its name (game_seat_by_name,
+ * any case) or its number from 0 ("0" white, "1" black), as game.h and
+ * docs/RECORDS.md promise; -1 if none. */
+int record_seat(const Game *g, const char *name);
+
 /* Append the record of g to out.  0, or -1 if g cannot be written as a
  * record (an action whose text is empty or holds a line break); out may
  * then hold part of the text. */
 int record_save(const Game *g, StrBuf *out);
-/* Write the record of g to the file at path (created or replaced).
- * 0, or -1 with e naming the path and the system's reason. */
+/* Write the record of g to the file at path (created or replaced), all
+ * or nothing: the text goes to a new file beside it, is synced, then
+ * renamed over path, so a failed write (disk full, a file size limit)
+ * leaves the old record whole and no partial file.  A path that is a
+ * directory, FIFO or device is refused.  0, or -1 with e naming the path
+ * and the system's reason. */
 int record_save_file(const Game *g, const char *path, Error *e);
 /* Build a game from record text.  source_name names the text in messages
  * ("game.rec"; NULL: "record").  NULL with e = "source:line: problem" on
  * any malformed, inconsistent or truncated record; never crashes. */
 Game *record_load(const char *text, const char *source_name, Error *e);
-/* Read the file at path and load it (path names it in messages). */
+/* Read the file at path and load it (path names it in messages).  Only a
+ * regular file: a directory, FIFO or device is refused at once (a FIFO
+ * without a writer would block). */
 Game *record_load_file(const char *path, Error *e);
 /* record_load, finding the Variant tag's name in `variants` (a
  * NULL-terminated table such as variant_registry) instead of the built-in

@@ -16,6 +16,10 @@ int err_set(Error *e, const char *fmt, ...)
         va_start(ap, fmt);
         vsnprintf(e->msg, sizeof e->msg, fmt, ap);
         va_end(ap);
+        /* A long message is cut at its end, and an argument may have
+         * been cut by a precision (%.40s): either may split a character.
+         * Messages reach JSON answers, which must stay valid UTF-8. */
+        utf8_scrub(e->msg);
     }
     return -1;
 }
@@ -37,6 +41,7 @@ void err_prefix(Error *e, const char *fmt, ...)
     memcpy(e->msg, pre, n);
     memcpy(e->msg + n, ": ", 2);
     str_copy(e->msg + n + 2, sizeof e->msg - n - 2, old);
+    utf8_scrub(e->msg);
 }
 
 /* ---- StrBuf ------------------------------------------------------------ */
@@ -302,13 +307,99 @@ const char *geo_format_square(const Geometry *g, Coord c, char *buf)
 
 /* ---- Misc ---------------------------------------------------------------- */
 
+/* The longest prefix of s[0..len) that does not end inside a character:
+ * back over continuation bytes to the start of the cut character. */
+static size_t utf8_cut(const char *s, size_t len, size_t full)
+{
+    if (len >= full)
+        return full;
+    while (len > 0 && ((unsigned char)s[len] & 0xC0) == 0x80)
+        len--;
+    return len;
+}
+
 void str_copy(char *dst, size_t n, const char *src)
 {
-    size_t l = strlen(src);
-    if (l >= n)
-        l = n - 1;
-    memcpy(dst, src, l);
+    size_t full = strlen(src), l = utf8_cut(src, full < n ? full : n - 1, full);
+    memmove(dst, src, l);
     dst[l] = '\0';
+}
+
+const char *str_clip(char *dst, size_t n, const char *src)
+{
+    size_t full = strlen(src);
+    if (full < n) {
+        memmove(dst, src, full + 1);
+        return dst;
+    }
+    size_t l = utf8_cut(src, n - 4, full);
+    memmove(dst, src, l);
+    memcpy(dst + l, "...", 4);
+    return dst;
+}
+
+size_t utf8_seq_len(const unsigned char *s, size_t n)
+{
+    if (n == 0)
+        return 0;
+    unsigned c = s[0];
+    if (c < 0x80)
+        return 1;
+    /* Lead byte: length and the range of the first continuation byte,
+     * which excludes overlong forms, surrogates and values over 10FFFF. */
+    size_t len;
+    unsigned lo = 0x80, hi = 0xBF;
+    if (c >= 0xC2 && c <= 0xDF)
+        len = 2;
+    else if (c >= 0xE0 && c <= 0xEF) {
+        len = 3;
+        if (c == 0xE0)
+            lo = 0xA0;
+        else if (c == 0xED)
+            hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        len = 4;
+        if (c == 0xF0)
+            lo = 0x90;
+        else if (c == 0xF4)
+            hi = 0x8F;
+    } else
+        return 0;
+    if (n < len || s[1] < lo || s[1] > hi)
+        return 0;
+    for (size_t i = 2; i < len; i++)
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+    return len;
+}
+
+int utf8_valid(const char *s, size_t n)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    for (size_t i = 0; i < n;) {
+        size_t k = utf8_seq_len(p + i, n - i);
+        if (!k)
+            return 0;
+        i += k;
+    }
+    return 1;
+}
+
+void utf8_scrub(char *s)
+{
+    unsigned char *p = (unsigned char *)s;
+    size_t n = strlen(s), r = 0, w = 0;
+    while (r < n) {
+        size_t k = utf8_seq_len(p + r, n - r);
+        if (!k) {
+            r++;
+            continue;
+        }
+        memmove(p + w, p + r, k);
+        w += k;
+        r += k;
+    }
+    p[w] = '\0';
 }
 
 int str_ieq(const char *a, const char *b)

@@ -113,8 +113,26 @@ const char *geo_format_square(const Geometry *g, Coord c, char *buf);
 
 /* ---- Misc ------------------------------------------------------------------ */
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
-/* Copy with truncation, always terminates (n > 0). */
+/* Copy with truncation, always terminates (n > 0); a cut never falls
+ * inside a UTF-8 character.  For input that must not be cut (a file name,
+ * an action), check the length first and refuse: a cut is silent. */
 void str_copy(char *dst, size_t n, const char *src);
+/* Copy src into dst (n > 3) for quoting in a message: whole when it fits,
+ * else its head cut at a character boundary and followed by "...".
+ * Returns dst, so it can be an argument of a format. */
+const char *str_clip(char *dst, size_t n, const char *src);
+
+/* ---- UTF-8 ---------------------------------------------------------------
+ * The one strict validator (RFC 3629): shortest forms only, no surrogates
+ * (U+D800..DFFF), nothing above U+10FFFF, no lead bytes C0 C1 F5..FF.
+ * A NUL byte is valid here; callers that read lines refuse it apart. */
+int utf8_valid(const char *s, size_t n);
+/* Length of the valid UTF-8 sequence at s (1 to 4; n bytes available),
+ * 0 if the bytes there are not one. */
+size_t utf8_seq_len(const unsigned char *s, size_t n);
+/* Drop, in place, every byte that is not part of a valid sequence of the
+ * NUL-terminated s (a character cut by a "%.40s" in a message). */
+void utf8_scrub(char *s);
 /* Case-insensitive equality of ASCII strings. */
 int str_ieq(const char *a, const char *b);
 /* Columns a UTF-8 string takes on a terminal (one per code point: enough

@@ -767,7 +767,9 @@ static const char *const CLOCK_GAME[] = {
     "e2e4", "e7e5", "Nf3", "keep", "c7c6", "choose b8", "Nc3", "choose Pc2", NULL};
 #define GAME_END "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/2P2N2/PP1P1PPP/RNBQKB1R b - - 0 3"
 
-/* AMBI-7: same game, same actions, same record with or without it. */
+/* AMBI-7: same game, same actions with or without it; the record differs
+ * by its Params tag and by the proposals it keeps (issue 8, item 1): a
+ * naming that proposed a piece records as the whole move typed. */
 static void test_ambi7_clock_same_game(void **state)
 {
     (void)state;
@@ -776,16 +778,17 @@ static void test_ambi7_clock_same_game(void **state)
     play_list(b, CLOCK_GAME);
     assert_position(a, GAME_END);
     assert_position(b, GAME_END);
-    assert_history(b, "white:e4 (Pe2e4)|black:e5 (Pe7e5)|white:f3|black:choose Ng1|"
-                      "black:c6|white:choose Nb8|white:c3|black:choose Pc2");
+    assert_history(b, "white:e4 (Pe2e4)|black:e5 (Pe7e5)|white:Ng1f3|black:choose Ng1|"
+                      "black:Pc7c6|white:choose Nb8|white:Nb1c3|black:choose Pc2");
     assert_int_equal(game_history_len(a), game_history_len(b));
     for (int i = 0; i < game_history_len(a); i++) {
         const HistoryEntry *x = game_history(a, i), *y = game_history(b, i);
         assert_true(action_eq(&x->action, &y->action));
-        assert_string_equal(x->text, y->text);
+        if (!y->action.note)
+            assert_string_equal(x->text, y->text);
         assert_string_equal(x->machine, y->machine);
     }
-    /* Records differ only in the Params tag. */
+    /* Records differ in the Params tag and the three proposals. */
     StrBuf ra = STRBUF_INIT, rb = STRBUF_INIT;
     assert_int_equal(record_save(a, &ra), 0);
     assert_int_equal(record_save(b, &rb), 0);
@@ -793,6 +796,21 @@ static void test_ambi7_clock_same_game(void **state)
     char *cut = strstr(rb.s, tag);
     assert_non_null(cut);
     memmove(cut, cut + strlen(tag), strlen(cut + strlen(tag)) + 1);
+    const char *const proposals[][2] = {
+        {"3. white: f3\n", "3. white: Ng1f3\n"}, {"5. black: c6\n", "5. black: Pc7c6\n"},
+        {"7. white: c3\n", "7. white: Nb1c3\n"}};
+    for (size_t i = 0; i < 3; i++) {
+        char *at = strstr(ra.s, proposals[i][0]);
+        assert_non_null(at);
+        size_t off = (size_t)(at - ra.s), len = strlen(proposals[i][0]);
+        sb_putn(&ra, "", 0);
+        StrBuf t = STRBUF_INIT;
+        sb_putn(&t, ra.s, off);
+        sb_puts(&t, proposals[i][1]);
+        sb_puts(&t, ra.s + off + len);
+        sb_free(&ra);
+        ra = t;
+    }
     assert_string_equal(ra.s, rb.s);
     sb_free(&ra);
     sb_free(&rb);
@@ -819,7 +837,7 @@ static void test_ambi7_clock_keep_and_substitute(void **state)
     assert_non_null(strstr(v.info, "white proposes Ng1f3 (clock procedure): keep it, or "
                            "choose another"));
     play(g, "keep");
-    assert_history(g, "white:f3|black:choose Ng1");
+    assert_history(g, "white:Ng1f3|black:choose Ng1");
     assert_int_equal(game_undo(g, 1, NULL), 0); /* the proposal survives undo */
     play(g, "keep");
     assert_position(g, "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b - - 1 1");
@@ -843,7 +861,7 @@ static void test_ambi7_clock_promotion(void **state)
             "still picks it (AMBI-3)");
     play(g, "d7d8r");
     play(g, "keep");
-    assert_history(g, "white:d8|black:choose Pd7=R");
+    assert_history(g, "white:Pd7d8=R|black:choose Pd7=R");
     assert_position(g, "3R3k/8/8/8/8/8/8/4K3 b - - 0 1");
     game_free(g);
     g = start(fen, "clock=on");
@@ -956,6 +974,72 @@ static void test_record_round_trip(void **state)
     tu_assert_over(h, "1-0", "king captured");
     game_free(h);
     game_free(g);
+    sb_free(&r);
+}
+
+/* Every message seat `seat` may read, joined by '|'. */
+static void messages_of(const Game *g, int seat, StrBuf *out)
+{
+    for (int i = 0; i < game_message_count(g); i++) {
+        const char *m = game_message(g, i, seat);
+        if (m)
+            sb_printf(out, "%s%s", out->len ? "|" : "", m);
+    }
+}
+
+/* Issue 8, item 1 (AMBI-7): a record of a game under the clock procedure
+ * carries every proposal, so the loaded game is the saved game: a pending
+ * proposal can be kept, its message is there, and undo finds the earlier
+ * proposals too.  The proposing naming records as the whole move the
+ * mover typed (Ng1f3), which the clock procedure reads back. */
+static void test_ambi7_record_keeps_proposals(void **state)
+{
+    (void)state;
+    Game *g = start(NULL, "clock=on");
+    play_list(g, (const char *const[]){"Nc3", "choose b1", "e5", "Nf3", NULL});
+    StrBuf r = STRBUF_INIT;
+    assert_int_equal(record_save(g, &r), 0);
+    assert_non_null(strstr(r.s, "\n1. white: Nb1c3\n2. black: choose Nb1\n"
+                                "3. black: e5 (Pe7e5)\n4. white: Ng1f3\n"));
+    Error e = {""};
+    Game *h = record_load(r.s, "test", &e);
+    if (!h)
+        fail_msg("record refused: %s", e.msg);
+    StrBuf x = STRBUF_INIT, y = STRBUF_INIT;
+    history_texts(g, &x);
+    history_texts(h, &y);
+    assert_string_equal(x.s, y.s);
+    for (int seat = WHITE; seat <= BLACK; seat++) {
+        sb_reset(&x);
+        sb_reset(&y);
+        messages_of(g, seat, &x);
+        messages_of(h, seat, &y);
+        assert_string_equal(sb_str(&x), sb_str(&y));
+    }
+    assert_non_null(strstr(sb_str(&y), "white proposes Ng1f3 (clock procedure)"));
+    for (int i = 0; i < game_history_len(g); i++)
+        assert_int_equal(game_history(g, i)->action.note, game_history(h, i)->action.note);
+    play(h, "keep");
+    assert_position(h, "rnbqkbnr/pppp1ppp/8/4p3/8/2N2N2/PPPPPPPP/R1BQKB1R b - - 1 2");
+    /* Undo back into the first choice: its proposal is back too. */
+    assert_int_equal(game_undo(h, 4, NULL), 0);
+    play(h, "keep");
+    assert_position(h, "rnbqkbnr/pppppppp/8/8/8/2N5/PPPPPPPP/R1BQKBNR b - - 1 1");
+    /* A square named without a proposal still records as the square. */
+    game_free(h);
+    game_free(g);
+    g = start(NULL, "clock=on");
+    play(g, "f3");
+    sb_reset(&r);
+    assert_int_equal(record_save(g, &r), 0);
+    assert_non_null(strstr(r.s, "\n1. white: f3\n"));
+    h = record_load(r.s, "test", &e);
+    assert_non_null(h);
+    refused(h, BLACK, "keep", "the mover named the square without proposing a piece");
+    game_free(h);
+    game_free(g);
+    sb_free(&x);
+    sb_free(&y);
     sb_free(&r);
 }
 
@@ -1374,6 +1458,7 @@ int main(void)
         cmocka_unit_test(test_ambi7_clock_promotion),
         cmocka_unit_test(test_ambi7_whole_move_errors),
         cmocka_unit_test(test_record_round_trip),
+        cmocka_unit_test(test_ambi7_record_keeps_proposals),
         cmocka_unit_test(test_position_errors),
         cmocka_unit_test(test_views),
         cmocka_unit_test(test_forged_actions_refused),

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -52,15 +53,17 @@ static void temp_path(char *buf, size_t n, const char *tag)
     close(fd);
 }
 
-/* Run "chessvar ARGS" (ARGS as shell words) with `input` on stdin. */
-static void run(Run *r, const char *args, const char *input)
+/* Run "chessvar ARGS" (ARGS as shell words) with the n bytes of `input`
+ * on stdin (NUL bytes included). */
+static void run_n(Run *r, const char *args, const char *input, size_t n)
 {
     char in[64], err[64];
     temp_path(in, sizeof in, "in");
     temp_path(err, sizeof err, "err");
     FILE *f = fopen(in, "w");
     assert_non_null(f);
-    fputs(input ? input : "", f);
+    if (n)
+        assert_int_equal(fwrite(input, 1, n, f), n);
     fclose(f);
     char cmd[4096];
     snprintf(cmd, sizeof cmd, "NO_COLOR= '%s' %s < '%s' 2> '%s'", program(), args,
@@ -76,6 +79,12 @@ static void run(Run *r, const char *args, const char *input)
     fclose(f);
     unlink(in);
     unlink(err);
+}
+
+/* Run "chessvar ARGS" (ARGS as shell words) with `input` on stdin. */
+static void run(Run *r, const char *args, const char *input)
+{
+    run_n(r, args, input, input ? strlen(input) : 0);
 }
 
 static void run_free(Run *r)
@@ -309,6 +318,295 @@ static int assert_json_lines(const char *out)
     return n;
 }
 
+/* Strict UTF-8 (RFC 3629), written apart from core/util.c's validator
+ * from the table of well-formed byte sequences (Unicode 15, table 3-7). */
+static int utf8_ok(const char *s, size_t n)
+{
+    static const struct { unsigned char lead_lo, lead_hi, lo, hi; int len; } T[] = {
+        {0x00, 0x7F, 0, 0, 1},       {0xC2, 0xDF, 0x80, 0xBF, 2},
+        {0xE0, 0xE0, 0xA0, 0xBF, 3}, {0xE1, 0xEC, 0x80, 0xBF, 3},
+        {0xED, 0xED, 0x80, 0x9F, 3}, {0xEE, 0xEF, 0x80, 0xBF, 3},
+        {0xF0, 0xF0, 0x90, 0xBF, 4}, {0xF1, 0xF3, 0x80, 0xBF, 4},
+        {0xF4, 0xF4, 0x80, 0x8F, 4}};
+    const unsigned char *p = (const unsigned char *)s;
+    size_t i = 0;
+    while (i < n) {
+        size_t k = 0;
+        while (k < sizeof T / sizeof T[0] && (p[i] < T[k].lead_lo || p[i] > T[k].lead_hi))
+            k++;
+        if (k == sizeof T / sizeof T[0] || i + (size_t)T[k].len > n)
+            return 0;
+        if (T[k].len > 1 && (p[i + 1] < T[k].lo || p[i + 1] > T[k].hi))
+            return 0;
+        for (int j = 2; j < T[k].len; j++)
+            if ((p[i + (size_t)j] & 0xC0) != 0x80)
+                return 0;
+        i += (size_t)T[k].len;
+    }
+    return 1;
+}
+
+/* Issue 8, item 3: core/util.c's validator agrees with the table above on
+ * every one- and two-byte string, on every lead byte followed by each
+ * boundary of the continuation ranges, and on every three-byte string
+ * whose lead is E0, ED, EF, F0 or F4 with a valid third byte. */
+static void test_utf8_validator_is_strict(void **state)
+{
+    (void)state;
+    unsigned char b[4];
+    for (int x = 0; x < 256; x++) {
+        b[0] = (unsigned char)x;
+        assert_int_equal(utf8_valid((char *)b, 1), utf8_ok((char *)b, 1));
+        for (int y = 0; y < 256; y++) {
+            b[1] = (unsigned char)y;
+            if (utf8_valid((char *)b, 2) != utf8_ok((char *)b, 2))
+                fail_msg("%02x %02x", x, y);
+            b[2] = 0x80;
+            b[3] = 0xBF;
+            for (int n = 3; n <= 4; n++)
+                if (utf8_valid((char *)b, (size_t)n) != utf8_ok((char *)b, (size_t)n))
+                    fail_msg("%02x %02x .. (%d bytes)", x, y, n);
+        }
+    }
+    /* The cases of the issue: a surrogate, overlong forms, above U+10FFFF,
+     * lead bytes F5..F7; and valid text at the edges. */
+    assert_false(utf8_valid("\xed\xa0\x80", 3));
+    assert_false(utf8_valid("\xc0\xaf", 2));
+    assert_false(utf8_valid("\xe0\x80\xaf", 3));
+    assert_false(utf8_valid("\xf0\x80\x80\xaf", 4));
+    assert_false(utf8_valid("\xf4\x90\x80\x80", 4));
+    assert_false(utf8_valid("\xf5\x80\x80\x80", 4));
+    assert_false(utf8_valid("\xf7\xbf\xbf\xbf", 4));
+    assert_true(utf8_valid("\xf4\x8f\xbf\xbf", 4));
+    assert_true(utf8_valid("\xef\xbf\xbf\xf0\x90\x80\x80", 7));
+    assert_false(utf8_valid("\xc3", 1)); /* cut */
+}
+
+/* Issue 8, item 2: a message that quotes what was typed never cuts a
+ * character: with each variant, lines of accented letters of many
+ * lengths (a '%.40s' cut them; long ones fill the message) give one JSON
+ * object each, all valid UTF-8, and so do the text answers. */
+static void test_run_never_cuts_a_character(void **state)
+{
+    (void)state;
+    static const char *const variants[] = {"orthodox", "masques", "ambigus"};
+    StrBuf in = STRBUF_INIT;
+    static const char *const heads[] = {"e", "ee", "Q", "as white e", "choose "};
+    static const int counts[] = {20, 39, 40, 41, 150, 300};
+    for (size_t h = 0; h < ARRAY_LEN(heads); h++)
+        for (size_t c = 0; c < ARRAY_LEN(counts); c++) {
+            sb_puts(&in, heads[h]);
+            for (int i = 0; i < counts[c]; i++)
+                sb_puts(&in, "\xC3\xA9");
+            sb_putc(&in, '\n');
+        }
+    for (size_t v = 0; v < ARRAY_LEN(variants); v++) {
+        for (int json = 0; json <= 1; json++) {
+            char args[64];
+            snprintf(args, sizeof args, "run %s%s", variants[v], json ? " --json" : "");
+            Run r;
+            run(&r, args, in.s);
+            assert_int_equal(r.status, 1);
+            if (!utf8_ok(r.out, strlen(r.out)))
+                fail_msg("chessvar %s: output not valid UTF-8:\n%s", args, r.out);
+            if (json)
+                assert_int_equal(assert_json_lines(r.out),
+                                 (int)(ARRAY_LEN(heads) * ARRAY_LEN(counts)));
+            run_free(&r);
+        }
+    }
+    sb_free(&in);
+}
+
+/* Issue 8, item 3: a line that is not strict UTF-8 is refused as a whole
+ * with "cmd":"none" (PROTOCOL.md), and nothing of it is echoed. */
+static void test_run_refuses_invalid_utf8(void **state)
+{
+    (void)state;
+    static const char *const bad[] = {
+        "e4\xed\xa0\x80",         /* a surrogate */
+        "e4\xc0\xaf",              /* overlong '/' */
+        "e4\xe0\x80\xaf",         /* overlong, three bytes */
+        "e4\xf0\x80\x80\xaf",     /* overlong, four bytes */
+        "e4\xf4\x90\x80\x80",     /* above U+10FFFF */
+        "e4\xf5\x80\x80\x80",     /* lead byte F5 */
+        "e4\xf7\xbf\xbf\xbf",     /* lead byte F7 */
+        "as white e4\xc3",         /* a cut character */
+    };
+    for (size_t i = 0; i < ARRAY_LEN(bad); i++) {
+        char in[64];
+        snprintf(in, sizeof in, "%s\nstatus\n", bad[i]);
+        Run r;
+        run(&r, "run orthodox --json", in);
+        assert_int_equal(r.status, 1);
+        char first[256];
+        line_at(r.out, 0, first, sizeof first);
+        if (strcmp(first, "{\"ok\":false,\"cmd\":\"none\",\"error\":\"the line is not "
+                          "valid UTF-8 text\"}") != 0)
+            fail_msg("line %zu: %s", i, first);
+        assert_contains(r.out, "\"ply\":0"); /* nothing was played */
+        run_free(&r);
+    }
+    /* Valid four-byte text is text: the variant reads and refuses it. */
+    expect(&(Expect){.args = "run orthodox --json", .input = "e4\xf0\x9f\x98\x80\n",
+                     .status = 1, .out = {"\"cmd\":\"play\""}});
+}
+
+/* Issue 8, item 4: when standard output cannot be written (a full disk:
+ * /dev/full) every command says so on standard error and exits 1
+ * (PROTOCOL.md, "Exit status"). */
+static void test_write_errors_exit_1(void **state)
+{
+    (void)state;
+    static const struct { const char *args, *input; } cases[] = {
+        {"run orthodox", "e4\n"},
+        {"run orthodox --json", "e4\nlegal\n"},
+        {"play orthodox --ascii", "e4\nquit\n"},
+        {"perft orthodox --depth 2", NULL},
+        {"perft orthodox --depth 2 --divide", NULL},
+        {"legal orthodox", NULL},
+        {"list", NULL},
+        {"params orthodox", NULL},
+        {"rules orthodox", NULL},
+        {"help", NULL},
+        {"help run", NULL},
+        {"run --help", NULL},
+        {"--help", NULL},
+        {"--version", NULL},
+    };
+    for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+        char args[128];
+        snprintf(args, sizeof args, "%s > /dev/full", cases[i].args);
+        Run r;
+        run(&r, args, cases[i].input);
+        if (r.status != 1 || !strstr(r.err, "cannot write"))
+            fail_msg("chessvar %s: exit %d, stderr: %s", args, r.status, r.err);
+        run_free(&r);
+    }
+}
+
+/* Issue 8, item 5: no silent truncation.  An over-long field, a NUL byte
+ * or a padded number is refused with a message, never cut into a
+ * different input that is then accepted. */
+static void test_no_silent_truncation(void **state)
+{
+    (void)state;
+    /* A move, 300 spaces, then "zzz": refused like "e4 zzz". */
+    char in[1024];
+    snprintf(in, sizeof in, "e4%300szzz\nas white e4%300szzz\nstatus\n", "", "");
+    expect(&(Expect){.args = "run orthodox --json", .input = in, .status = 1,
+                     .out = {"too long", "\"ply\":0"}, .not_out = {"\"ok\":true,\"cmd\":\"play\""}});
+    /* A NUL byte: the line is refused, e4 is not played. */
+    static const char nul[] = "e4\0junk\nstatus\n";
+    Run r;
+    run_n(&r, "run orthodox --json", nul, sizeof nul - 1);
+    assert_int_equal(r.status, 1);
+    assert_contains(r.out, "{\"ok\":false,\"cmd\":\"none\",\"error\":\"the line holds a "
+                           "NUL byte\"}");
+    assert_contains(r.out, "\"ply\":0");
+    run_free(&r);
+    /* Numbers with a blank or sign in front are not numbers. */
+    expect(&(Expect){.args = "run orthodox --seed ' -1'", .status = 2,
+                     .err = {"--seed  -1: give a whole number"}});
+    expect(&(Expect){.args = "run orthodox --seed ' 5'", .status = 2, .err = {"--seed"}});
+    expect(&(Expect){.args = "run orthodox --sides ' 2'", .status = 2, .err = {"--sides"}});
+    expect(&(Expect){.args = "perft orthodox --depth ' 1'", .status = 2, .err = {"--depth"}});
+    expect(&(Expect){.args = "run orthodox", .input = "undo +1\nundo \t1\n", .status = 1,
+                     .out = {"error: undo +1"}});
+    /* `as white save PATH` with a path over 1,100 bytes writes that file,
+     * not the one a 1,024-byte copy of the line named. */
+    char dir[] = "/tmp/chessvar-long-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    StrBuf path = STRBUF_INIT, cmd = STRBUF_INIT;
+    sb_printf(&path, "%s/", dir);
+    for (int i = 0; i < 480; i++)
+        sb_puts(&path, "./");
+    for (int i = 0; i < 150; i++)
+        sb_putc(&path, 'a' + i % 26);
+    assert_true(path.len > 1100);
+    sb_printf(&cmd, "e4\nas white save %s\n", path.s);
+    run(&r, "run orthodox", cmd.s);
+    assert_int_equal(r.status, 0);
+    run_free(&r);
+    char *back = tu_read_file(path.s);
+    assert_non_null(back); /* the whole path was written ... */
+    assert_contains(back, "1. white: e4");
+    free(back);
+    sb_reset(&cmd);
+    sb_printf(&cmd, "ls -A '%s'", dir);
+    FILE *p = popen(cmd.s, "r");
+    char *names = tu_read_stream(p);
+    pclose(p);
+    assert_int_equal(count_lines(names), 1); /* ... and nothing else */
+    free(names);
+    unlink(path.s);
+    rmdir(dir);
+    sb_free(&path);
+    sb_free(&cmd);
+}
+
+/* Output of a shell command line (stderr too), with its exit status as a
+ * last line "exit N"; `timeout` keeps a regression from hanging. */
+static char *shell(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *shell(const char *fmt, ...)
+{
+    StrBuf cmd = STRBUF_INIT;
+    va_list ap;
+    va_start(ap, fmt);
+    sb_vprintf(&cmd, fmt, ap);
+    va_end(ap);
+    sb_puts(&cmd, " 2>&1; echo \"exit $?\"");
+    FILE *p = popen(cmd.s, "r");
+    assert_non_null(p);
+    char *out = tu_read_stream(p);
+    pclose(p);
+    sb_free(&cmd);
+    return out;
+}
+
+/* Issue 8, item 7: seats and files behave as documented.  'as' is not
+ * nested whatever blank follows it; a seat may be given by its number
+ * (game.h, RECORDS.md); a directory or FIFO is no record (refused at
+ * once, with what it is). */
+static void test_run_seats_and_files(void **state)
+{
+    (void)state;
+    expect(&(Expect){.args = "run orthodox", .input = "as white as\tblack e4\nas white as black e4\nstatus\n",
+                     .status = 1, .out = {"error: 'as' cannot be nested\nerror: 'as' cannot be nested\n",
+                     "(0 actions played)"}});
+    expect(&(Expect){.args = "run orthodox --json",
+                     .input = "as 0 e4\nas 1 e5\nlegal 0\nas 1 view 1\nas 2 e4\n",
+                     .status = 1,
+                     .out = {"\"seat\":\"white\",\"action\":\"e4\"",
+                             "\"seat\":\"black\",\"action\":\"e5\"",
+                             "{\"ok\":true,\"cmd\":\"legal\",\"seat\":\"white\"",
+                             "{\"ok\":true,\"cmd\":\"as\",\"view\":",
+                             "no seat '2'; the seats are: white (0), black (1)"}});
+    char dir[] = "/tmp/chessvar-files-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char *out = shell("timeout 20 '%s' run --load '%s'", program(), dir);
+    assert_contains(out, "is a directory");
+    assert_contains(out, "exit 1");
+    assert_true(strstr(out, "Input/output") == NULL);
+    free(out);
+    char fifo[96];
+    snprintf(fifo, sizeof fifo, "%s/pipe.rec", dir);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    out = shell("timeout 20 '%s' run --load '%s'", program(), fifo);
+    assert_contains(out, "is not a regular file (a FIFO)");
+    assert_contains(out, "exit 1\n");
+    free(out);
+    out = shell("printf 'e4\\nsave %s\\nsave %s\\n' | timeout 20 '%s' run orthodox", fifo, dir,
+                program());
+    assert_contains(out, "error: ");
+    assert_contains(out, "is not a regular file (a FIFO)");
+    assert_contains(out, "is a directory");
+    assert_contains(out, "exit 1\n");
+    free(out);
+    unlink(fifo);
+    rmdir(dir);
+}
+
 /* ---- Commands ----------------------------------------------------------- */
 
 static void test_help_and_list(void **state)
@@ -499,7 +797,7 @@ static void test_run_json_one_object_per_command(void **state)
     assert_int_equal(count_str(r.out, "{\"ok\":false"), 6);
     assert_contains(r.out, "not valid UTF-8");
     assert_contains(r.out, "{\"ok\":true,\"cmd\":\"quit\"}");
-    assert_contains(r.out, "no seat 'nobody'; the seats are: white, black");
+    assert_contains(r.out, "no seat 'nobody'; the seats are: white (0), black (1)");
     assert_contains(r.out, "\"view\":{\"seat\":\"black\"");
     assert_int_equal(count_str(r.out, "\"square\":"), 2 * 32);
     assert_contains(r.out, "\"history\":[{\"seat\":\"white\",\"kind\":\"move\","
@@ -1239,6 +1537,12 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_json_validator_itself),
+        cmocka_unit_test(test_utf8_validator_is_strict),
+        cmocka_unit_test(test_run_never_cuts_a_character),
+        cmocka_unit_test(test_run_refuses_invalid_utf8),
+        cmocka_unit_test(test_write_errors_exit_1),
+        cmocka_unit_test(test_no_silent_truncation),
+        cmocka_unit_test(test_run_seats_and_files),
         cmocka_unit_test(test_help_and_list),
         cmocka_unit_test(test_unknown_command_option_variant),
         cmocka_unit_test(test_perft_and_divide),

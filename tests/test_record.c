@@ -17,6 +17,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../core/game.h"
@@ -412,7 +416,7 @@ static void test_record_rejects_bad_actions(void **state)
                "action number 3 is out of sequence (expected 2)");
     load_fails(HEAD "0. white: e4\n", 6, "out of sequence (expected 1)");
     load_fails(HEAD "1. white: e4\n2. red: e5\n", 7,
-               "unknown seat \"red\" (the seats are: white, black)");
+               "unknown seat \"red\" (the seats are: white (0), black (1))");
     load_fails(HEAD "1. white: e4\n2. black: e4\n", 7, "black cannot play "
                "\"e4\"");
     load_fails(HEAD "1. white: e4\n2. white: d4\n", 7, "white cannot play "
@@ -500,6 +504,157 @@ static void test_record_files(void **state)
     assert_int_equal(record_save_file(g, "/nonexistent-dir/x.rec", &e), -1);
     assert_non_null(strstr(e.msg, "/nonexistent-dir/x.rec: cannot write"));
     game_free(g);
+}
+
+/* Issue 8, item 5: no silent truncation.  An action text longer than the
+ * game reads is refused, never cut to a shorter text that happens to be
+ * legal ("e4", then 300 spaces and "zzz", once loaded as e4). */
+static void test_record_refuses_overlong_action_text(void **state)
+{
+    (void)state;
+    char text[1024];
+    snprintf(text, sizeof text, TAGS3 "[Result \"*\"]\n\n1. white: e4%300szzz\n", "");
+    load_fails(text, 6, "too long");
+    /* Issue 8, item 2: a message quoting a long text of accented letters
+     * never cuts a character (every byte sequence stays UTF-8). */
+    StrBuf b = STRBUF_INIT;
+    sb_puts(&b, TAGS3 "[Result \"*\"]\n\n1. white: e");
+    for (int i = 0; i < 60; i++)
+        sb_puts(&b, "\xC3\xA9");
+    sb_puts(&b, "\n");
+    Error e = {""};
+    assert_null(record_load(b.s, "game.rec", &e));
+    assert_true(utf8_valid(e.msg, strlen(e.msg)));
+    assert_non_null(strstr(e.msg, "game.rec:6: white cannot play \"e\xC3\xA9"));
+    sb_reset(&b);
+    sb_puts(&b, TAGS3 "[Result \"");
+    for (int i = 0; i < 300; i++)
+        sb_puts(&b, "\xC3\xA9");
+    sb_puts(&b, "\"]\n");
+    assert_null(record_load(b.s, "game.rec", &e));
+    assert_true(utf8_valid(e.msg, strlen(e.msg)));
+    sb_free(&b);
+}
+
+/* Issue 8, item 7: RECORDS.md says a seat is given by name or number; the
+ * numbers (from 0) are read back, and one past the seats is refused. */
+static void test_record_seat_numbers(void **state)
+{
+    (void)state;
+    Game *g = load(TAGS3 "[Result \"*\"]\n\n1. 0: e4\n2. 1: e5\n3. white: Nf3\n");
+    assert_int_equal(game_history(g, 1)->action.seat, 1);
+    tu_assert_position(g, "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2");
+    game_free(g);
+    load_fails(TAGS3 "[Result \"*\"]\n\n1. 2: e4\n", 6, "unknown seat \"2\"");
+    load_fails(TAGS3 "[Result \"*\"]\n\n1. 00: e4\n", 6, "unknown seat \"00\"");
+}
+
+/* A file of the directory dir (with a '/' at its end) other than keep, or
+ * NULL: what a failed save may not leave behind. */
+static char *stray_file(const char *dir, const char *keep)
+{
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "ls -A '%s'", dir);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    char line[256], *stray = NULL;
+    while (fgets(line, sizeof line, p)) {
+        line[strcspn(line, "\n")] = '\0';
+        if (strcmp(line, keep) != 0 && !stray)
+            stray = strdup(line);
+    }
+    pclose(p);
+    return stray;
+}
+
+/* Issue 8, item 6: saving is atomic.  In a child limited to 200-byte
+ * files (SIGXFSZ ignored, so the write fails with EFBIG), saving a long
+ * game over an older record fails with a message, keeps the old record
+ * whole, and leaves no partial or temporary file. */
+static void test_record_save_is_atomic(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/chessvar-atomic-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[96];
+    snprintf(path, sizeof path, "%s/game.rec", dir);
+    Game *old = orth(3);
+    Error e = {""};
+    assert_int_equal(record_save_file(old, path, &e), 0);
+    char *before = tu_read_file(path);
+    assert_non_null(before);
+    Game *g = orth(3);
+    tu_play_line(g, "e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7 Re1 b5 Bb3 d6 c3 O-O h3 Nb8");
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        struct rlimit rl = {200, 200};
+        signal(SIGXFSZ, SIG_IGN);
+        if (setrlimit(RLIMIT_FSIZE, &rl))
+            _exit(3);
+        Error ce = {""};
+        if (record_save_file(g, path, &ce) == 0)
+            _exit(1);
+        _exit(strstr(ce.msg, path) && strstr(ce.msg, "cannot write") ? 0 : 2);
+    }
+    int st = 0;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 0); /* failed, with the path and why */
+    char *after = tu_read_file(path);
+    assert_non_null(after);
+    assert_string_equal(after, before); /* the old record is whole */
+    char *stray = stray_file(dir, "game.rec");
+    if (stray)
+        fail_msg("a failed save left %s in %s", stray, dir);
+    /* Without the limit the same save replaces the record completely. */
+    assert_int_equal(record_save_file(g, path, &e), 0);
+    Game *back = record_load_file(path, &e);
+    assert_non_null(back);
+    assert_same_game(g, back);
+    stray = stray_file(dir, "game.rec");
+    assert_null(stray);
+    game_free(back);
+    free(before);
+    free(after);
+    game_free(g);
+    game_free(old);
+    unlink(path);
+    rmdir(dir);
+}
+
+/* Issue 8, item 7: a record is a regular file.  Loading a directory or a
+ * FIFO, and saving onto one, are refused at once with what it is (a FIFO
+ * without a writer used to block the load forever; a directory read as
+ * "Input/output error"). */
+static void test_record_files_must_be_regular(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/chessvar-notfile-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char fifo[96];
+    snprintf(fifo, sizeof fifo, "%s/pipe.rec", dir);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    Error e = {""};
+    assert_null(record_load_file(dir, &e));
+    assert_non_null(strstr(e.msg, "is a directory"));
+    assert_null(strstr(e.msg, "Input/output"));
+    alarm(20); /* a regression blocks here: fail, do not hang */
+    assert_null(record_load_file(fifo, &e));
+    assert_non_null(strstr(e.msg, "not a regular file"));
+    Game *g = orth(1);
+    assert_int_equal(record_save_file(g, fifo, &e), -1);
+    assert_non_null(strstr(e.msg, "not a regular file"));
+    assert_int_equal(record_save_file(g, dir, &e), -1);
+    assert_non_null(strstr(e.msg, "is a directory"));
+    alarm(0);
+    struct stat sb;
+    assert_int_equal(stat(fifo, &sb), 0);
+    assert_true(S_ISFIFO(sb.st_mode)); /* not replaced by a file */
+    game_free(g);
+    unlink(fifo);
+    rmdir(dir);
 }
 
 /* ---- Fuzzing ----------------------------------------------------------------- */
@@ -590,6 +745,10 @@ int main(void)
         cmocka_unit_test(test_record_rejects_bad_actions),
         cmocka_unit_test(test_record_result_must_match_replay),
         cmocka_unit_test(test_record_files),
+        cmocka_unit_test(test_record_refuses_overlong_action_text),
+        cmocka_unit_test(test_record_seat_numbers),
+        cmocka_unit_test(test_record_save_is_atomic),
+        cmocka_unit_test(test_record_files_must_be_regular),
         cmocka_unit_test(test_record_fuzz_never_crashes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -4,7 +4,9 @@
  *
  *   naming     machine "f3"; record "f3" when the opponent will choose,
  *              "f3 (Ng1f3)" when one piece only could go (played at
- *              once), "e8 (King taken)" for the enemy King's square.
+ *              once), "e8 (King taken)" for the enemy King's square,
+ *              and under the clock procedure (AMBI-7) "Ng1f3" when the
+ *              mover proposed that piece (the record keeps proposals).
  *   choosing   machine "choose g1", "choose b7q"; record "choose Ng1",
  *              "choose Pb7=Q".
  *
@@ -84,19 +86,44 @@ static int moves_to(const Position *p, int sq, Move *cand)
 
 /* ---- Writing ------------------------------------------------------------- */
 
-static void format_name(const AmbState *s, const Action *a, int style, StrBuf *out)
+/* The candidate a naming proposes under the clock procedure (AMBI-7), or
+ * -1: the note is untrusted, so it counts only as apply_name counts it
+ * (clock on, an ambiguous square, one of its candidates). */
+static int proposed_move(const Game *g, const Action *a, const Move *cand, int k)
+{
+    if (!(a->note & AMB_NOTE_PROPOSAL) || !game_param(g, AM_CLOCK) || k < 2)
+        return -1;
+    for (int i = 0; i < k; i++)
+        if (cand[i] == (Move)(a->note & 0xFFFF))
+            return i;
+    return -1;
+}
+
+/* The record form of a naming: the square, what happened when one piece
+ * only could go, and under the clock procedure the whole move proposed
+ * ("Ng1f3"), so a record carries the proposal and reads back as it. */
+static void format_name(const Game *g, const AmbState *s, const Action *a, int style,
+                        StrBuf *out)
 {
     char sq[3];
     const int to = (int)a->code & 63;
-    sb_puts(out, chess_square_name(to, sq));
-    if (style != FMT_RECORD || s->phase != AP_NAME)
+    if (style != FMT_RECORD || s->phase != AP_NAME) {
+        sb_puts(out, chess_square_name(to, sq));
         return;
+    }
     if (a->flags & AMB_KING) {
-        sb_puts(out, " (King taken)");
+        sb_printf(out, "%s (King taken)", chess_square_name(to, sq));
         return;
     }
     Move cand[AMB_MAX_MOVES];
-    if (moves_to(&s->pos, to, cand) == 1) {
+    const int k = moves_to(&s->pos, to, cand);
+    const int p = proposed_move(g, a, cand, k);
+    if (p >= 0) {
+        amb_move_text(&s->pos, cand[p], out);
+        return;
+    }
+    sb_puts(out, chess_square_name(to, sq));
+    if (k == 1) {
         sb_puts(out, " (");
         amb_move_text(&s->pos, cand[0], out);
         sb_putc(out, ')');
@@ -106,9 +133,8 @@ static void format_name(const AmbState *s, const Action *a, int style, StrBuf *o
 void amb_format(const Game *g, const void *st, const Action *a, int style, StrBuf *out)
 {
     const AmbState *s = cst(st);
-    (void)g;
     if (a->kind == ACT_MOVE) {
-        format_name(s, a, style, out);
+        format_name(g, s, a, style, out);
     } else if (a->kind == ACT_CHOOSE) {
         sb_puts(out, "choose ");
         if (style == FMT_RECORD)
