@@ -45,29 +45,47 @@ enum { PLAY_QUIT, PLAY_AGAIN, PLAY_MENU, PLAY_ON };
 /* ---- Input ------------------------------------------------------------ */
 
 /* A line typed after prompt, without its newline and trimmed (malloc'd),
- * or NULL at the end of input. */
+ * or NULL at the end of input.  A line holding a NUL byte, invalid UTF-8
+ * or more than ACTION_TEXT_MAX bytes is refused with a message and reads
+ * as an empty line: it is never cut into something else. */
 static char *read_line(const Play *p, const char *prompt)
 {
     char *line = NULL;
+    size_t len;
     if (p->tty_in) {
         fflush(stdout);
         line = readline(prompt);
         if (line && line[0])
             add_history(line);
+        len = line ? strlen(line) : 0;
     } else {
         size_t cap = 0;
         fputs(prompt, stdout);
         fflush(stdout);
-        if (getline(&line, &cap, stdin) < 0) {
+        ssize_t n = getline(&line, &cap, stdin);
+        if (n < 0) {
             free(line);
             fputc('\n', stdout);
             return NULL;
         }
-        line[strcspn(line, "\r\n")] = '\0';
-        printf("%s\n", line);
+        len = (size_t)n;
+        while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+            line[--len] = '\0';
+        if (utf8_valid(line, len))
+            printf("%s\n", line);
+        else
+            fputs("(a line that is not UTF-8 text)\n", stdout);
     }
-    if (line)
-        str_trim(line);
+    if (!line)
+        return NULL;
+    const char *bad = strlen(line) != len ? "the line holds a NUL byte"
+                      : !utf8_valid(line, len) ? "the line is not valid UTF-8 text"
+                      : len > ACTION_TEXT_MAX ? "the line is too long" : NULL;
+    if (bad) {
+        printf("error: %s; nothing was done\n", bad);
+        line[0] = '\0';
+    }
+    str_trim(line);
     return line;
 }
 

@@ -490,7 +490,15 @@ int game_seat_by_name(const Game *g, const char *name)
     for (int s = 0; s < g->cfg.nseats; s++)
         if (str_ieq(name, game_seat_name(g, s)))
             return s;
-    return -1;
+    if (name[0] < '0' || name[0] > '9' || (name[0] == '0' && name[1]))
+        return -1;
+    int n = 0;
+    for (const char *p = name; *p; p++) {
+        if (*p < '0' || *p > '9' || n > MAX_SEATS)
+            return -1;
+        n = n * 10 + (*p - '0');
+    }
+    return n < g->cfg.nseats ? n : -1;
 }
 
 static int seat_of_side(const Game *g, int side)
@@ -672,6 +680,9 @@ void game_format(const Game *g, const Action *a, int style, StrBuf *out)
 static int meta_refusal(const Game *g, int kind, int seat, Error *e)
 {
     const char *who = game_seat_name(g, seat);
+    if (!seat_sides(g, seat))
+        return err_set(e, "%s commands no side: it may not resign, offer, accept, "
+                          "decline or claim a draw", who);
     switch (kind) {
     case ACT_RESIGN:
         return err_set(e, "%s may not resign now", who);
@@ -693,7 +704,10 @@ static int meta_refusal(const Game *g, int kind, int seat, Error *e)
 
 int game_parse(const Game *g, int seat, const char *text, Action *out, Error *e)
 {
-    char buf[256];
+    char buf[ACTION_TEXT_MAX + 1];
+    if (strlen(text) > ACTION_TEXT_MAX)
+        return err_set(e, "the action text is too long (%zu bytes; at most %d)",
+                       strlen(text), ACTION_TEXT_MAX);
     str_copy(buf, sizeof buf, text);
     str_trim(buf);
     if (!buf[0])

@@ -75,7 +75,11 @@ Rng *game_rng(Game *g);
 const void *game_state(const Game *g);
 const char *game_side_name(const Game *g, int side);
 const char *game_seat_name(const Game *g, int seat);
-/* Seat by name ("white") or number ("0"); -1 if none. */
+/* Longest action text the game reads (game_parse, game_play): a longer
+ * one is refused, never cut (a cut text could read as another action). */
+#define ACTION_TEXT_MAX 255
+/* Seat by name ("white", any case) or number from 0 ("0", "1": digits
+ * only, no leading zero); -1 if none. */
 int game_seat_by_name(const Game *g, const char *name);
 int game_to_act(const Game *g);             /* seat, or -1 when over */
 int game_side_to_move(const Game *g);

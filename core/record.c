@@ -254,19 +254,7 @@ out:
 
 int record_seat(const Game *g, const char *name)
 {
-    int seat = game_seat_by_name(g, name);
-    if (seat >= 0 || name[0] < '0' || name[0] > '9')
-        return seat;
-    /* A number: digits only, no leading zero, below the seat count. */
-    if (name[0] == '0' && name[1])
-        return -1;
-    long n = 0;
-    for (const char *p = name; *p; p++) {
-        if (*p < '0' || *p > '9' || n > MAX_SEATS)
-            return -1;
-        n = n * 10 + (*p - '0');
-    }
-    return n < game_nseats(g) ? (int)n : -1;
+    return game_seat_by_name(g, name);
 }
 
 /* ---- Loading ------------------------------------------------------------ */

@@ -23,15 +23,8 @@
 #include "game.h"
 #include "util.h"
 
-/* Longest action text a game reads whole: game_parse copies the text
- * into a 256-byte buffer (core/game.c), so a longer one would be cut and
- * could read as a different, legal action.  Record lines, batch lines
- * and typed commands refuse longer texts before they reach it. */
-#define ACTION_TEXT_MAX 255
-
-/* The seat a record or a command names: its name (game_seat_by_name,
- * any case) or its number from 0 ("0" white, "1" black), as game.h and
- * docs/RECORDS.md promise; -1 if none. */
+/* The seat a record or a command names: its name (any case) or its
+ * number from 0 ("0" white, "1" black): game_seat_by_name; -1 if none. */
 int record_seat(const Game *g, const char *name);
 
 /* Append the record of g to out.  0, or -1 if g cannot be written as a

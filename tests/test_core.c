@@ -769,6 +769,36 @@ static void test_games_side_by_side(void **state)
     game_free(o);
 }
 
+/* Issue 8, item 7 (ORTH-8): a seat that commands no side is told so when
+ * it resigns or answers a draw, not "nobody offered a draw"; a seat may be
+ * named by its number; an over-long action text is refused, never cut. */
+static void test_seat_without_side_and_long_texts(void **state)
+{
+    (void)state;
+    Game *g = tu_game(&(TuGame){.nseats = 3});
+    Error e = {""};
+    assert_int_equal(game_seat_by_name(g, "seat3"), 2);
+    assert_int_equal(game_seat_by_name(g, "2"), 2);
+    assert_int_equal(game_seat_by_name(g, "1"), 1);
+    assert_int_equal(game_seat_by_name(g, "3"), -1);
+    assert_int_equal(game_seat_by_name(g, "01"), -1);
+    assert_int_equal(game_seat_by_name(g, "1x"), -1);
+    static const char *const META[] = {"draw", "accept", "decline", "resign"};
+    for (size_t i = 0; i < ARRAY_LEN(META); i++) {
+        assert_int_not_equal(game_play(g, 2, META[i], &e), 0);
+        assert_string_equal(e.msg, "seat3 commands no side: it may not resign, offer, "
+                                   "accept, decline or claim a draw");
+    }
+    char text[ACTION_TEXT_MAX + 8];
+    memset(text, ' ', sizeof text);
+    memcpy(text, "e4", 2);
+    memcpy(text + sizeof text - 4, "zzz", 4); /* "e4", spaces, then zzz */
+    assert_int_not_equal(game_play(g, 0, text, &e), 0);
+    assert_non_null(strstr(e.msg, "the action text is too long"));
+    assert_int_equal(game_history_len(g), 0);
+    game_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -794,6 +824,7 @@ int main(void)
         cmocka_unit_test(test_undo_restores_earlier_position),
         cmocka_unit_test(test_perft_generic_equals_fast),
         cmocka_unit_test(test_games_side_by_side),
+        cmocka_unit_test(test_seat_without_side_and_long_texts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -774,8 +774,10 @@ static int parse_text(const Position *p, const Move *legal, int n,
 
     if (!text[0])
         return err_set(e, "type a move, e.g. %s", TRY_HINT + 4);
-    if (strlen(text) >= sizeof s)
-        return err_set(e, "'%.40s...' is not a move: %s", text, TRY_HINT);
+    if (strlen(text) >= sizeof s) {
+        char q[44];
+        return err_set(e, "'%s' is not a move: %s", str_clip(q, sizeof q, text), TRY_HINT);
+    }
     str_copy(s, sizeof s, text);
     strip_suffixes(s);
     rc = parse_uci(p, legal, n, text, s, out, e);
