@@ -30,7 +30,18 @@ struct Batch {
     char consent_file[1024];
     unsigned consent;
     unsigned long consent_at, changes;
+    /* The game before a command that undo cannot reverse (undo, show):
+     * put back if memory runs out while it answers. */
+    Game *keep;
 };
+
+/* Keep a copy of the game before an irreversible command; -1 with e when
+ * there is no memory for it (nothing done yet). */
+static int keep_game(Batch *b, Error *e)
+{
+    b->keep = game_clone(b->g);
+    return b->keep ? 0 : err_set(e, "out of memory");
+}
 
 /* What separates a command's words: any blank, so "as\tblack" is two. */
 #define BATCH_BLANKS " \t\v\f\r"
@@ -125,7 +136,7 @@ static void answer_messages(Batch *b, int from, int seat)
             sb_json_str(&to, game_seat_name(g, s));
             sb_printf(&names, "%s%s", names.len ? ", " : "", game_seat_name(g, s));
         }
-        if (b->json.s[b->json.len - 1] != '[')
+        if (b->json.len && b->json.s[b->json.len - 1] != '[')
             sb_putc(&b->json, ',');
         sb_printf(&b->json, "{\"to\":[%s],\"text\":", sb_str(&to));
         sb_json_str(&b->json, text);
@@ -395,7 +406,7 @@ static int cmd_undo(Batch *b, const char *arg, Error *e)
         }
         n = (int)x;
     }
-    if (game_undo_by(b->g, asking_seat(b), n, e))
+    if (keep_game(b, e) || game_undo_by(b->g, asking_seat(b), n, e))
         return -1;
     b->changes++;
     sb_printf(&b->json, ",\"undone\":%d", n);
@@ -486,7 +497,7 @@ static int cmd_show(Batch *b, const char *arg, Error *e)
     if (arg[0])
         return err_set(e, "usage: show (a seat shows only its own pieces: as SEAT show)");
     int seat = asking_seat(b), msgs = game_message_count(b->g);
-    if (game_show(b->g, seat, e))
+    if (keep_game(b, e) || game_show(b->g, seat, e))
         return -1;
     json_seat(b, "seat", seat);
     answer_messages(b, msgs, seat);
@@ -684,15 +695,46 @@ int batch_line_n(Batch *b, const char *line, size_t n, StrBuf *out)
      * reach the answer. */
     const char *refusal = memchr(line, '\0', n) ? "the line holds a NUL byte"
                         : !utf8_valid(line, n) ? "the line is not valid UTF-8 text" : NULL;
-    char *copy = refusal ? strdup("") : strndup(line, n);
+    char *copy = cv_realloc(NULL, refusal ? 1 : n + 1);
+    if (copy) {
+        memcpy(copy, line, refusal ? 0 : n);
+        copy[refusal ? 0 : n] = '\0';
+    }
     if (!copy) {
         sb_puts(out, b->o->json ? "{\"ok\":false,\"cmd\":\"none\",\"error\":\"out of "
                                   "memory\"}\n" : "error: out of memory\n");
         return -1;
     }
     str_trim(copy);
+    size_t start = out->len;
+    unsigned long failures = cv_alloc_failures();
+    int played = game_history_len(b->g);
     int rc = run_line(b, copy, refusal, out);
     free(copy);
+    /* Memory that ran out anywhere in the command (an answer cut short,
+     * a text lost): the actions it played are taken back (undo needs no
+     * memory) and the answer is the error alone. */
+    if (cv_alloc_failures() != failures) {
+        int back = game_history_len(b->g) - played;
+        Error u;
+        if (b->keep) {
+            game_free(b->g);
+            b->g = b->keep;
+            b->keep = NULL;
+            b->changes++;
+        } else if (back > 0 && game_undo(b->g, back, &u) == 0) {
+            b->changes++;
+        }
+        out->failed = 0;
+        out->len = start;
+        if (out->s)
+            out->s[start] = '\0';
+        sb_puts(out, b->o->json ? "{\"ok\":false,\"cmd\":\"none\",\"error\":\"out of "
+                                  "memory\"}\n" : "error: out of memory\n");
+        rc = -1;
+    }
+    game_free(b->keep);
+    b->keep = NULL;
     return rc;
 }
 

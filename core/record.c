@@ -99,6 +99,7 @@ static void put_seat(StrBuf *out, const Game *g, int seat)
 
 int record_save(const Game *g, StrBuf *out)
 {
+    unsigned long failures = cv_alloc_failures();
     const GameConfig *cfg = game_config(g);
     StrBuf tmp = STRBUF_INIT;
     char buf[64];
@@ -149,7 +150,7 @@ int record_save(const Game *g, StrBuf *out)
         put_seat(out, g, h->action.seat);
         sb_printf(out, ": %s\n", h->text);
     }
-    return rc ? -1 : 0;
+    return rc || sb_failed(out) || cv_alloc_failures() != failures ? -1 : 0;
 }
 
 /* What a path that exists but is no regular file is, for messages. */
@@ -209,8 +210,12 @@ static void sync_dir_of(const char *path)
 int record_save_file(const Game *g, const char *path, Error *e)
 {
     StrBuf text = STRBUF_INIT, tmp = STRBUF_INIT;
+    unsigned long failures = cv_alloc_failures();
     if (record_save(g, &text) < 0) {
+        int oom = cv_alloc_failures() != failures;
         sb_free(&text);
+        if (oom)
+            return err_set(e, "%s: out of memory", path);
         return err_set(e, "%s: this game cannot be written as a record "
                           "(an action has no one-line text)", path);
     }
@@ -301,7 +306,8 @@ static int is_digit(char c)
 static void rec_cstr(StrBuf *b)
 {
     sb_putc(b, '\0');
-    b->len--;
+    if (!sb_failed(b))
+        b->len--;
 }
 
 /* Decimal digits only, no sign, no overflow. */
@@ -648,6 +654,10 @@ static int load_lines(Loader *L, const char *text)
     while (rc == 0 && p && *p) {
         p = next_line(p, &buf);
         line++;
+        if (sb_failed(&buf) || !buf.s) {
+            rc = load_fail(L, line, "out of memory");
+            break;
+        }
         char *s = str_trim(buf.s);
         if (!*s || *s == '#')
             continue;
@@ -690,8 +700,13 @@ Game *record_load_from(const char *text, const char *source_name,
     L.e = e ? e : &local;
     for (int i = 0; i < TAG__COUNT; i++)
         sb_init(&L.tag[i]);
+    unsigned long failures = cv_alloc_failures();
     int rc = text ? load_lines(&L, text)
                   : err_set(L.e, "%s: no record text", L.src);
+    /* memory that ran out anywhere (a line or a tag cut short) voids the
+     * load: what was read is not the record */
+    if (cv_alloc_failures() != failures)
+        rc = err_set(L.e, "%s: out of memory", L.src);
     for (int i = 0; i < TAG__COUNT; i++)
         sb_free(&L.tag[i]);
     if (rc < 0) {

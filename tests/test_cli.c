@@ -862,7 +862,7 @@ static void test_run_masques_answers_hide_setup(void **state)
     assert_int_equal(r.status, 1); /* position was refused */
     assert_int_equal(assert_json_lines(r.out), 5);
     const char *own = line_at(r.out, 0, buf, sizeof buf);
-    assert_contains(own, "place Q a1"); /* white reads its own setup */
+    assert_contains(own, "arrange Q a1"); /* white reads its own setup */
     const char *hist = line_at(r.out, 1, buf, sizeof buf);
     assert_contains(hist, "\"asker\":\"black\"");
     assert_contains(hist, "white arranges a piece");

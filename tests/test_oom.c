@@ -183,6 +183,116 @@ static void test_oom_views(void **state)
     }
 }
 
+/* Records: a save that runs out of memory says so (-1) and never hands
+ * out a cut text; a load says "out of memory" or gives the saved game. */
+static void test_oom_save_and_load(void **state)
+{
+    (void)state;
+    for (size_t k = 0; k < ARRAY_LEN(SCRIPTS); k++) {
+        Game *g = start(&SCRIPTS[k]);
+        for (int i = 0; SCRIPTS[k].texts[i] && game_to_act(g) >= 0; i++)
+            tu_play(g, game_to_act(g), SCRIPTS[k].texts[i]);
+        StrBuf want = STRBUF_INIT;
+        assert_int_equal(record_save(g, &want), 0);
+        for (int persist = 0; persist <= 1; persist++) {
+            for (long n = 1;; n++) {
+                StrBuf got = STRBUF_INIT;
+                cv_alloc_fail(n, persist);
+                int rc = record_save(g, &got);
+                long made = cv_alloc_count();
+                cv_alloc_fail(0, 0);
+                if (rc == 0 && strcmp(sb_str(&got), sb_str(&want)) != 0)
+                    fail_msg("%s: record_save with allocation %ld failing: a cut record",
+                             SCRIPTS[k].variant, n);
+                sb_free(&got);
+                if (made < n)
+                    break;
+            }
+            for (long n = 1;; n++) {
+                Error e = {""};
+                cv_alloc_fail(n, persist);
+                Game *l = record_load(sb_str(&want), "oom.rec", &e);
+                long made = cv_alloc_count();
+                cv_alloc_fail(0, 0);
+                if (!l && !strstr(e.msg, "out of memory"))
+                    fail_msg("%s: record_load with allocation %ld failing: \"%s\"",
+                             SCRIPTS[k].variant, n, e.msg);
+                if (l && !game_same(l, g))
+                    fail_msg("%s: record_load with allocation %ld failing: another game",
+                             SCRIPTS[k].variant, n);
+                game_free(l);
+                if (made < n)
+                    break;
+            }
+        }
+        sb_free(&want);
+        game_free(g);
+    }
+}
+
+/* Batch mode: each command with each allocation failing answers exactly
+ * as without the failure, or answers one line "out of memory" and leaves
+ * the game as it was. */
+static Batch *batch_at(const CliOptions *o, const char *const *lines, int upto)
+{
+    Error e;
+    int status;
+    Batch *b = batch_open(o, &e, &status);
+    assert_non_null(b);
+    StrBuf out = STRBUF_INIT;
+    for (int i = 0; i < upto; i++)
+        batch_line(b, lines[i], &out);
+    sb_free(&out);
+    return b;
+}
+
+static void test_oom_batch_lines(void **state)
+{
+    (void)state;
+    static const char *const LINES[] = {"e4", "view", "legal", "as black draw", "e5",
+                                        "history", "undo", "status", "e5"};
+    CliOptions o;
+    memset(&o, 0, sizeof o);
+    o.command = "run";
+    o.variant = tu_variant("orthodox");
+    o.json = 1;
+    for (int i = 0; i < (int)ARRAY_LEN(LINES); i++) {
+        Batch *ref = batch_at(&o, LINES, i);
+        StrBuf want = STRBUF_INIT;
+        int want_rc = batch_line(ref, LINES[i], &want);
+        for (long n = 1;; n++) {
+            Batch *b = batch_at(&o, LINES, i);
+            Game *before = game_clone(batch_game(b));
+            StrBuf got = STRBUF_INIT;
+            cv_alloc_fail(n, 0);
+            int rc = batch_line(b, LINES[i], &got);
+            long made = cv_alloc_count();
+            cv_alloc_fail(0, 0);
+            if (rc == want_rc && !strcmp(sb_str(&got), sb_str(&want))) {
+                /* the same answer */
+            } else if (rc != 0 && strstr(sb_str(&got), "out of memory")) {
+                if (!game_same(batch_game(b), before))
+                    fail_msg("batch %s with allocation %ld failing: the game changed",
+                             LINES[i], n);
+            } else {
+                fail_msg("batch %s with allocation %ld failing: answered %s", LINES[i], n,
+                         sb_str(&got));
+            }
+            int lines = 0;
+            for (const char *c = sb_str(&got); *c; c++)
+                lines += *c == '\n';
+            assert_int_equal(lines, 1);
+            sb_free(&got);
+            game_free(before);
+            batch_close(b);
+            if (made < n)
+                break;
+        }
+        sb_free(&want);
+        batch_close(ref);
+    }
+}
+
 /* Creating a game: NULL with "out of memory", never a half-made game. */
 static void test_oom_game_new(void **state)
 {
@@ -249,6 +359,8 @@ int main(void)
         cmocka_unit_test(test_oom_game_new),
         cmocka_unit_test(test_oom_play_every_action),
         cmocka_unit_test(test_oom_views),
+        cmocka_unit_test(test_oom_save_and_load),
+        cmocka_unit_test(test_oom_batch_lines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

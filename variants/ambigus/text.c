@@ -378,7 +378,10 @@ static int read_whole_move(const Game *g, const AmbState *s, const ActionList *l
         for (int i = 0; i < legal->n && rc; i++)
             if (legal->v[i].kind == ACT_MOVE && (int)legal->v[i].code == q->to) {
                 *out = legal->v[i];
-                out->note = AMB_NOTE_PROPOSAL | fit[0];
+                /* a proposal only where the opponent chooses (AMBI-7): an
+                 * unambiguous square goes at once and keeps no note, so
+                 * the record (which then writes the square) replays it */
+                out->note = k >= 2 ? AMB_NOTE_PROPOSAL | fit[0] : 0;
                 rc = 0;
             }
         if (rc)

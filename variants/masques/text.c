@@ -73,8 +73,11 @@ void mq_format(const Game *g, const void *st, const Action *a, int style,
             sb_puts(out, "standard");
         else if (a->amount == SETUP_RANDOM)
             sb_puts(out, "random");
-        else
-            sb_printf(out, "place %c %s", figure_letter(a->figure), mq_sq(mq_sq_of(a->to), t));
+        else /* a placement made by an arrangement says so, so that a record
+              * replays it with the arrangement's one message (MQ_NOTE_ARRANGE) */
+            sb_printf(out, "%s %c %s",
+                      style == FMT_RECORD && a->note == MQ_NOTE_ARRANGE ? "arrange" : "place",
+                      figure_letter(a->figure), mq_sq(mq_sq_of(a->to), t));
         break;
     case ACT_MOVE:
         sb_printf(out, "%s%s", mq_sq(mq_sq_of(a->from), f), mq_sq(mq_sq_of(a->to), t));
@@ -510,6 +513,12 @@ int mq_parse(const Game *g, const void *st, const ActionList *legal,
     const MqState *s = st;
     char norm[160], want[192];
     normalize(text, norm, sizeof norm);
+    /* "arrange K e1": one placement of an arrangement, as records write it */
+    int arranged = !strncmp(norm, "arrange ", 8) && !strchr(norm, '/');
+    if (arranged) {
+        memmove(norm + 6, norm + 8, strlen(norm + 8) + 1);
+        memcpy(norm, "place ", 6);
+    }
     synonyms(s, norm, want, sizeof want);
     StrBuf b = STRBUF_INIT;
     for (int style = FMT_MACHINE; style >= FMT_RECORD; style--)
@@ -518,8 +527,10 @@ int mq_parse(const Game *g, const void *st, const ActionList *legal,
             sb_reset(&b);
             mq_format(g, s, &legal->v[i], style, &b);
             normalize(sb_str(&b), cand, sizeof cand);
-            if (!strcmp(cand, want)) {
+            if (!strcmp(cand, want) && (!arranged || legal->v[i].kind == ACT_PLACE)) {
                 *out = legal->v[i];
+                if (arranged)
+                    out->note = MQ_NOTE_ARRANGE;
                 sb_free(&b);
                 return 0;
             }
@@ -560,6 +571,8 @@ int mq_parse_seq(const Game *g, const void *st, int seat, const char *text,
     const char *arg = norm + 7;
     while (isspace((unsigned char)*arg))
         arg++;
+    if (*arg && !strchr(arg, '/') && strchr(arg, ' '))
+        return 0; /* "arrange K e1": one placement (mq_parse) */
     if (s->phase != PH_SETUP)
         return err_set(e, "%s: the setup is over", norm);
     if (seat < 0 || seat > 1)
