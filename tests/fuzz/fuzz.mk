@@ -46,20 +46,20 @@ $(FUZZ_DIR)/tolerate.$(FUZZ_TOLERATE):
 	@rm -f $(FUZZ_DIR)/tolerate.*
 	@touch $@
 
-$(FUZZ_DIR)/obj/%.o: %.c $(FUZZ_DIR)/tolerate.$(FUZZ_TOLERATE)
+$(FUZZ_DIR)/obj/%.o: %.c $(FUZZ_DIR)/tolerate.$(FUZZ_TOLERATE) | fuzz-deps
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
 
 $(FUZZ_DIR)/fuzz_%: $(FUZZ_DIR)/obj/tests/fuzz/fuzz_%.o $(FUZZ_LIB_OBJ)
 	$(FUZZ_CC) -fsanitize=fuzzer,$(FUZZ_SAN) -o $@ $^ $(LDLIBS)
 
-fuzz-build: fuzz-deps
-	$(MAKE) $(FUZZ_BINS)
+fuzz-build: $(FUZZ_BINS)
 
 # One run per target (in parallel under make -j), its log in
 # build-fuzz/TARGET.log; the figures are printed at the end.
 fuzz-run-%: $(FUZZ_DIR)/fuzz_%
 	@mkdir -p $(FUZZ_DIR)/corpus/$* $(FUZZ_DIR)/crashes/$*
+	@rm -f $(FUZZ_DIR)/$*.rc
 	@cp -n tests/fuzz/corpus/$*/* $(FUZZ_DIR)/corpus/$*/ 2>/dev/null || true
 	@echo "fuzz: $* for $(FUZZ_SECONDS) s (log: $(FUZZ_DIR)/$*.log)"
 	@./$< -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
@@ -67,9 +67,7 @@ fuzz-run-%: $(FUZZ_DIR)/fuzz_%
 	    $(FUZZ_DIR)/corpus/$* > $(FUZZ_DIR)/$*.log 2>&1; \
 	  echo $$? > $(FUZZ_DIR)/$*.rc
 
-fuzz: fuzz-build
-	@rm -f $(FUZZ_TARGETS:%=$(FUZZ_DIR)/%.rc)
-	@$(MAKE) --no-print-directory $(FUZZ_TARGETS:%=fuzz-run-%)
+fuzz: $(FUZZ_TARGETS:%=fuzz-run-%)
 	@fail=0; for t in $(FUZZ_TARGETS); do \
 	  log=$(FUZZ_DIR)/$$t.log; \
 	  execs=$$(sed -n 's/^stat::number_of_executed_units: *//p' $$log | tail -n1); \
