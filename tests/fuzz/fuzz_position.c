@@ -1,0 +1,16 @@
+/*
+ * fuzz_position.c -- libFuzzer entry point of the position target (docs/FUZZING.md).
+ * Built only by tests/fuzz/fuzz.mk; every check lives in fuzz_position
+ * (tests/support/fuzz_targets.c), which aborts when an invariant breaks.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../support/fuzz_targets.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    return fuzz_position(data, size), 0;
+}

@@ -1,0 +1,744 @@
+/*
+ * fuzz_targets.c -- the fuzz targets and their invariant checks
+ * (fuzz_targets.h, docs/FUZZING.md).
+ *
+ * Invariant: every check that fails goes through fuzz_fail, which names
+ * the target, the line and the broken invariant, then aborts; nothing
+ * here keeps state between calls (no mutable globals), so libFuzzer may
+ * call a target millions of times in one process.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz_targets.h"
+#include "../../core/cli.h"
+#include "../../core/game.h"
+#include "../../core/record.h"
+
+/* ---- Known bugs ------------------------------------------------------------
+ * Issue 8 lists bugs another branch fixes.  Built with FUZZ_TOLERATE_KNOWN,
+ * the checks they break let them pass so a run can look for new ones:
+ *   KNOWN_CLOCK_NOTE  (issue 8, #1) Échecs ambigus: the clock proposal (an
+ *                     action's note) is lost by save + load;
+ *   KNOWN_ERROR_UTF8  (#2) an error text cut inside a UTF-8 character
+ *                     ('%.40s', the 512-byte Error);
+ *   KNOWN_LAX_UTF8    (#3) batch mode takes a line with surrogates,
+ *                     overlong forms or code points above U+10FFFF and
+ *                     echoes it.
+ * Once they are fixed, make fuzz FUZZ_TOLERATE=0 (and then the default)
+ * checks everything, as the replay test always does. */
+#ifdef FUZZ_TOLERATE_KNOWN
+#define KNOWN_TOLERATED 1
+#else
+#define KNOWN_TOLERATED 0
+#endif
+
+/* ---- Failing loudly ------------------------------------------------------- */
+
+/* s[0..n) as a C string literal's contents, in b. */
+static const char *escaped(const char *s, size_t n, StrBuf *b)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '\\' || c == '"')
+            sb_printf(b, "\\%c", c);
+        else if (c >= 0x20 && c < 0x7F)
+            sb_putc(b, (char)c);
+        else
+            sb_printf(b, "\\x%02x", c);
+    }
+    return sb_str(b);
+}
+
+/* Print "fuzz: <what>" and, when given, the text it is about (escaped as a
+ * C string), then abort: libFuzzer and the replay test both see it. */
+__attribute__((noreturn, format(printf, 3, 4)))
+static void fuzz_fail(const char *about, size_t about_len, const char *fmt, ...)
+{
+    va_list ap;
+    fputs("fuzz: invariant broken: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    if (about) {
+        fputs("\nfuzz: on \"", stderr);
+        StrBuf b = STRBUF_INIT;
+        fputs(escaped(about, about_len, &b), stderr);
+        sb_free(&b);
+        fputc('"', stderr);
+    }
+    fputc('\n', stderr);
+    abort();
+}
+
+/* ---- UTF-8 ----------------------------------------------------------------- */
+
+/* Length of the well-formed character at p (RFC 3629, table 3-7 of the
+ * Unicode standard), or 0. */
+static size_t utf8_char(const unsigned char *p, size_t left)
+{
+    unsigned c = p[0];
+    if (c >= 0x01 && c < 0x80)
+        return 1;
+    size_t n = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3
+             : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+    if (n == 0 || left < n)
+        return 0;
+    unsigned lo = 0x80, hi = 0xBF;  /* the range of the second byte */
+    if (c == 0xE0)
+        lo = 0xA0;       /* overlong */
+    else if (c == 0xED)
+        hi = 0x9F;       /* surrogates */
+    else if (c == 0xF0)
+        lo = 0x90;       /* overlong */
+    else if (c == 0xF4)
+        hi = 0x8F;       /* above U+10FFFF */
+    if (p[1] < lo || p[1] > hi)
+        return 0;
+    for (size_t k = 2; k < n; k++)
+        if ((p[k] & 0xC0) != 0x80)
+            return 0;
+    return n;
+}
+
+int fuzz_utf8_valid(const char *s, size_t n)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    for (size_t i = 0; i < n;) {
+        size_t k = utf8_char(p + i, n - i);
+        if (!k)
+            return 0;
+        i += k;
+    }
+    return 1;
+}
+
+/* ---- JSON (RFC 8259) --------------------------------------------------------- */
+
+typedef struct Json {
+    const char *s;
+    size_t n, i;
+    int depth;
+} Json;
+
+static int json_value(Json *j);
+
+static void json_ws(Json *j)
+{
+    while (j->i < j->n && strchr(" \t\r\n", j->s[j->i]) && j->s[j->i])
+        j->i++;
+}
+
+static int json_lit(Json *j, const char *w)
+{
+    size_t k = strlen(w);
+    if (j->n - j->i < k || memcmp(j->s + j->i, w, k) != 0)
+        return 0;
+    j->i += k;
+    return 1;
+}
+
+static int json_digits(Json *j)
+{
+    size_t from = j->i;
+    while (j->i < j->n && j->s[j->i] >= '0' && j->s[j->i] <= '9')
+        j->i++;
+    return j->i > from;
+}
+
+static int json_number(Json *j)
+{
+    if (j->i < j->n && j->s[j->i] == '-')
+        j->i++;
+    if (j->i < j->n && j->s[j->i] == '0')
+        j->i++;
+    else if (!json_digits(j))
+        return 0;
+    if (j->i < j->n && j->s[j->i] == '.') {
+        j->i++;
+        if (!json_digits(j))
+            return 0;
+    }
+    if (j->i < j->n && (j->s[j->i] == 'e' || j->s[j->i] == 'E')) {
+        j->i++;
+        if (j->i < j->n && (j->s[j->i] == '+' || j->s[j->i] == '-'))
+            j->i++;
+        if (!json_digits(j))
+            return 0;
+    }
+    return 1;
+}
+
+/* Four hex digits after "\u"; -1 if not. */
+static long json_hex4(Json *j)
+{
+    if (j->n - j->i < 4)
+        return -1;
+    long v = 0;
+    for (int k = 0; k < 4; k++) {
+        char c = j->s[j->i++];
+        int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
+              : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+        if (d < 0)
+            return -1;
+        v = v * 16 + d;
+    }
+    return v;
+}
+
+static int json_escape(Json *j)
+{
+    if (j->i >= j->n)
+        return 0;
+    char c = j->s[j->i++];
+    if (strchr("\"\\/bfnrt", c) && c)
+        return 1;
+    if (c != 'u')
+        return 0;
+    long u = json_hex4(j);
+    if (u < 0 || (u >= 0xDC00 && u <= 0xDFFF))
+        return 0;
+    if (u >= 0xD800 && u <= 0xDBFF) {   /* a high surrogate needs its low one */
+        if (!json_lit(j, "\\u"))
+            return 0;
+        long lo = json_hex4(j);
+        return lo >= 0xDC00 && lo <= 0xDFFF;
+    }
+    return 1;
+}
+
+/* Strings are checked for structure here, for UTF-8 by the caller. */
+static int json_string(Json *j)
+{
+    if (!json_lit(j, "\""))
+        return 0;
+    while (j->i < j->n) {
+        unsigned char c = (unsigned char)j->s[j->i++];
+        if (c == '"')
+            return 1;
+        if (c < 0x20)
+            return 0;
+        if (c == '\\' && !json_escape(j))
+            return 0;
+    }
+    return 0;
+}
+
+/* The members of an object (members = 1) or the elements of an array,
+ * after the opening bracket. */
+static int json_items(Json *j, int members, char close)
+{
+    json_ws(j);
+    if (j->i < j->n && j->s[j->i] == close) {
+        j->i++;
+        return 1;
+    }
+    for (;;) {
+        json_ws(j);
+        if (members) {
+            if (!json_string(j))
+                return 0;
+            json_ws(j);
+            if (!json_lit(j, ":"))
+                return 0;
+        }
+        if (!json_value(j))
+            return 0;
+        json_ws(j);
+        if (j->i >= j->n)
+            return 0;
+        char c = j->s[j->i++];
+        if (c == close)
+            return 1;
+        if (c != ',')
+            return 0;
+    }
+}
+
+static int json_value(Json *j)
+{
+    json_ws(j);
+    if (j->i >= j->n || j->depth > 64)
+        return 0;
+    char c = j->s[j->i];
+    if (c == '{' || c == '[') {
+        j->i++;
+        j->depth++;
+        int ok = json_items(j, c == '{', c == '{' ? '}' : ']');
+        j->depth--;
+        return ok;
+    }
+    if (c == '"')
+        return json_string(j);
+    if (c == '-' || (c >= '0' && c <= '9'))
+        return json_number(j);
+    return json_lit(j, "true") || json_lit(j, "false") || json_lit(j, "null");
+}
+
+int fuzz_json_object_valid(const char *s, size_t n)
+{
+    Json j = {s, n, 0, 0};
+    json_ws(&j);
+    if (j.i >= n || s[j.i] != '{' || !json_value(&j))
+        return 0;
+    json_ws(&j);
+    return j.i == n;
+}
+
+/* ---- What a game answers ---------------------------------------------------- */
+
+/* Everything a game tells its seats, as one text: each seat's legal list
+ * (machine forms), the messages each seat may read, status, seat to act,
+ * draw offer, repetitions and the position string.  Two games that give
+ * the same digest answer every question alike. */
+static void game_digest(const Game *g, StrBuf *out)
+{
+    ActionList l = ACTIONLIST_INIT;
+    StrBuf t = STRBUF_INIT;
+    for (int seat = 0; seat < game_nseats(g); seat++) {
+        al_clear(&l);
+        game_legal(g, seat, &l);
+        sb_printf(out, "legal %d:", seat);
+        for (int i = 0; i < l.n; i++) {
+            sb_reset(&t);
+            game_format(g, &l.v[i], FMT_MACHINE, &t);
+            sb_printf(out, " %s", sb_str(&t));
+        }
+        sb_putc(out, '\n');
+    }
+    for (int i = 0; i < game_message_count(g); i++)
+        for (int seat = 0; seat < game_nseats(g); seat++) {
+            const char *m = game_message(g, i, seat);
+            sb_printf(out, "message %d to %d: %s\n", i, seat, m ? m : "(hidden)");
+        }
+    Status st;
+    game_status(g, &st);
+    sb_printf(out, "status over=%d winners=%u reason=%s check=%u\n", st.over,
+              st.winners, st.reason, st.in_check);
+    sb_printf(out, "to act %d, draw offer %d, repetitions %d, history %d\n",
+              game_to_act(g), game_draw_offer(g), game_repetitions(g),
+              game_history_len(g));
+    sb_puts(out, "position ");
+    game_position(g, out);
+    sb_putc(out, '\n');
+    sb_free(&t);
+    al_free(&l);
+}
+
+/* Fail with the first line where the digests of a and b part. */
+static void digest_compare(const Game *a, const Game *b, const char *what,
+                           const char *about)
+{
+    StrBuf x = STRBUF_INIT, y = STRBUF_INIT;
+    game_digest(a, &x);
+    game_digest(b, &y);
+    if (strcmp(sb_str(&x), sb_str(&y)) == 0) {
+        sb_free(&x);
+        sb_free(&y);
+        return;
+    }
+    const char *p = sb_str(&x), *q = sb_str(&y);
+    while (*p && *p == *q) {
+        const char *nl = strchr(p, '\n');
+        if (!nl || strncmp(p, q, (size_t)(nl - p + 1)) != 0)
+            break;
+        q += nl - p + 1;
+        p = nl + 1;
+    }
+    fuzz_fail(about, about ? strlen(about) : 0, "%s: the games answer differently:\n"
+              "  before: %.*s\n  after:  %.*s", what, (int)strcspn(p, "\n"), p,
+              (int)strcspn(q, "\n"), q);
+}
+
+/* The legal play actions of the seat to act, machine forms. */
+static void play_list(const Game *g, StrBuf *out)
+{
+    ActionList l = ACTIONLIST_INIT;
+    game_legal_play(g, &l);
+    for (int i = 0; i < l.n; i++) {
+        sb_putc(out, ' ');
+        game_format(g, &l.v[i], FMT_MACHINE, out);
+    }
+    al_free(&l);
+}
+
+/* Does any action of g's history carry a note (the clock proposal)? */
+static int history_has_note(const Game *g)
+{
+    for (int i = 0; i < game_history_len(g); i++)
+        if (game_history(g, i)->action.note)
+            return 1;
+    return 0;
+}
+
+/* ---- Invariants on a game --------------------------------------------------- */
+
+/* save, load, compare; save again: the same text. */
+static void check_save_load(const Game *g, const char *about)
+{
+    StrBuf s1 = STRBUF_INIT, s2 = STRBUF_INIT;
+    if (record_save(g, &s1)) {      /* an action text a record cannot hold */
+        sb_free(&s1);
+        return;
+    }
+    if (KNOWN_TOLERATED && history_has_note(g)) {   /* KNOWN_CLOCK_NOTE */
+        sb_free(&s1);
+        return;
+    }
+    Error e;
+    e.msg[0] = '\0';
+    Game *h = record_load(sb_str(&s1), "saved", &e);
+    if (!h)
+        fuzz_fail(sb_str(&s1), s1.len, "a saved game does not load: %s", e.msg);
+    digest_compare(g, h, "save then load", about);
+    if (!game_same(g, h))
+        fuzz_fail(sb_str(&s1), s1.len, "save then load: game_same says the loaded "
+                  "game differs (digests agree)");
+    if (record_save(h, &s2) || strcmp(sb_str(&s1), sb_str(&s2)) != 0)
+        fuzz_fail(sb_str(&s2), s2.len, "save, load, save: the second record differs "
+                  "from the first");
+    game_free(h);
+    sb_free(&s1);
+    sb_free(&s2);
+}
+
+/* The position string, read back into a new game of the same config, is
+ * written the same; a game in play offers the same play actions. */
+static void check_position(const Game *g, const char *about)
+{
+    StrBuf p1 = STRBUF_INIT, p2 = STRBUF_INIT, l1 = STRBUF_INIT, l2 = STRBUF_INIT;
+    game_position(g, &p1);
+    if (p1.len == 0) {
+        /* No position string: Masqués' setup phase (MASQ-1), the armies
+         * still in hand. */
+        sb_free(&p1);
+        return;
+    }
+    GameConfig cfg = *game_config(g);
+    cfg.position = sb_str(&p1);
+    Error e;
+    e.msg[0] = '\0';
+    Game *h = game_new(&cfg, &e);
+    if (!h)
+        fuzz_fail(sb_str(&p1), p1.len, "the game's own position string is refused: %s",
+                  e.msg);
+    game_position(h, &p2);
+    if (strcmp(sb_str(&p1), sb_str(&p2)) != 0)
+        fuzz_fail(sb_str(&p2), p2.len, "position read and written again differs from "
+                  "\"%s\"", sb_str(&p1));
+    if (game_to_act(g) >= 0 && !history_has_note(g)) {
+        play_list(g, &l1);
+        play_list(h, &l2);
+        if (strcmp(sb_str(&l1), sb_str(&l2)) != 0)
+            fuzz_fail(about, about ? strlen(about) : 0, "the game read from its position "
+                      "string \"%s\" offers other play actions:\n  game:%s\n  read:%s",
+                      sb_str(&p1), sb_str(&l1), sb_str(&l2));
+    }
+    game_free(h);
+    sb_free(&p1);
+    sb_free(&p2);
+    sb_free(&l1);
+    sb_free(&l2);
+}
+
+/* Fast perft equals generic perft (depth 2, or 1 when the tree is wide). */
+static void check_perft(const Game *g, const char *about)
+{
+    if (game_to_act(g) < 0)
+        return;
+    uint64_t n1 = game_perft(g, 1), m1 = game_perft_generic(g, 1);
+    if (n1 != m1)
+        fuzz_fail(about, about ? strlen(about) : 0, "perft 1: fast %llu, generic %llu",
+                  (unsigned long long)n1, (unsigned long long)m1);
+    if (n1 > 64)
+        return;
+    uint64_t n2 = game_perft(g, 2), m2 = game_perft_generic(g, 2);
+    if (n2 != m2) {
+        StrBuf p = STRBUF_INIT;
+        game_position(g, &p);
+        fuzz_fail(sb_str(&p), p.len, "perft 2: fast %llu, generic %llu",
+                  (unsigned long long)n2, (unsigned long long)m2);
+    }
+}
+
+/* ---- Batch mode ----------------------------------------------------------------- */
+
+#define BATCH_MAX_LINES 64
+#define BATCH_RING 4
+
+static const char *const VARIANTS[] = {"orthodox", "masques", "ambigus"};
+
+/* Parameters byte 1 may switch on, bit by bit, per variant. */
+static const char *const PARAMS[3][8] = {
+    {"castling=off", "fivefold=off", "seventy_five_move=off", "threefold=off",
+     "insufficient_material=off", "fifty_move=off", "value.Q=12", NULL},
+    {"reveal_alone=on", "mask_mate=truth", "giveup_revealed=off", "allin=4",
+     "masked_king_check=on", "show_at_end=on", "fivefold=off", "allin=9"},
+    {"clock=on", "mate=on", "stalemate=draw", "threefold=off", "fivefold=off",
+     "stalemate=loss", "fifty_move=off", NULL},
+};
+
+typedef struct BatchRun {
+    Batch *b;
+    int json;
+    int period;                 /* costly checks every `period` lines */
+    Game *ring[BATCH_RING];     /* earlier states, oldest first */
+    int nring;
+} BatchRun;
+
+/* Is a's history the start of b's (same actions, notes and texts)? */
+static int history_prefix(const Game *a, const Game *b)
+{
+    if (game_history_len(a) > game_history_len(b))
+        return 0;
+    for (int i = 0; i < game_history_len(a); i++) {
+        const HistoryEntry *x = game_history(a, i), *y = game_history(b, i);
+        if (!action_eq(&x->action, &y->action) || x->action.note != y->action.note ||
+            strcmp(x->text, y->text) != 0)
+            return 0;
+    }
+    return 1;
+}
+
+/* Keep g's state when its history grew; forget the kept states that are
+ * not earlier states of g any more (an undo took them back). */
+static void ring_update(BatchRun *r, const Game *g)
+{
+    int k = 0;
+    for (int i = 0; i < r->nring; i++) {
+        if (history_prefix(r->ring[i], g))
+            r->ring[k++] = r->ring[i];
+        else
+            game_free(r->ring[i]);
+    }
+    r->nring = k;
+    if (k && game_history_len(r->ring[k - 1]) >= game_history_len(g))
+        return;
+    if (r->nring == BATCH_RING) {
+        game_free(r->ring[0]);
+        memmove(r->ring, r->ring + 1, sizeof r->ring[0] * (BATCH_RING - 1));
+        r->nring--;
+    }
+    r->ring[r->nring++] = game_clone(g);
+}
+
+/* `undo N` on a copy gives exactly the state kept N actions ago. */
+static void check_undo(const BatchRun *r, const Game *g, const char *about)
+{
+    for (int i = 0; i < r->nring; i += r->nring > 2 ? r->nring - 2 : 1) {
+        int n = game_history_len(g) - game_history_len(r->ring[i]);
+        if (n <= 0)
+            continue;
+        Game *c = game_clone(g);
+        Error e;
+        e.msg[0] = '\0';
+        if (game_undo(c, n, &e))
+            fuzz_fail(about, strlen(about), "undo %d refused: %s", n, e.msg);
+        digest_compare(r->ring[i], c, "undo", about);
+        if (!game_same(r->ring[i], c))
+            fuzz_fail(about, strlen(about), "undo %d: game_same says the state differs "
+                      "from the one kept %d actions ago (digests agree)", n, n);
+        game_free(c);
+    }
+}
+
+/* One answer: a single line ending in '\n'; with --json one valid object
+ * whose "ok" says what batch_line returned; valid UTF-8 throughout. */
+static void check_answer(const BatchRun *r, const char *line, int rc, const StrBuf *out)
+{
+    const char *s = sb_str(out);
+    size_t n = out->len;
+    StrBuf esc = STRBUF_INIT;   /* freed by the abort, if ever used */
+    if (n == 0 || s[n - 1] != '\n')
+        fuzz_fail(line, strlen(line), "the answer does not end with a line break");
+    if (!fuzz_utf8_valid(s, n)) {
+        /* KNOWN_ERROR_UTF8 (an error text cut) and KNOWN_LAX_UTF8 (a line
+         * that is not UTF-8 taken and echoed). */
+        int known = rc != 0 || !fuzz_utf8_valid(line, strlen(line));
+        if (!(KNOWN_TOLERATED && known))
+            fuzz_fail(line, strlen(line), "the answer is not valid UTF-8: %s",
+                      escaped(s, n, &esc));
+    }
+    if (!r->json)
+        return;
+    if (memchr(s, '\n', n - 1))
+        fuzz_fail(s, n, "a JSON answer spans several lines");
+    if (!fuzz_json_object_valid(s, n - 1))
+        fuzz_fail(s, n, "the answer is not one valid JSON object");
+    const char *want = rc == 0 ? "{\"ok\":true," : "{\"ok\":false,";
+    if (strncmp(s, want, strlen(want)) != 0)
+        fuzz_fail(s, n, "batch_line returned %d but the answer does not start with %s",
+                  rc, want);
+}
+
+/* Lines that would touch files (save) are not run: a fuzzer must not
+ * write where its input says. */
+static int line_skipped(const char *line)
+{
+    const char *p = line + strspn(line, " \t");
+    return !*p || *p == '#' || strstr(line, "save") != NULL;
+}
+
+/* The costly checks: each replays the game or searches its tree. */
+static void check_game(const BatchRun *r, const Game *g, const char *line)
+{
+    check_undo(r, g, line);
+    check_save_load(g, line);
+    check_position(g, line);
+    check_perft(g, line);
+}
+
+static void batch_step(BatchRun *r, const char *line, int lineno, int last)
+{
+    Game *g = batch_game(r->b);
+    Game *before = game_clone(g);
+    StrBuf out = STRBUF_INIT;
+    int rc = batch_line(r->b, line, &out);
+    check_answer(r, line, rc, &out);
+    g = batch_game(r->b);
+    if (rc != 0 && !game_same(before, g)) {
+        digest_compare(before, g, "a refused command changed the game", line);
+        fuzz_fail(line, strlen(line), "a refused command changed the game (game_same; "
+                  "answer %s)", sb_str(&out));
+    }
+    game_free(before);
+    sb_free(&out);
+    if (rc == 0) {
+        ring_update(r, g);
+        if (lineno % r->period == 0 || last)
+            check_game(r, g, line);
+    }
+}
+
+static void batch_options(const uint8_t *d, CliOptions *o)
+{
+    memset(o, 0, sizeof *o);
+    int v = d[0] % 3;
+    o->command = "run";
+    o->variant = variant_find(VARIANTS[v]);
+    o->json = (d[0] / 3) % 4 != 0;    /* JSON three times in four */
+    o->ascii = (d[0] / 12) % 2;
+    o->depth = -1;
+    o->have_seed = 1;
+    o->seed = d[2];
+    for (int k = 0; k < 8; k++)
+        if ((d[1] >> k & 1) && PARAMS[v][k])
+            o->params[o->nparams++] = PARAMS[v][k];
+}
+
+int fuzz_batch(const uint8_t *data, size_t size)
+{
+    if (size < 4)
+        return 0;
+    CliOptions o;
+    batch_options(data, &o);
+    Error e;
+    e.msg[0] = '\0';
+    int status;
+    static const int PERIODS[4] = {1, 3, 8, 16};
+    BatchRun r = {.period = PERIODS[data[3] % 4]};
+    r.json = o.json;
+    r.b = batch_open(&o, &e, &status);
+    if (!r.b)   /* two parameters that clash (stalemate=draw with mate off ...) */
+        return 0;
+    ring_update(&r, batch_game(r.b));
+    size_t i = 4;
+    char *line = malloc(size);
+    for (int lineno = 1; i < size && lineno <= BATCH_MAX_LINES && !batch_done(r.b);) {
+        size_t len = 0;
+        while (i < size && data[i] != '\n')
+            line[len++] = (char)data[i++];
+        line[len] = '\0';   /* a NUL byte ends the line as in `chessvar run` */
+        i++;
+        if (line_skipped(line))
+            continue;
+        batch_step(&r, line, lineno, i >= size || lineno == BATCH_MAX_LINES);
+        lineno++;
+    }
+    free(line);
+    for (int k = 0; k < r.nring; k++)
+        game_free(r.ring[k]);
+    batch_close(r.b);
+    return 0;
+}
+
+/* ---- Records ----------------------------------------------------------------------- */
+
+int fuzz_record(const uint8_t *data, size_t size)
+{
+    char *text = malloc(size + 1);
+    memcpy(text, data, size);
+    text[size] = '\0';
+    Error e;
+    e.msg[0] = '\0';
+    Game *g = record_load(text, "fuzz.rec", &e);
+    if (!g) {
+        size_t n = strlen(e.msg);
+        if (n == 0)
+            fuzz_fail(text, strlen(text), "record_load refused without a message");
+        if (fuzz_utf8_valid(text, strlen(text)) && !fuzz_utf8_valid(e.msg, n) &&
+            !KNOWN_TOLERATED)   /* KNOWN_ERROR_UTF8 */
+            fuzz_fail(e.msg, n, "record_load's message is not valid UTF-8");
+        free(text);
+        return 0;
+    }
+    check_save_load(g, text);
+    game_free(g);
+    free(text);
+    return 0;
+}
+
+/* ---- Position strings ------------------------------------------------------------------- */
+
+int fuzz_position(const uint8_t *data, size_t size)
+{
+    if (size < 1)
+        return 0;
+    int v = data[0] % 3;
+    char *text = malloc(size);
+    memcpy(text, data + 1, size - 1);
+    text[size - 1] = '\0';
+    GameConfig cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.variant = variant_find(VARIANTS[v]);
+    cfg.position = text;
+    params_defaults(cfg.variant, &cfg.params);
+    /* Parameters that change what a position allows: Ambigus' mate rule,
+     * Masqués' all-in and masked King. */
+    if (data[0] / 3 % 2)
+        params_set(cfg.variant, &cfg.params, v == 2 ? "mate=on" : v == 1 ?
+                   "masked_king_check=on" : "castling=off", NULL);
+    cfg.params_set = 1;
+    Error e;
+    e.msg[0] = '\0';
+    Game *g = game_new(&cfg, &e);
+    if (!g) {
+        if (!e.msg[0])
+            fuzz_fail(text, strlen(text), "a position was refused without a message");
+        free(text);
+        return 0;
+    }
+    check_position(g, text);
+    StrBuf p = STRBUF_INIT;
+    game_position(g, &p);
+    cfg.position = sb_str(&p);
+    Game *h = game_new(&cfg, &e);
+    if (!h)
+        fuzz_fail(text, strlen(text), "the position written is refused: %s", e.msg);
+    digest_compare(g, h, "a position read, written and read again", text);
+    check_perft(g, text);
+    game_free(h);
+    game_free(g);
+    sb_free(&p);
+    free(text);
+    return 0;
+}
+
+const FuzzTarget fuzz_targets[] = {
+    {"batch", fuzz_batch},
+    {"record", fuzz_record},
+    {"position", fuzz_position},
+    {NULL, NULL},
+};
