@@ -108,7 +108,7 @@ deps-bench:
 	@sh tests/deps.sh $(DEB_PKGS) stockfish
 
 clean:
-	rm -rf build build-san chessvar
+	rm -rf build build-san build-fuzz chessvar
 
 # Fuzzing (tests/fuzz/): `make fuzz` runs each libFuzzer harness for a while.
 -include tests/fuzz/fuzz.mk

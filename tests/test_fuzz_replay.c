@@ -8,8 +8,7 @@
  * and JSON checkers the targets rely on.
  *
  * Invariant: a broken invariant aborts the process (fuzz_fail), which the
- * test runner reports as a failure with the target's message; the known
- * bugs' inputs (tests/fuzz/known/) are not replayed.
+ * test runner reports as a failure with the target's message.
  *
  * To replay other files by hand (a crash from make fuzz):
  *   build/tests/test_fuzz_replay batch build-fuzz/crashes/batch/crash-...

@@ -5,7 +5,6 @@
 #   make fuzz                        every harness, FUZZ_SECONDS each, in
 #                                    parallel, then one line of figures each
 #   make fuzz FUZZ_TARGETS=batch FUZZ_SECONDS=600
-#   make fuzz FUZZ_TOLERATE=0        also fail on the known bugs of issue 8
 #   make fuzz-merge                  minimize corpus + findings into
 #                                    build-fuzz/merged/TARGET (to pick from)
 #   make fuzz-clean
@@ -20,7 +19,6 @@
 FUZZ_CC       ?= clang
 FUZZ_SECONDS  ?= 60
 FUZZ_TARGETS  ?= batch record position
-FUZZ_TOLERATE ?= 1
 FUZZ_FLAGS    ?=
 FUZZ_DIR      := build-fuzz
 FUZZ_DEB_PKGS := clang libclang-rt-14-dev
@@ -28,9 +26,6 @@ FUZZ_SAN      := address,undefined
 FUZZ_CFLAGS   := -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -fno-omit-frame-pointer \
                  -fsanitize=fuzzer-no-link,$(FUZZ_SAN) -fno-sanitize-recover=all \
                  $(MARCH) $(PKG_CFLAGS) -MMD -MP
-ifneq ($(FUZZ_TOLERATE),0)
-  FUZZ_CFLAGS += -DFUZZ_TOLERATE_KNOWN
-endif
 FUZZ_LIB_OBJ  := $(LIB_SRC:%.c=$(FUZZ_DIR)/obj/%.o) \
                  $(FUZZ_DIR)/obj/tests/support/fuzz_targets.o
 FUZZ_BINS     := $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)
@@ -40,13 +35,7 @@ FUZZ_BINS     := $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)
 fuzz-deps:
 	@sh tests/deps.sh $(FUZZ_DEB_PKGS)
 
-# The tolerance switch changes the objects: remember it, rebuild on change.
-$(FUZZ_DIR)/tolerate.$(FUZZ_TOLERATE):
-	@mkdir -p $(FUZZ_DIR)
-	@rm -f $(FUZZ_DIR)/tolerate.*
-	@touch $@
-
-$(FUZZ_DIR)/obj/%.o: %.c $(FUZZ_DIR)/tolerate.$(FUZZ_TOLERATE) | fuzz-deps
+$(FUZZ_DIR)/obj/%.o: %.c | fuzz-deps
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
 

@@ -17,23 +17,6 @@
 #include "../../core/game.h"
 #include "../../core/record.h"
 
-/* ---- Known bugs ------------------------------------------------------------
- * Issue 8 lists bugs another branch fixes.  Built with FUZZ_TOLERATE_KNOWN,
- * the checks they break let them pass so a run can look for new ones:
- *   KNOWN_CLOCK_NOTE  (issue 8, #1) Échecs ambigus: the clock proposal (an
- *                     action's note) is lost by save + load;
- *   KNOWN_ERROR_UTF8  (#2) an error text cut inside a UTF-8 character
- *                     ('%.40s', the 512-byte Error);
- *   KNOWN_LAX_UTF8    (#3) batch mode takes a line with surrogates,
- *                     overlong forms or code points above U+10FFFF and
- *                     echoes it.
- * Once they are fixed, make fuzz FUZZ_TOLERATE=0 (and then the default)
- * checks everything, as the replay test always does. */
-#ifdef FUZZ_TOLERATE_KNOWN
-#define KNOWN_TOLERATED 1
-#else
-#define KNOWN_TOLERATED 0
-#endif
 
 /* ---- Failing loudly ------------------------------------------------------- */
 
@@ -383,10 +366,6 @@ static void check_save_load(const Game *g, const char *about)
         sb_free(&s1);
         return;
     }
-    if (KNOWN_TOLERATED && history_has_note(g)) {   /* KNOWN_CLOCK_NOTE */
-        sb_free(&s1);
-        return;
-    }
     Error e;
     e.msg[0] = '\0';
     Game *h = record_load(sb_str(&s1), "saved", &e);
@@ -553,14 +532,9 @@ static void check_answer(const BatchRun *r, const char *line, int rc, const StrB
     StrBuf esc = STRBUF_INIT;   /* freed by the abort, if ever used */
     if (n == 0 || s[n - 1] != '\n')
         fuzz_fail(line, strlen(line), "the answer does not end with a line break");
-    if (!fuzz_utf8_valid(s, n)) {
-        /* KNOWN_ERROR_UTF8 (an error text cut) and KNOWN_LAX_UTF8 (a line
-         * that is not UTF-8 taken and echoed). */
-        int known = rc != 0 || !fuzz_utf8_valid(line, strlen(line));
-        if (!(KNOWN_TOLERATED && known))
-            fuzz_fail(line, strlen(line), "the answer is not valid UTF-8: %s",
-                      escaped(s, n, &esc));
-    }
+    if (!fuzz_utf8_valid(s, n))
+        fuzz_fail(line, strlen(line), "the answer is not valid UTF-8: %s",
+                  escaped(s, n, &esc));
     if (!r->json)
         return;
     if (memchr(s, '\n', n - 1))
@@ -678,8 +652,7 @@ int fuzz_record(const uint8_t *data, size_t size)
         size_t n = strlen(e.msg);
         if (n == 0)
             fuzz_fail(text, strlen(text), "record_load refused without a message");
-        if (fuzz_utf8_valid(text, strlen(text)) && !fuzz_utf8_valid(e.msg, n) &&
-            !KNOWN_TOLERATED)   /* KNOWN_ERROR_UTF8 */
+        if (fuzz_utf8_valid(text, strlen(text)) && !fuzz_utf8_valid(e.msg, n))
             fuzz_fail(e.msg, n, "record_load's message is not valid UTF-8");
         free(text);
         return 0;
