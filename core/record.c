@@ -209,15 +209,18 @@ static void sync_dir_of(const char *path)
 
 int record_save_file(const Game *g, const char *path, Error *e)
 {
+    char clip[100]; /* the path as messages show it: a long one is clipped,
+                     * so the reason after it is never cut off */
+    const char *named = str_clip(clip, sizeof clip, path);
     StrBuf text = STRBUF_INIT, tmp = STRBUF_INIT;
     unsigned long failures = cv_alloc_failures();
     if (record_save(g, &text) < 0) {
         int oom = cv_alloc_failures() != failures;
         sb_free(&text);
         if (oom)
-            return err_set(e, "%s: out of memory", path);
+            return err_set(e, "%s: out of memory", named);
         return err_set(e, "%s: this game cannot be written as a record "
-                          "(an action has no one-line text)", path);
+                          "(an action has no one-line text)", named);
     }
     /* Replace the file a symbolic link points to, not the link. */
     char *real = realpath(path, NULL);
@@ -225,7 +228,7 @@ int record_save_file(const Game *g, const char *path, Error *e)
     struct stat st;
     int have_old = stat(target, &st) == 0, err = 0, fd = -1;
     if (have_old && !S_ISREG(st.st_mode)) {
-        err_set(e, "%s %s: a record is written to a file", path, file_kind(st.st_mode));
+        err_set(e, "%s %s: a record is written to a file", named, file_kind(st.st_mode));
         goto out;
     }
     fd = temp_beside(target, &tmp);
@@ -246,7 +249,7 @@ int record_save_file(const Game *g, const char *path, Error *e)
         sync_dir_of(target);
 out:
     if (err)
-        err_set(e, "%s: cannot write: %s (%s)", path, strerror(err),
+        err_set(e, "%s: cannot write: %s (%s)", named, strerror(err),
                 have_old ? "the old record is unchanged" : "nothing was written");
     int failed = err || (have_old && !S_ISREG(st.st_mode));
     free(real);
@@ -721,16 +724,19 @@ Game *record_load_from(const char *text, const char *source_name,
  * NULL with e otherwise. */
 static FILE *open_record(const char *path, Error *e)
 {
+    char clip[100]; /* the path as messages show it: a long one is clipped,
+                     * so the reason after it is never cut off */
+    const char *named = str_clip(clip, sizeof clip, path);
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     struct stat st;
     if (fd < 0 || fstat(fd, &st) != 0) {
-        err_set(e, "%s: cannot read: %s", path, strerror(errno));
+        err_set(e, "%s: cannot read: %s", named, strerror(errno));
         if (fd >= 0)
             close(fd);
         return NULL;
     }
     if (!S_ISREG(st.st_mode)) {
-        err_set(e, "%s %s: a record is a file", path, file_kind(st.st_mode));
+        err_set(e, "%s %s: a record is a file", named, file_kind(st.st_mode));
         close(fd);
         return NULL;
     }
@@ -738,7 +744,7 @@ static FILE *open_record(const char *path, Error *e)
     FILE *f = flags >= 0 && fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0
                   ? fdopen(fd, "rb") : NULL;
     if (!f) {
-        err_set(e, "%s: cannot read: %s", path, strerror(errno));
+        err_set(e, "%s: cannot read: %s", named, strerror(errno));
         close(fd);
     }
     return f;
@@ -746,6 +752,9 @@ static FILE *open_record(const char *path, Error *e)
 
 Game *record_load_file(const char *path, Error *e)
 {
+    char clip[100]; /* the path as messages show it: a long one is clipped,
+                     * so the reason after it is never cut off */
+    const char *named = str_clip(clip, sizeof clip, path);
     FILE *f = open_record(path, e);
     if (!f)
         return NULL;
@@ -764,9 +773,9 @@ Game *record_load_file(const char *path, Error *e)
     fclose(f);
     Game *g = NULL;
     if (bad)
-        err_set(e, "%s: cannot read: %s", path, strerror(bad));
+        err_set(e, "%s: cannot read: %s", named, strerror(bad));
     else if (too_big)
-        err_set(e, "%s: too large for a record (over %u bytes)", path,
+        err_set(e, "%s: too large for a record (over %u bytes)", named,
                 RECORD_MAX_BYTES);
     else if (text.len > 0 && memchr(text.s, '\0', text.len)) {
         /* A NUL would silently end the text early: name its line. */
@@ -774,10 +783,10 @@ Game *record_load_file(const char *path, Error *e)
         int line = 1;
         for (const char *q = text.s; q < nul; q++)
             line += *q == '\n';
-        err_set(e, "%s:%d: a NUL byte (this is not a text record)", path,
+        err_set(e, "%s:%d: a NUL byte (this is not a text record)", named,
                 line);
     } else
-        g = record_load(sb_str(&text), path, e);
+        g = record_load(sb_str(&text), named, e);
     sb_free(&text);
     return g;
 }

@@ -1070,6 +1070,19 @@ static void test_play_masq16_end_is_public(void **state)
     run_free(&r);
 }
 
+/* Issue 8, item 5: a path too long to be a file name is refused with the
+ * system's reason, which a long path must not push out of the message. */
+static void test_run_save_long_name_says_why(void **state)
+{
+    (void)state;
+    char in[1300] = "as white save /tmp/";
+    size_t n = strlen(in);
+    memset(in + n, 'a', 1100);
+    strcpy(in + n + 1100, "\n");
+    expect(&(Expect){.args = "run orthodox", .input = in, .status = 1,
+                     .out = {"...: cannot write: File name too long (nothing was written)"}});
+}
+
 /* ORTH-8: draw by agreement; a declined offer lets the game go on. */
 static void test_run_draw_offer_orth8(void **state)
 {
@@ -1560,6 +1573,7 @@ int main(void)
         cmocka_unit_test(test_run_masq12_undo_own_actions_only),
         cmocka_unit_test(test_run_masq16_show_after_the_end),
         cmocka_unit_test(test_play_masq16_end_is_public),
+        cmocka_unit_test(test_run_save_long_name_says_why),
         cmocka_unit_test(test_run_draw_offer_orth8),
         cmocka_unit_test(test_run_claim_threefold_orth9),
         cmocka_unit_test(test_run_view_text_orientation),
