@@ -1,0 +1,343 @@
+/*
+ * test_gaps.c -- tests written to kill the mutants that survived the
+ * sampled mutation testing of the rule code (issue 8, "Test gaps found by
+ * mutation testing"; tests/mutation/README.md lists every survivor and the
+ * test here that kills it): Masqués repetitions, en passant in the
+ * repetition key and the fifty/seventy-five-move counts (ORTH-9 through
+ * MASQ-16), the Échecs ambigus one-candidate message (AMBI-2), orthodox
+ * notation errors, and game_new's refusal of a side or seat count.
+ *
+ * Invariant: each test drives the public game API as a player would and
+ * asserts an exact answer (result and reason, message text, refusal text,
+ * repetition count) that the mutant it was written for gets wrong; each
+ * was seen failing on its mutant before the mutant was reverted.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/game.h"
+#include "support/testutil.h"
+#include "support/toy_variant.h"
+
+enum { WHITE = 0, BLACK = 1 };
+
+/* ---- Helpers ------------------------------------------------------------- */
+
+static Game *masques(const char *pos, const char *params)
+{
+    return tu_game(&(TuGame){.variant = tu_variant("masques"), .position = pos,
+                             .params = params});
+}
+
+/* Is `machine` a play action of the seat to act? */
+static int legal_now(const Game *g, const char *machine)
+{
+    return tu_is_legal(g, machine);
+}
+
+/* Is a draw claim among seat's legal actions? */
+static int claim_listed(const Game *g, int seat)
+{
+    return tu_legal_count(g, seat, ACT_DRAW_CLAIM) > 0;
+}
+
+/* The last message of the game as seat reads it ("" if it may not). */
+static const char *last_message(const Game *g, int seat)
+{
+    int n = game_message_count(g);
+    assert_true(n > 0);
+    const char *m = game_message(g, n - 1, seat);
+    return m ? m : "";
+}
+
+/* Does any message of the game, as seat reads it, hold want? */
+static int any_message(const Game *g, int seat, const char *want)
+{
+    for (int i = 0; i < game_message_count(g); i++) {
+        const char *m = game_message(g, i, seat);
+        if (m && strstr(m, want))
+            return 1;
+    }
+    return 0;
+}
+
+/* ---- Masqués: repetitions and move counts (ORTH-9 via MASQ-16) ------------ */
+
+/* The masked a-pawn's double step, both Knights revealed.  The Knights make
+ * one round trip first, so that the positions after the double step and
+ * after each later round trip differ in nothing but the en passant square. */
+#define MQ_NO_TAKER "4k1n1/8/8/8/8/8/P~7/1N2K3 w - - 0 1"
+/* The same with a black Pawn on b4 that may take en passant on a3. */
+#define MQ_TAKER "4k1n1/8/8/8/1p6/8/P~7/1N2K3 w - - 0 1"
+#define MQ_ROUND_W "b1c3 g8f6 c3b1 f6g8"
+#define MQ_ROUND_B "g8f6 b1c3 f6g8 c3b1"
+
+/* MASQ-16 with ORTH-9: after a2a4 nobody can take en passant, so the
+ * position after it and after two more round trips is the same position
+ * three times: black may claim.  (Kills the mutant that puts the en passant
+ * square into the repetition key when no piece can take there.) */
+static void test_masq16_threefold_ep_square_without_taker(void **state)
+{
+    (void)state;
+    Game *g = masques(MQ_NO_TAKER, NULL);
+    tu_play_line(g, MQ_ROUND_W " a2a4");
+    char *pos = tu_position(g);
+    assert_non_null(strstr(pos, " b - a3 ")); /* the square is written ... */
+    free(pos);
+    assert_int_equal(game_repetitions(g), 1);
+    tu_play_line(g, MQ_ROUND_B);
+    assert_int_equal(game_repetitions(g), 2); /* ... but does not count */
+    assert_false(claim_listed(g, BLACK));
+    tu_assert_refused(g, "claim", "no draw can be claimed now");
+    tu_play_line(g, MQ_ROUND_B);
+    assert_int_equal(game_repetitions(g), 3);
+    tu_assert_going_on(g); /* a claim, not automatic */
+    assert_true(claim_listed(g, BLACK));
+    tu_play(g, BLACK, "claim");
+    tu_assert_over(g, "1/2-1/2", "threefold repetition claimed by black");
+    game_free(g);
+}
+
+/* ORTH-9: where the black Pawn on b4 could take en passant, the position
+ * after a2a4 is not the one after the round trips (same placement, not the
+ * same possibilities): two occurrences, then three only one trip later.
+ * (Kills the mutants that drop the en passant term from the key.) */
+static void test_masq16_threefold_ep_square_with_taker(void **state)
+{
+    (void)state;
+    Game *g = masques(MQ_TAKER, NULL);
+    tu_play_line(g, MQ_ROUND_W " a2a4");
+    assert_true(legal_now(g, "b4a3")); /* the capture exists */
+    tu_play_line(g, MQ_ROUND_B " " MQ_ROUND_B);
+    assert_int_equal(game_repetitions(g), 2);
+    assert_false(claim_listed(g, BLACK));
+    tu_assert_refused(g, "claim", "no draw can be claimed now");
+    tu_play_line(g, MQ_ROUND_B);
+    assert_int_equal(game_repetitions(g), 3);
+    tu_play(g, BLACK, "claim");
+    tu_assert_over(g, "1/2-1/2", "threefold repetition claimed by black");
+    game_free(g);
+}
+
+/* ORTH-9 automatic draw: the fifth occurrence ends the game, the fourth
+ * does not; fivefold=off lets it go on. */
+static void test_masq16_fivefold_automatic(void **state)
+{
+    (void)state;
+    Game *g = masques(MQ_NO_TAKER, NULL);
+    tu_play_line(g, MQ_ROUND_W " a2a4 " MQ_ROUND_B " " MQ_ROUND_B " " MQ_ROUND_B);
+    assert_int_equal(game_repetitions(g), 4);
+    tu_assert_going_on(g);
+    tu_play_line(g, MQ_ROUND_B);
+    tu_assert_over(g, "1/2-1/2", "fivefold repetition");
+    game_free(g);
+
+    g = masques(MQ_NO_TAKER, "fivefold=off");
+    tu_play_line(g, MQ_ROUND_W " a2a4 " MQ_ROUND_B " " MQ_ROUND_B " " MQ_ROUND_B " "
+                 MQ_ROUND_B);
+    assert_int_equal(game_repetitions(g), 5);
+    tu_assert_going_on(g);
+    game_free(g);
+}
+
+/* ORTH-9 threefold=off: three occurrences, no claim. */
+static void test_masq16_threefold_off(void **state)
+{
+    (void)state;
+    Game *g = masques(MQ_NO_TAKER, "threefold=off");
+    tu_play_line(g, MQ_ROUND_W " a2a4 " MQ_ROUND_B " " MQ_ROUND_B);
+    assert_int_equal(game_repetitions(g), 3);
+    assert_false(claim_listed(g, BLACK));
+    tu_assert_refused(g, "claim", "no draw can be claimed now");
+    game_free(g);
+}
+
+/* ORTH-9's fifty-move claim in Masqués: at 100 half-moves, not at 99. */
+static void test_masq16_fifty_move_claim(void **state)
+{
+    (void)state;
+    Game *g = masques("4k1n1/8/8/8/8/8/P~7/1N2K3 w - - 98 60", NULL);
+    tu_play(g, WHITE, "b1c3");
+    assert_false(claim_listed(g, BLACK)); /* 99 */
+    tu_assert_refused(g, "claim", "no draw can be claimed now");
+    tu_play(g, BLACK, "g8f6");
+    assert_true(claim_listed(g, WHITE)); /* 100 */
+    tu_play(g, WHITE, "claim");
+    tu_assert_over(g, "1/2-1/2", "fifty-move rule claimed by white");
+    game_free(g);
+
+    g = masques("4k1n1/8/8/8/8/8/P~7/1N2K3 w - - 99 60", "fifty_move=off");
+    tu_play(g, WHITE, "b1c3");
+    assert_false(claim_listed(g, BLACK));
+    game_free(g);
+}
+
+/* MASQ-16: a masked piece's move (it may be a Pawn) and a revealed Pawn's
+ * move restart the count; a revealed Knight's does not. */
+static void test_masq16_pawnlike_moves_restart_count(void **state)
+{
+    (void)state;
+    Game *g = masques("4k1n1/8/8/8/8/8/P~7/1N2K3 w - - 99 60", NULL);
+    tu_play(g, WHITE, "a2a3");
+    char *pos = tu_position(g);
+    assert_non_null(strstr(pos, " b - - 0 60"));
+    free(pos);
+    assert_false(claim_listed(g, BLACK));
+    game_free(g);
+
+    g = masques("4k1n1/8/8/8/8/8/P7/1N2K3 w - - 99 60", NULL);
+    tu_play(g, WHITE, "a2a3");
+    pos = tu_position(g);
+    assert_non_null(strstr(pos, " b - - 0 60"));
+    free(pos);
+    game_free(g);
+
+    g = masques("4k1n1/8/8/8/8/8/P7/1N2K3 w - - 99 60", NULL);
+    tu_play(g, WHITE, "b1c3");
+    pos = tu_position(g);
+    assert_non_null(strstr(pos, " b - - 100 60"));
+    free(pos);
+    game_free(g);
+}
+
+/* ORTH-9 automatic: the seventy-five-move rule ends the game at 150. */
+static void test_masq16_seventy_five_move_automatic(void **state)
+{
+    (void)state;
+    Game *g = masques("4k1n1/8/8/8/8/8/P~7/1N2K3 w - - 148 60", NULL);
+    tu_play(g, WHITE, "b1c3");
+    tu_assert_going_on(g);
+    tu_play(g, BLACK, "g8f6");
+    tu_assert_over(g, "1/2-1/2", "seventy-five-move rule");
+    game_free(g);
+}
+
+/* ---- Échecs ambigus: the one-candidate message (AMBI-2) -------------------- */
+
+/* AMBI-2: when only one piece can go to the named square it is played at
+ * once, and both seats are told which. */
+static void test_ambi2_one_candidate_message(void **state)
+{
+    (void)state;
+    Game *g = tu_game(&(TuGame){.variant = tu_variant("ambigus")});
+    tu_play(g, WHITE, "e4");
+    assert_string_equal(last_message(g, WHITE), "white names e4: only Pe2e4 can go there");
+    assert_string_equal(last_message(g, BLACK), "white names e4: only Pe2e4 can go there");
+    assert_int_equal(game_to_act(g), BLACK); /* no choice was asked of black */
+    /* Two black pieces can go to f6 (f7f6, Ng8f6): no such message, and
+     * white chooses. */
+    int before = game_message_count(g);
+    tu_play(g, BLACK, "f6");
+    assert_int_equal(game_to_act(g), WHITE);
+    for (int i = before; i < game_message_count(g); i++) {
+        const char *m = game_message(g, i, WHITE);
+        assert_true(!m || !strstr(m, "can go there"));
+    }
+    assert_false(any_message(g, BLACK, "black names f6: only"));
+    game_free(g);
+}
+
+/* ---- Orthodox notation errors ---------------------------------------------- */
+
+/* A move text with a character too many is neither UCI nor SAN: the answer
+ * says so and shows the forms, and changes nothing. */
+static void test_notation_overlong_text_refused(void **state)
+{
+    (void)state;
+    Game *g = tu_orthodox(NULL);
+    tu_assert_refused_exactly(g, "Nb1c3d",
+                              "'Nb1c3d' is not a move: try e4, Nf3, O-O or e2e4");
+    tu_assert_refused_exactly(g, "e2e4x",
+                              "'e2e4x' is not a move: try e4, Nf3, O-O or e2e4");
+    game_free(g);
+
+    /* ORTH-4: two promotion letters; the one-letter forms are played. */
+    g = tu_orthodox("8/4P3/8/8/8/8/k7/4K3 w - - 0 1");
+    tu_assert_refused_exactly(g, "e7e8bq",
+                              "'e7e8bq' is not a move: try e4, Nf3, O-O or e2e4");
+    tu_assert_refused_exactly(g, "e8=BQ",
+                              "'e8=BQ' is not a move: try e4, Nf3, O-O or e2e4");
+    tu_play(g, WHITE, "e7e8b");
+    tu_assert_position(g, "4B3/8/8/8/8/8/k7/4K3 b - - 0 1");
+    game_free(g);
+}
+
+/* ---- game_new: side and seat counts ----------------------------------------- */
+
+static void assert_new_refused(const GameConfig *cfg, const char *want)
+{
+    Error e = {""};
+    Game *g = game_new(cfg, &e);
+    if (g) {
+        game_free(g);
+        fail_msg("the game was made; expected \"%s\"", want);
+    }
+    assert_string_equal(e.msg, want);
+}
+
+/* The API checks what the command line checks first: a variant's side
+ * count, a range of them, and the number of seats. */
+static void test_game_new_side_and_seat_counts(void **state)
+{
+    (void)state;
+    GameConfig c;
+    memset(&c, 0, sizeof c);
+    c.variant = tu_variant("orthodox");
+    c.nsides = 3;
+    assert_new_refused(&c, "orthodox is played by 2 sides, not 3");
+    c.nsides = 1;
+    assert_new_refused(&c, "orthodox is played by 2 sides, not 1");
+
+    c.variant = &toy_variant;
+    c.nsides = 4;
+    assert_new_refused(&c, "toy is played by 2 to 3 sides, not 4");
+    c.nsides = 1;
+    assert_new_refused(&c, "toy is played by 2 to 3 sides, not 1");
+
+    c.variant = tu_variant("orthodox");
+    c.nsides = 2;
+    c.nseats = MAX_SEATS + 1;
+    char want[80];
+    snprintf(want, sizeof want, "a game has 1 to %d seats, not %d", MAX_SEATS, MAX_SEATS + 1);
+    assert_new_refused(&c, want);
+    c.nseats = 1;
+    assert_new_refused(&c, "orthodox needs a seat for each of its 2 sides, not 1 seats");
+
+    /* The limits themselves are accepted. */
+    c.nseats = 2;
+    Error e = {""};
+    Game *g = game_new(&c, &e);
+    assert_non_null(g);
+    assert_int_equal(game_nsides(g), 2);
+    game_free(g);
+    memset(&c, 0, sizeof c);
+    c.variant = &toy_variant;
+    c.nsides = 2;
+    g = game_new(&c, &e);
+    assert_non_null(g);
+    game_free(g);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_masq16_threefold_ep_square_without_taker),
+        cmocka_unit_test(test_masq16_threefold_ep_square_with_taker),
+        cmocka_unit_test(test_masq16_fivefold_automatic),
+        cmocka_unit_test(test_masq16_threefold_off),
+        cmocka_unit_test(test_masq16_fifty_move_claim),
+        cmocka_unit_test(test_masq16_pawnlike_moves_restart_count),
+        cmocka_unit_test(test_masq16_seventy_five_move_automatic),
+        cmocka_unit_test(test_ambi2_one_candidate_message),
+        cmocka_unit_test(test_notation_overlong_text_refused),
+        cmocka_unit_test(test_game_new_side_and_seat_counts),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
