@@ -219,6 +219,29 @@ static void test_masq16_seventy_five_move_automatic(void **state)
     game_free(g);
 }
 
+/* MASQ-1: each side places on its own home ranks, the far edges included
+ * (e1 for white, e8 for black); a square off the board is named as such,
+ * a taken one too.
+ * The other side learns nothing of where (hidden information). */
+static void test_masq1_place_on_edge_ranks(void **state)
+{
+    (void)state;
+    Game *g = tu_game(&(TuGame){.variant = tu_variant("masques"), .seed = 3});
+    tu_play(g, WHITE, "place K e1");
+    tu_play(g, BLACK, "place K e8");
+    assert_string_equal(last_message(g, BLACK), "you place your King on e8");
+    assert_false(any_message(g, WHITE, "e8"));
+    assert_false(any_message(g, BLACK, "e1"));
+    tu_assert_refused_by(g, BLACK, "place Q e9", "place Q e9: 'e9' is not a square");
+    tu_assert_refused_by(g, WHITE, "place Q e0", "place Q e0: 'e0' is not a square");
+    /* The refusals of a square that is on the board name the true reason. */
+    tu_assert_refused_by(g, BLACK, "place Q e8", "place Q e8: e8 is taken already");
+    tu_assert_refused_by(g, WHITE, "place Q e1", "place Q e1: e1 is taken already");
+    tu_assert_refused_by(g, BLACK, "place Q e1",
+                         "place Q e1: your pieces go on your home ranks (7 and 8)");
+    game_free(g);
+}
+
 /* ---- Échecs ambigus: the one-candidate message (AMBI-2) -------------------- */
 
 /* AMBI-2: when only one piece can go to the named square it is played at
@@ -241,6 +264,62 @@ static void test_ambi2_one_candidate_message(void **state)
         assert_true(!m || !strstr(m, "can go there"));
     }
     assert_false(any_message(g, BLACK, "black names f6: only"));
+    game_free(g);
+}
+
+/* AMBI-4: naming the enemy King's square ends the game with a message to
+ * both seats that says so. */
+static void test_ambi4_king_square_message(void **state)
+{
+    (void)state;
+    Game *g = tu_game(&(TuGame){.variant = tu_variant("ambigus"),
+                                .position = "4k3/8/8/8/Q7/8/4R3/4K3 w - - 0 1"});
+    tu_play(g, WHITE, "e8");
+    assert_true(any_message(g, WHITE, "white names e8, the square of the black King, and "
+                                      "takes it (AMBI-4)"));
+    assert_true(any_message(g, BLACK, "white names e8, the square of the black King, and "
+                                      "takes it (AMBI-4)"));
+    game_free(g);
+}
+
+/* AMBI-2: while a piece is to be chosen, a text that names no square is
+ * "not a choice" (not a choice of the piece on a1), and changes nothing. */
+static void test_ambi2_choice_without_square_refused(void **state)
+{
+    (void)state;
+    Game *g = tu_game(&(TuGame){.variant = tu_variant("ambigus")});
+    tu_play_line(g, "e4 f6");
+    const char *want = "not a choice; choose the black piece that goes to f6, one of: "
+                       "f7 (Pf7), g8 (Ng8)";
+    char full[160];
+    snprintf(full, sizeof full, "zz9: %s", want);
+    tu_assert_refused_exactly(g, "zz9", full);
+    snprintf(full, sizeof full, "choose: %s", want);
+    tu_assert_refused_exactly(g, "choose", full);
+    game_free(g);
+}
+
+/* The ambigus view shows every piece on the board and nothing else (the
+ * game has no hidden information). */
+static void test_ambi_view_pieces(void **state)
+{
+    (void)state;
+    Game *g = tu_game(&(TuGame){.variant = tu_variant("ambigus"),
+                                .position = "4k3/8/8/8/Q7/8/4R3/4K3 w - - 0 1"});
+    for (int seat = WHITE; seat <= BLACK; seat++) {
+        View v;
+        game_view(g, seat, &v);
+        assert_int_equal(v.npieces, 4);
+        int found = 0;
+        for (int i = 0; i < v.npieces; i++) {
+            const ViewPiece *p = &v.pieces[i];
+            if (p->at.x == 0 && p->at.y == 3) /* a4 */
+                found += p->side == WHITE && p->figure == FIG_QUEEN;
+            if (p->at.x == 4 && p->at.y == 7) /* e8 */
+                found += p->side == BLACK && p->figure == FIG_KING;
+        }
+        assert_int_equal(found, 2);
+    }
     game_free(g);
 }
 
@@ -335,7 +414,11 @@ int main(void)
         cmocka_unit_test(test_masq16_fifty_move_claim),
         cmocka_unit_test(test_masq16_pawnlike_moves_restart_count),
         cmocka_unit_test(test_masq16_seventy_five_move_automatic),
+        cmocka_unit_test(test_masq1_place_on_edge_ranks),
         cmocka_unit_test(test_ambi2_one_candidate_message),
+        cmocka_unit_test(test_ambi4_king_square_message),
+        cmocka_unit_test(test_ambi2_choice_without_square_refused),
+        cmocka_unit_test(test_ambi_view_pieces),
         cmocka_unit_test(test_notation_overlong_text_refused),
         cmocka_unit_test(test_game_new_side_and_seat_counts),
     };

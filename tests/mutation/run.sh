@@ -4,7 +4,7 @@
 # swaps, 0/1 swaps, a negated or dropped if) chosen by a seed; each is
 # built on a copy of the tree and the file's fast tests run against it.
 #
-#   tests/mutation/run.sh [-n N] [-s SEED] [-j JOBS] [-t SECONDS] [-o DIR] [-l] [FILE...]
+#   tests/mutation/run.sh [-n N] [-s SEED] [-j JOBS] [-t SECONDS] [-o DIR] [-S] [-l] [FILE...]
 #
 #   -n N        mutants tried per file (default 10; 0: every site)
 #   -s SEED     the sample (default 1); same seed, same files: same mutants
@@ -12,6 +12,8 @@
 #   -t SECONDS  time limit of one test binary (default 30)
 #   -o DIR      where results go (default: a new temp dir); DIR/summary.txt
 #               holds the table and DIR/survivors.diff the survivors
+#   -S          build with SANITIZE=address,undefined (slower; also kills
+#               mutants whose only effect is undefined behaviour)
 #   -l          only list the chosen mutants, build nothing
 #   FILE...     files relative to the tree (default: all the rule code)
 #   MUT_TESTS   environment: test binaries to run instead of the defaults
@@ -28,16 +30,17 @@ set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-per_file=10; seed=1; jobs=$(nproc 2>/dev/null || echo 2); limit=30; out=""; list_only=0
-while getopts n:s:j:t:o:lh opt; do
+per_file=10; seed=1; jobs=$(nproc 2>/dev/null || echo 2); limit=30; out=""; list_only=0; san=""
+while getopts n:s:j:t:o:Slh opt; do
     case $opt in
     n) per_file=$OPTARG ;;
     s) seed=$OPTARG ;;
     j) jobs=$OPTARG ;;
     t) limit=$OPTARG ;;
     o) out=$OPTARG ;;
+    S) san=address,undefined ;;
     l) list_only=1 ;;
-    *) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+    *) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
     esac
 done
 shift $((OPTIND - 1))
@@ -48,6 +51,7 @@ fi
 for f in "$@"; do
     [ -f "$f" ] || { echo "run.sh: no file $f in $root" >&2; exit 2; }
 done
+if [ -n "$san" ]; then bdir=build-san; prog=build-san/chessvar; else bdir=build; prog=chessvar; fi
 shared=$(cd "$root/../shared" 2>/dev/null && pwd || echo "$root/../shared")
 
 # The fast tests that judge a file (test binaries under build/tests/).
@@ -89,23 +93,23 @@ if [ $list_only -eq 1 ]; then
     done
     exit 0
 fi
-echo "run.sh: $total mutants over $# files, seed $seed, $jobs workers, tests time out at ${limit}s"
+echo "run.sh: $total mutants over $# files, seed $seed, $jobs workers, tests time out at ${limit}s${san:+, sanitizers $san}"
 
 # One copy of the tree, built and checked unmutated, then one per worker.
 mkdir -p "$tmp/w1"
 tar -C "$root" --exclude=./.git --exclude=./build --exclude=./build-san \
     --exclude=./chessvar -cf - . | tar -C "$tmp/w1" -xf -
 all_tests=$(for f in "$@"; do tests_for "$f"; done | tr ' ' '\n' | sort -u | grep . | tr '\n' ' ')
-targets() { for t in $1; do printf 'build/tests/%s ' "$t"; done; echo chessvar; }
-(cd "$tmp/w1" && make -s $(targets "$all_tests") > "$tmp/base.log" 2>&1) ||
+targets() { for t in $1; do printf '%s/tests/%s ' "$bdir" "$t"; done; echo "$prog"; }
+(cd "$tmp/w1" && make -s SANITIZE="$san" $(targets "$all_tests") > "$tmp/base.log" 2>&1) ||
     { cat "$tmp/base.log"; echo "run.sh: the unmutated tree does not build" >&2; exit 1; }
 
 # run_tests DIR "TESTS": 0 all pass, 1 one failed (name in DIR/.killer), 2 timeout.
 run_tests() {
     rc=0
     for t in $2; do
-        ( cd "$1" && CHESSVAR="$1/chessvar" SHARED="$shared" \
-          timeout "$limit" "build/tests/$t" ) > "$1/.testlog" 2>&1 && continue
+        ( cd "$1" && CHESSVAR="$1/$prog" SHARED="$shared" \
+          timeout "$limit" "$bdir/tests/$t" ) > "$1/.testlog" 2>&1 && continue
         code=$?
         echo "$t" > "$1/.killer"
         [ $code -eq 124 ] && rc=2 || rc=1
@@ -130,7 +134,7 @@ worker() {
             "$root/$f" > "$w/$f"
         tests=$(tests_for "$f")
         rm -f "$w/.killer"
-        if ! (cd "$w" && make -s $(targets "$tests") > "$w/.buildlog" 2>&1); then
+        if ! (cd "$w" && make -s SANITIZE="$san" $(targets "$tests") > "$w/.buildlog" 2>&1); then
             result=nocompile
         elif run_tests "$w" "$tests"; then
             result=survived
@@ -146,7 +150,8 @@ worker() {
     done
 }
 k=1
-while [ $k -le "$jobs" ]; do worker $k & k=$((k + 1)); done
+# (a test binary that crashes is reported by the shell: that goes to a log)
+while [ $k -le "$jobs" ]; do worker $k 2>> "$tmp/workers.log" & k=$((k + 1)); done
 wait
 
 cat "$tmp"/res.* | sort -n > "$out/results.tsv"
