@@ -4,8 +4,10 @@
  * mutation testing"; tests/mutation/README.md lists every survivor and the
  * test here that kills it): Masqués repetitions, en passant in the
  * repetition key and the fifty/seventy-five-move counts (ORTH-9 through
- * MASQ-16), the Échecs ambigus one-candidate message (AMBI-2), orthodox
- * notation errors, and game_new's refusal of a side or seat count.
+ * MASQ-16), Masqués setup errors (MASQ-1), the Échecs ambigus messages,
+ * choices and view (AMBI-2, AMBI-4), orthodox notation errors, and the
+ * core's API edges (game_new's side and seat counts, game_same, undo of 0,
+ * show before the end, messages past the last, perft at depth 0).
  *
  * Invariant: each test drives the public game API as a player would and
  * asserts an exact answer (result and reason, message text, refusal text,
@@ -348,6 +350,89 @@ static void test_notation_overlong_text_refused(void **state)
     game_free(g);
 }
 
+/* ---- The core's API edges (core/game.c) ------------------------------------- */
+
+/* game_same: a clone is the same game; one action makes it another. */
+static void test_game_same_clone_and_move(void **state)
+{
+    (void)state;
+    Game *g = tu_orthodox(NULL);
+    tu_play_line(g, "e4 e5");
+    Game *c = game_clone(g);
+    assert_true(game_same(g, c));
+    assert_true(game_same(c, g));
+    tu_play(c, WHITE, "Nf3");
+    assert_false(game_same(g, c));
+    game_free(c);
+    game_free(g);
+}
+
+/* Undo of nothing is allowed and changes nothing; a negative count is
+ * refused with a message. */
+static void test_game_undo_zero_and_negative(void **state)
+{
+    (void)state;
+    Game *g = tu_orthodox(NULL);
+    tu_play_line(g, "e4 e5");
+    Game *c = game_clone(g);
+    Error e = {""};
+    assert_int_equal(game_undo_by(g, WHITE, 0, &e), 0);
+    assert_true(game_same(g, c));
+    assert_int_not_equal(game_undo_by(g, WHITE, -1, &e), 0);
+    assert_string_equal(e.msg, "cannot undo -1 actions: only 2 played");
+    assert_int_not_equal(game_undo_by(g, WHITE, 3, &e), 0);
+    assert_string_equal(e.msg, "cannot undo 3 actions: only 2 played");
+    assert_true(game_same(g, c));
+    game_free(c);
+    game_free(g);
+}
+
+/* MASQ-16: masked pieces are shown only after the end, whoever is to act
+ * (white, seat 0, included). */
+static void test_game_show_refused_while_playing(void **state)
+{
+    (void)state;
+    Game *g = masques(MQ_NO_TAKER, NULL);
+    Error e = {""};
+    for (int turn = 0; turn < 2; turn++) {
+        for (int seat = WHITE; seat <= BLACK; seat++) {
+            assert_int_not_equal(game_show(g, seat, &e), 0);
+            assert_string_equal(e.msg,
+                                "the game is not over: pieces are shown only after the end");
+        }
+        assert_int_equal(game_shown(g), 0);
+        tu_play(g, game_to_act(g), turn ? "g8f6" : "b1c3");
+    }
+    game_free(g);
+}
+
+/* game_message past the last message is NULL, for every seat. */
+static void test_game_message_past_end(void **state)
+{
+    (void)state;
+    Game *g = tu_orthodox(NULL);
+    tu_play(g, WHITE, "e4");
+    int n = game_message_count(g);
+    assert_true(n > 0);
+    assert_non_null(game_message(g, n - 1, WHITE));
+    assert_null(game_message(g, n, WHITE));
+    assert_null(game_message(g, n, BLACK));
+    assert_null(game_message(g, -1, WHITE));
+    game_free(g);
+}
+
+/* Perft at depth 0 counts the one position, both paths (the sanitized
+ * build also checks the bookkeeping of depth 0). */
+static void test_game_perft_depth_zero(void **state)
+{
+    (void)state;
+    Game *g = tu_orthodox(NULL);
+    assert_int_equal(game_perft(g, 0), 1);
+    assert_int_equal(game_perft_generic(g, 0), 1);
+    assert_int_equal(game_perft_generic(g, 1), 20);
+    game_free(g);
+}
+
 /* ---- game_new: side and seat counts ----------------------------------------- */
 
 static void assert_new_refused(const GameConfig *cfg, const char *want)
@@ -421,6 +506,11 @@ int main(void)
         cmocka_unit_test(test_ambi_view_pieces),
         cmocka_unit_test(test_notation_overlong_text_refused),
         cmocka_unit_test(test_game_new_side_and_seat_counts),
+        cmocka_unit_test(test_game_same_clone_and_move),
+        cmocka_unit_test(test_game_undo_zero_and_negative),
+        cmocka_unit_test(test_game_show_refused_while_playing),
+        cmocka_unit_test(test_game_message_past_end),
+        cmocka_unit_test(test_game_perft_depth_zero),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
