@@ -325,6 +325,21 @@ static void test_ambi_view_pieces(void **state)
     game_free(g);
 }
 
+/* ORTH-9 in Échecs ambigus: the same gap as in Masqués -- an en passant
+ * square nobody can take on does not make the position after a2a4 differ
+ * from the one after the Knights' round trips. */
+static void test_ambi_threefold_ep_square_without_taker(void **state)
+{
+    (void)state;
+    Game *g = tu_game(&(TuGame){.variant = tu_variant("ambigus"),
+                                .position = "4k1n1/8/8/8/8/8/P7/1N2K3 w - - 0 1"});
+    tu_play_line(g, "a4 f6 c3 g8 b1 f6 c3 g8 b1");
+    assert_int_equal(game_repetitions(g), 3);
+    tu_play(g, BLACK, "claim");
+    tu_assert_over(g, "1/2-1/2", "threefold repetition claimed by black");
+    game_free(g);
+}
+
 /* ---- Orthodox notation errors ---------------------------------------------- */
 
 /* A move text with a character too many is neither UCI nor SAN: the answer
@@ -504,6 +519,7 @@ int main(void)
         cmocka_unit_test(test_ambi4_king_square_message),
         cmocka_unit_test(test_ambi2_choice_without_square_refused),
         cmocka_unit_test(test_ambi_view_pieces),
+        cmocka_unit_test(test_ambi_threefold_ep_square_without_taker),
         cmocka_unit_test(test_notation_overlong_text_refused),
         cmocka_unit_test(test_game_new_side_and_seat_counts),
         cmocka_unit_test(test_game_same_clone_and_move),
