@@ -69,8 +69,6 @@ tests_for() {
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/chessvar-mut.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
-[ -n "$out" ] || out=$(mktemp -d "${TMPDIR:-/tmp}/chessvar-mut-out.XXXXXX")
-mkdir -p "$out"
 
 # The plan: one file per mutant, "FILE<TAB>LINE<TAB>OP" then the new line.
 mkdir -p "$tmp/plan"
@@ -93,6 +91,8 @@ if [ $list_only -eq 1 ]; then
     done
     exit 0
 fi
+[ -n "$out" ] || out=$(mktemp -d "${TMPDIR:-/tmp}/chessvar-mut-out.XXXXXX")
+mkdir -p "$out"
 echo "run.sh: $total mutants over $# files, seed $seed, $jobs workers, tests time out at ${limit}s${san:+, sanitizers $san}"
 
 # One copy of the tree, built and checked unmutated, then one per worker.
