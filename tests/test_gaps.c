@@ -161,6 +161,24 @@ static void test_masq16_threefold_off(void **state)
     game_free(g);
 }
 
+/* ORTH-9 through MASQ-16: a revealed Knight back on its first square is
+ * the same position as before it moved (only a piece that may still step
+ * twice or castle remembers that it has not moved), so two round trips
+ * from the start make a threefold repetition, as in orthodox chess. */
+static void test_masq16_revealed_knight_round_trip_repeats(void **state)
+{
+    (void)state;
+    Game *g = tu_game(&(TuGame){.variant = tu_variant("masques"),
+                                .position = "4k1n1/8/8/8/8/8/8/1N2K3 w - - 0 1"});
+    tu_play_line(g, "b1c3 g8f6 c3b1 f6g8");
+    assert_int_equal(game_repetitions(g), 2);
+    tu_play_line(g, "b1c3 g8f6 c3b1 f6g8");
+    assert_int_equal(game_repetitions(g), 3);
+    tu_play(g, 0, "claim");
+    tu_assert_over(g, "1/2-1/2", "threefold repetition claimed by white");
+    game_free(g);
+}
+
 /* ORTH-9's fifty-move claim in Masqués: at 100 half-moves, not at 99. */
 static void test_masq16_fifty_move_claim(void **state)
 {
@@ -510,6 +528,7 @@ int main(void)
         cmocka_unit_test(test_masq16_threefold_ep_square_without_taker),
         cmocka_unit_test(test_masq16_threefold_ep_square_with_taker),
         cmocka_unit_test(test_masq16_fivefold_automatic),
+        cmocka_unit_test(test_masq16_revealed_knight_round_trip_repeats),
         cmocka_unit_test(test_masq16_threefold_off),
         cmocka_unit_test(test_masq16_fifty_move_claim),
         cmocka_unit_test(test_masq16_pawnlike_moves_restart_count),

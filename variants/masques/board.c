@@ -258,8 +258,15 @@ uint64_t mq_hash(const MqState *s)
         if (id < 0)
             continue;
         const MqPiece *p = &s->pc[id];
+        /* "has not moved" changes what a piece may do only while it can
+         * still make a double step (masked, or a revealed pawn) or castle
+         * (King, Rook): a revealed Knight, Bishop or Queen back on its
+         * square is the same position (ORTH-9 through MASQ-16) */
+        int unmoved = (p->flags & PF_UNMOVED) &&
+                      (mq_masked(p) || p->fig == FIG_PAWN || p->fig == FIG_KING ||
+                       p->fig == FIG_ROOK);
         uint64_t v = ((((uint64_t)p->side * 8 + p->fig) * 2 + mq_masked(p)) * 2 +
-                      ((p->flags & PF_UNMOVED) != 0)) * 64 + (uint64_t)sq;
+                      (uint64_t)unmoved) * 64 + (uint64_t)sq;
         h ^= key(5, v);
     }
     /* En passant only matters when a pawn-like piece could take there. */
