@@ -825,7 +825,8 @@ static unsigned playing_seats(const Game *g)
 {
     unsigned m = 0;
     for (int s = 0; s < g->cfg.nsides; s++)
-        m |= 1u << seat_of_side(g, s);
+        if (seat_of_side(g, s) >= 0) /* a side no seat commands yet */
+            m |= 1u << seat_of_side(g, s);
     return m;
 }
 

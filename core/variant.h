@@ -113,7 +113,8 @@ typedef struct VariantOps {
     int (*to_act)(const Game *g, const void *st);
     /* The side whose turn it is (for views and records). */
     int (*side_to_move)(const Game *g, const void *st);
-    /* Optional: the seat commanding side (default: seat == side). */
+    /* Optional: the seat commanding side (default: seat == side), or -1
+     * while no seat commands it (a side a seat may take over later). */
     int (*seat_of_side)(const Game *g, const void *st, int side);
     /* Append the play actions `seat` may take now (no meta actions: the
      * core adds those).  For the seat that must act this is the complete
