@@ -28,7 +28,8 @@ enum {
     OPT_JSON = 1 << 6,
     OPT_DEPTH = 1 << 7,
     OPT_DIVIDE = 1 << 8,
-    OPT_BOTTOM = 1 << 9
+    OPT_BOTTOM = 1 << 9,
+    OPT_SEATS = 1 << 10
 };
 
 typedef struct OptionDef {
@@ -46,6 +47,8 @@ static const OptionDef OPTIONS[] = {
     {"--param", OPT_PARAM, "NAME=VALUE", "set a variant parameter; repeatable "
                                          "(chessvar params VARIANT lists them)"},
     {"--sides", OPT_SIDES, "N", "number of sides (the variant's default otherwise)"},
+    {"--seats", OPT_SEATS, "N", "number of players, where the variant allows a choice "
+                                "(L'Échiqueté: 2 or 3)"},
     {"--ascii", OPT_ASCII, NULL, "draw pieces as letters (K/k) instead of Unicode"},
     {"--json", OPT_JSON, NULL, "answer every command with one JSON object per line"},
     {"--depth", OPT_DEPTH, "N", "depth of the perft search (plies)"},
@@ -73,7 +76,7 @@ static int cmd_legal(const CliOptions *o);
 static int cmd_help(const CliOptions *o);
 static int cmd_rules(const CliOptions *o);
 
-#define GAME_OPTS (OPT_FEN | OPT_SEED | OPT_LOAD | OPT_PARAM | OPT_SIDES)
+#define GAME_OPTS (OPT_FEN | OPT_SEED | OPT_LOAD | OPT_PARAM | OPT_SIDES | OPT_SEATS)
 
 static const CommandDef COMMANDS[] = {
     {"menu", "[--ascii] [--seed N] [--bottom SIDE]", OPT_ASCII | OPT_SEED | OPT_BOTTOM,
@@ -87,7 +90,7 @@ static const CommandDef COMMANDS[] = {
      "One line each: name, type, default (and the value given with --param),\n"
      "the rule it belongs to, what it does and its valid values.", cmd_params},
     {"play", "VARIANT [--fen POS] [--seed N] [--load FILE] [--param NAME=VALUE]...\n"
-             "                     [--sides N] [--ascii] [--bottom SIDE]",
+             "                     [--sides N] [--seats N] [--ascii] [--bottom SIDE]",
      GAME_OPTS | OPT_ASCII | OPT_BOTTOM, VARIANT_OPTIONAL,
      "play a game in the terminal, hot-seat",
      "The board is shown from the point of view of the seat to act.  Type\n"
@@ -111,7 +114,7 @@ static const CommandDef COMMANDS[] = {
      "Machine notation (UCI for chess); resign and draw actions are not\n"
      "listed.", cmd_legal},
     {"run", "VARIANT [--fen POS] [--seed N] [--load FILE] [--param NAME=VALUE]...\n"
-            "                    [--sides N] [--json] [--ascii]",
+            "                    [--sides N] [--seats N] [--json] [--ascii]",
      GAME_OPTS | OPT_JSON | OPT_ASCII, VARIANT_OPTIONAL,
      "batch mode: read commands from standard input, answer each",
      "One command per line; blank lines and lines starting with # are\n"
@@ -238,6 +241,11 @@ static int option_value(const CommandDef *c, const OptionDef *d,
             return usage_error(c->name, "--seed %s: give a whole number from 0 to "
                                         "18446744073709551615", val);
         o->have_seed = 1;
+        break;
+    case OPT_SEATS:
+        if (parse_int(val, 1, MAX_SEATS, &o->seats))
+            return usage_error(c->name, "--seats %s: give a number from 1 to %d",
+                               val, MAX_SEATS);
         break;
     case OPT_SIDES:
         if (parse_int(val, 1, MAX_SIDES, &o->sides))
@@ -474,7 +482,8 @@ uint64_t cli_fresh_seed(void)
 static Game *load_game(const CliOptions *o, Error *e, int *status)
 {
     const char *clash = o->fen ? "--fen" : o->nparams ? "--param"
-                      : o->have_seed ? "--seed" : o->sides ? "--sides" : NULL;
+                      : o->have_seed ? "--seed" : o->sides ? "--sides"
+                      : o->seats ? "--seats" : NULL;
     if (clash) {
         *status = CLI_EXIT_USAGE;
         err_set(e, "--load takes the variant, parameters, seed and position from "
@@ -515,6 +524,11 @@ Game *cli_start_game(const CliOptions *o, uint64_t default_seed, Error *e,
     memset(&cfg, 0, sizeof cfg);
     cfg.variant = v;
     cfg.nsides = o->sides;
+    cfg.nseats = o->seats;
+    if (o->seats && !(v->version >= 2 && v->max_seats)) {
+        err_set(e, "--seats %d: %s is played by one seat per side", o->seats, v->name);
+        return NULL;
+    }
     cfg.seed = o->have_seed ? o->seed : default_seed;
     cfg.position = o->fen;
     if (o->sides && (o->sides < v->min_sides || o->sides > v->max_sides)) {

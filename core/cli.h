@@ -37,6 +37,7 @@ typedef struct CliOptions {
     int have_seed;
     uint64_t seed;              /* --seed */
     int sides;                  /* --sides, 0 = the variant's default */
+    int seats;                  /* --seats, 0 = the variant's default */
     int nparams;
     const char *params[CLI_MAX_PARAMS]; /* --param NAME=VALUE, in order */
     int ascii;                  /* --ascii */

@@ -885,6 +885,16 @@ int cli_menu(const CliOptions *o)
         CliOptions mine = *o;
         mine.variant = v;
         mine.command = "play";
+        if (v->version >= 2 && v->max_seats > v->min_seats) {
+            /* how many people play: the variant allows a choice */
+            char q[96];
+            snprintf(q, sizeof q, "How many players (%d to %d, Enter: %d)> ", v->min_seats,
+                     v->max_seats, v->default_seats);
+            char *l = read_line(&p, q);
+            long k = l && l[0] ? strtol(l, NULL, 10) : v->default_seats;
+            free(l);
+            mine.seats = k >= v->min_seats && k <= v->max_seats ? (int)k : v->default_seats;
+        }
         int rc = play_games(&mine, cli_fresh_seed());
         if (rc < 0)
             return -1 - rc;

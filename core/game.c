@@ -266,6 +266,10 @@ static int check_config(const GameConfig *c, Error *e)
     }
     if (c->nseats < 1 || c->nseats > MAX_SEATS)
         return err_set(e, "a game has 1 to %d seats, not %d", MAX_SEATS, c->nseats);
+    if (v->version >= 2 && v->max_seats &&
+        (c->nseats < v->min_seats || c->nseats > v->max_seats))
+        return err_set(e, "%s is played by %d to %d players (seats), not %d", v->name,
+                       v->min_seats, v->max_seats, c->nseats);
     if (c->nseats < c->nsides && !v->seat_of_side)
         return err_set(e, "%s needs a seat for each of its %d sides, not %d seats",
                        v->name, c->nsides, c->nseats);
@@ -280,7 +284,8 @@ Game *game_new_hooked(const GameConfig *cfg, const GameHooks *hooks, Error *e)
     if (c.variant && c.nsides == 0)
         c.nsides = c.variant->default_sides;
     if (c.nseats == 0)
-        c.nseats = c.nsides;
+        c.nseats = c.variant && c.variant->version >= 2 && c.variant->default_seats
+                       ? c.variant->default_seats : c.nsides;
     if (check_config(&c, e))
         return NULL;
     if (!c.params_set) {

@@ -182,6 +182,10 @@ typedef struct VariantOps {
      * `{NAME}` stands for the current value of parameter NAME; the core
      * expands it and marks a value that differs from the default. */
     const char *rules;
+    /* Optional: how many seats (players) the game may have, when that is
+     * not one per side (L'Échiqueté: 2 or 3 seats for its 3 sides; a side
+     * may have no seat until one takes it over).  0: one seat per side. */
+    int min_seats, max_seats, default_seats;
 } VariantOps;
 
 /* Messages to seats.  seat_mask bit i: seat i sees the text.  ev may be
