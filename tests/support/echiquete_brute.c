@@ -395,7 +395,8 @@ static void apply_move(EbPos *p, const EbMove *m)
 
 static int three_seats(const EbPos *p)
 {
-    return p->seat[2] >= 0 && p->seat[2] != p->seat[0] && p->seat[2] != p->seat[1];
+    /* two seats (ECHQ-12): one seat commands both White and Black */
+    return p->seat[0] != p->seat[1];
 }
 
 /* The side after x in the phase-2 cycle. */
