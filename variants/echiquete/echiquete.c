@@ -1,0 +1,663 @@
+/*
+ * echiquete.c -- L'Échiqueté's ops table: parameters, actions and their
+ * texts (UCI with the merge letter; SAN with a merge mark), status and
+ * ends (ECHQ-8, 13), draws, the repetition key, views and perft.
+ *
+ * Invariant: every action `legal` lists is an ACT_MOVE / ACT_PASS made
+ * from ech_moves, or the ACT_TAKEOVER of ech_may_take_over; apply accepts
+ * exactly those, and format/parse read each other's texts back.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "echiquete.h"
+#include "ech.h"
+
+static const char *const E_MATE_CHOICES[] = {"win", "out", NULL};
+static const char *const COLOUR_MATE_CHOICES[] = {"out", "win", NULL};
+static const char *const DUO_MATE_CHOICES[] = {"any", "merged", NULL};
+
+static const ParamDef ECH_PARAMS[EP__COUNT] = {
+    [EP_PHASE2] = {.name = "phase2", .type = PARAM_BOOL, .def = 1, .rule = "ECHQ-9",
+                   .doc = "a seat may take over the merged pieces (off: phase 1 only)"},
+    [EP_TAKEOVER_FROM] = {.name = "takeover_from", .type = PARAM_INT, .def = 1, .min = 1,
+                          .max = 999, .rule = "ECHQ-9",
+                          .doc = "the takeover is allowed from this full move on"},
+    [EP_NOUNDO] = {.name = "noundo", .type = PARAM_BOOL, .def = 1, .rule = "ECHQ-6",
+                   .doc = "a move ending with a merged piece may not be reversed "
+                          "on the very next move"},
+    [EP_E_MATE] = {.name = "merged_mate", .type = PARAM_ENUM, .def = 0,
+                   .choices = E_MATE_CHOICES, .rule = "ECHQ-13",
+                   .doc = "three seats: a mate with a merged attacker: merged wins "
+                          "at once (win) or the mated side goes out (out)"},
+    [EP_COLOUR_MATE] = {.name = "colour_mate", .type = PARAM_ENUM, .def = 0,
+                        .choices = COLOUR_MATE_CHOICES, .rule = "ECHQ-13",
+                        .doc = "three seats: a King mated by white or black pieces "
+                               "alone: its side goes out (out) or the mating side "
+                               "wins (win)"},
+    [EP_PASS_ROUND] = {.name = "pass_round_draw", .type = PARAM_BOOL, .def = 1,
+                       .rule = "ECHQ-13",
+                       .doc = "a full round of passes is a draw"},
+    [EP_DUO_MATE] = {.name = "duo_mate", .type = PARAM_ENUM, .def = 0,
+                     .choices = DUO_MATE_CHOICES, .rule = "ECHQ-13",
+                     .doc = "two seats: any mate wins for merged (any), or only a "
+                            "mate with a merged attacker, other mates a draw (merged)"},
+    [EP_DUO_EMPTY] = {.name = "duo_empty_loses", .type = PARAM_BOOL, .def = 1,
+                      .rule = "ECHQ-13",
+                      .doc = "two seats: merged losing its last piece loses (off: "
+                             "a draw)"},
+    [EP_THREEFOLD] = {.name = "threefold", .type = PARAM_BOOL, .def = 1, .rule = "ECHQ-8",
+                      .doc = "the player to move may claim a draw when the position "
+                             "has occurred three times"},
+    [EP_FIFTY] = {.name = "fifty_move", .type = PARAM_BOOL, .def = 1, .rule = "ECHQ-8",
+                  .doc = "a draw may be claimed after 50 moves of every side without "
+                         "a capture or a pawn move"},
+    [EP_FIVEFOLD] = {.name = "fivefold", .type = PARAM_BOOL, .def = 1, .rule = "ECHQ-8",
+                     .doc = "drawn at once when the position has occurred five times"},
+    [EP_SEVENTY_FIVE] = {.name = "seventy_five_move", .type = PARAM_BOOL, .def = 1,
+                         .rule = "ECHQ-8",
+                         .doc = "drawn at once after 75 moves of every side without a "
+                                "capture or a pawn move"},
+    [EP_INSUFFICIENT] = {.name = "insufficient_material", .type = PARAM_BOOL, .def = 1,
+                         .rule = "ECHQ-8",
+                         .doc = "drawn at once when no mate is possible (a merged piece "
+                                "counts for both sides)"},
+};
+
+static const char *const SIDE_NAMES[3] = {"white", "black", "merged"};
+
+static const EchState *cst(const void *st) { return (const EchState *)st; }
+
+/* ---- Actions -------------------------------------------------------------- */
+
+static Action to_action(EMove m, int seat)
+{
+    Action a;
+    memset(&a, 0, sizeof a);
+    a.seat = (uint8_t)seat;
+    if (m.from == EM_PASS) {
+        a.kind = ACT_PASS;
+        return a;
+    }
+    a.kind = ACT_MOVE;
+    a.from = (Coord){EK_FILE(m.from), EK_RANK(m.from)};
+    a.to = (Coord){EK_FILE(m.to), EK_RANK(m.to)};
+    a.figure = m.fig;
+    return a;
+}
+
+static EMove from_action(const Action *a)
+{
+    if (a->kind == ACT_PASS)
+        return (EMove){EM_PASS, EM_PASS, 0};
+    return (EMove){(int8_t)(a->from.y * 8 + a->from.x), (int8_t)(a->to.y * 8 + a->to.x),
+                   a->figure};
+}
+
+static int ech_seat_of_side(const Game *g, const void *st, int side)
+{
+    (void)g;
+    return side >= 0 && side < 3 ? cst(st)->seat[side] : -1;
+}
+
+static int ech_to_act(const Game *g, const void *st)
+{
+    const EchState *s = cst(st);
+    if (ech_structural_end(g, s))
+        return -1;
+    return s->seat[s->to_move];
+}
+
+static int ech_side_to_move(const Game *g, const void *st)
+{
+    (void)g;
+    return cst(st)->to_move;
+}
+
+static void ech_legal(const Game *g, const void *st, int seat, ActionList *out)
+{
+    const EchState *s = cst(st);
+    if (seat == ech_to_act(g, st)) {
+        EMove mv[ECH_MAX_MOVES];
+        const int n = ech_moves(g, s, mv);
+        for (int i = 0; i < n; i++) {
+            Action a = to_action(mv[i], seat);
+            al_push(out, &a);
+        }
+    }
+    if (ech_may_take_over(g, s, seat)) {
+        Action a;
+        memset(&a, 0, sizeof a);
+        a.kind = ACT_TAKEOVER;
+        a.seat = (uint8_t)seat;
+        al_push(out, &a);
+    }
+}
+
+static int ech_apply(const Game *g, void *st, const Action *a, Events *ev)
+{
+    EchState *s = (EchState *)st;
+    if (a->kind == ACT_TAKEOVER) {
+        if (!ech_may_take_over(g, s, a->seat))
+            return -1;
+        ech_takeover(g, s, a->seat, ev);
+        ech_resolve(g, s, ev);
+        return 0;
+    }
+    if ((a->kind != ACT_MOVE && a->kind != ACT_PASS) || a->seat != ech_to_act(g, st))
+        return -1;
+    EMove mv[ECH_MAX_MOVES];
+    const int n = ech_moves(g, s, mv);
+    const EMove m = from_action(a);
+    for (int i = 0; i < n; i++)
+        if (mv[i].from == m.from && mv[i].to == m.to && mv[i].fig == m.fig) {
+            ech_make(g, s, m, ev);
+            return 0;
+        }
+    return -1;
+}
+
+/* ---- Texts ---------------------------------------------------------------- */
+
+static void put_sq(StrBuf *out, int sq)
+{
+    sb_putc(out, (char)('a' + EK_FILE(sq)));
+    sb_putc(out, (char)('1' + EK_RANK(sq)));
+}
+
+static void uci(EMove m, StrBuf *out)
+{
+    if (m.from == EM_PASS) {
+        sb_puts(out, "pass");
+        return;
+    }
+    put_sq(out, m.from);
+    put_sq(out, m.to);
+    if (m.fig)
+        sb_putc(out, (char)(figure_letter(m.fig) - 'A' + 'a'));
+}
+
+/* SAN (docs/ECHIQUETE.md): '*' before a merged mover, '=X' for a figure
+ * chosen, '*' after a merging capture.  longform: the seed's style with
+ * the departure square and the captured figure (Bg5xNf6=N*). */
+static void san(const Game *g, const EchState *s, EMove m, int longform, StrBuf *out)
+{
+    if (m.from == EM_PASS) {
+        sb_puts(out, "pass");
+        return;
+    }
+    const int pc = s->board[m.from], fig = EK_FIG(pc);
+    const int cap = ech_is_capture(s, m);
+    if (fig == FIG_KING && (m.to - m.from == 2 || m.from - m.to == 2)) {
+        sb_puts(out, m.to > m.from ? "O-O" : "O-O-O");
+        return;
+    }
+    if (EK_COL(pc) == ES_MERGED)
+        sb_putc(out, '*');
+    if (fig != FIG_PAWN)
+        sb_putc(out, figure_letter(fig));
+    if (longform) {
+        put_sq(out, m.from);
+        if (cap) {
+            sb_putc(out, 'x');
+            int cf = ech_is_ep(s, m) ? FIG_PAWN : EK_FIG(s->board[m.to]);
+            if (cf != FIG_PAWN)
+                sb_putc(out, figure_letter(cf));
+        }
+    } else {
+        EMove mv[ECH_MAX_MOVES];
+        const int n = ech_moves(g, s, mv);
+        int same = 0, file = 0, rank = 0;
+        for (int i = 0; i < n; i++) {
+            if (mv[i].from < 0 || mv[i].to != m.to || mv[i].from == m.from ||
+                (s->board[mv[i].from] & 0x1f) != (pc & 0x1f))
+                continue;
+            same = 1;
+            file |= EK_FILE(mv[i].from) == EK_FILE(m.from);
+            rank |= EK_RANK(mv[i].from) == EK_RANK(m.from);
+        }
+        if (fig == FIG_PAWN) { /* two É pawns may meet a square (ECHQ-11) */
+            if (same)
+                put_sq(out, m.from);
+            else if (cap)
+                sb_putc(out, (char)('a' + EK_FILE(m.from)));
+        } else {
+            if (same && (!file || rank))
+                sb_putc(out, (char)('a' + EK_FILE(m.from)));
+            if (same && file)
+                sb_putc(out, (char)('1' + EK_RANK(m.from)));
+        }
+    }
+    if (!longform && cap)
+        sb_putc(out, 'x');
+    put_sq(out, m.to);
+    if (m.fig) {
+        sb_putc(out, '=');
+        sb_putc(out, figure_letter(m.fig));
+    }
+    if (cap && s->phase == 1 && fig != FIG_KING)
+        sb_putc(out, '*');
+}
+
+/* '+' when the next side's King is attacked after m, '#' for a mate. */
+static void check_mark(const Game *g, const EchState *s, EMove m, StrBuf *out)
+{
+    EchState t = *s;
+    ech_make(g, &t, m, NULL);
+    if (t.to_move == ES_MERGED || !ech_king_attackers(&t, t.to_move))
+        return;
+    EMove mv[ECH_MAX_MOVES];
+    sb_putc(out, ech_moves(g, &t, mv) == 0 ? '#' : '+');
+}
+
+static void ech_format(const Game *g, const void *st, const Action *a, int style,
+                       StrBuf *out)
+{
+    if (a->kind == ACT_TAKEOVER) {
+        sb_puts(out, "takeover");
+        return;
+    }
+    const EMove m = from_action(a);
+    if (style == FMT_MACHINE) {
+        uci(m, out);
+        return;
+    }
+    san(g, cst(st), m, 0, out);
+    if (m.from != EM_PASS)
+        check_mark(g, cst(st), m, out);
+}
+
+/* The typed text without check marks, with É as '*', '=' dropped from UCI. */
+static void normalize(const char *in, char *out, size_t n)
+{
+    size_t k = 0;
+    for (const char *p = in; *p && k + 1 < n; p++) {
+        if ((unsigned char)p[0] == 0xC3 && (unsigned char)p[1] == 0x89) {
+            out[k++] = '*';
+            p++;
+        } else {
+            out[k++] = *p;
+        }
+    }
+    out[k] = 0;
+    while (k && strchr("+#!?", out[k - 1]))
+        out[--k] = 0;
+}
+
+static int ech_parse(const Game *g, const void *st, const ActionList *legal,
+                     const char *text, Action *out, Error *e)
+{
+    const EchState *s = cst(st);
+    char t[128], u[128];
+    normalize(text, t, sizeof t);
+    size_t k = 0; /* UCI with an optional '=' before the letter, any case */
+    for (const char *p = t; *p && k + 1 < sizeof u; p++)
+        if (*p != '=')
+            u[k++] = (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
+    u[k] = 0;
+    int near = -1;
+    for (int i = 0; i < legal->n; i++) {
+        const Action *a = &legal->v[i];
+        StrBuf b = STRBUF_INIT;
+        if (a->kind == ACT_TAKEOVER) {
+            sb_puts(&b, "takeover");
+        } else {
+            uci(from_action(a), &b);
+        }
+        int hit = str_ieq(sb_str(&b), t) || !strcmp(sb_str(&b), u);
+        if (!hit && a->kind == ACT_MOVE) {
+            if (!strncmp(sb_str(&b), u, 4) && strlen(u) == 4)
+                near = i;
+            sb_reset(&b);
+            san(g, s, from_action(a), 0, &b);
+            hit = !strcmp(sb_str(&b), t);
+            sb_reset(&b);
+            san(g, s, from_action(a), 1, &b);
+            hit |= !strcmp(sb_str(&b), t);
+        }
+        sb_free(&b);
+        if (hit) {
+            *out = *a;
+            return 0;
+        }
+    }
+    if (near >= 0)
+        return err_set(e, "%s: this capture needs the figure chosen: add its letter "
+                          "(e.g. %s%c; ECHQ-1)", text, u,
+                       (char)(figure_letter(legal->v[near].figure ? legal->v[near].figure
+                                                                  : FIG_QUEEN) -
+                              'A' + 'a'));
+    if (strlen(u) >= 4 && s->noundo_from >= 0 && u[0] - 'a' == EK_FILE(s->noundo_from) &&
+        u[1] - '1' == EK_RANK(s->noundo_from) && u[2] - 'a' == EK_FILE(s->noundo_to) &&
+        u[3] - '1' == EK_RANK(s->noundo_to))
+        return err_set(e, "%s: the last move may not be undone on the very next move "
+                          "(ECHQ-6)", text);
+    if (!strcmp(u, "takeover"))
+        return err_set(e, "takeover: not allowed now (ECHQ-9: phase 1, a merged piece on "
+                          "the board, from full move %d, by a seat not to act)",
+                       game_param(g, EP_TAKEOVER_FROM));
+    if (!strcmp(u, "pass"))
+        return err_set(e, "pass: only a phase-2 side with no legal move and not in "
+                          "check passes (ECHQ-13)");
+    return err_set(e, "%s: not a legal action here (SAN like Bxf6=N*, or UCI like "
+                      "g5f6n; see legal)", text);
+}
+
+/* ---- Status and draws ----------------------------------------------------- */
+
+static void set_result(Status *out, unsigned winners, const char *reason)
+{
+    out->over = 1;
+    out->winners = winners;
+    str_copy(out->reason, sizeof out->reason, reason);
+}
+
+/* ECHQ-8: a merged piece counts for both sides; orthodox's test. */
+static int insufficient(const EchState *s)
+{
+    int minor[2] = {0, 0}, bishops = 0, bcolour = -1, mixed = 0;
+    for (int sq = 0; sq < 64; sq++) {
+        const int pc = s->board[sq], f = EK_FIG(pc);
+        if (!pc || f == FIG_KING)
+            continue;
+        if (f == FIG_PAWN || f == FIG_ROOK || f == FIG_QUEEN)
+            return 0;
+        const int c = EK_COL(pc);
+        for (int side = 0; side < 2; side++)
+            if (c == ES_MERGED || c == side)
+                minor[side]++;
+        if (f == FIG_BISHOP) {
+            const int sc = (EK_FILE(sq) + EK_RANK(sq)) & 1;
+            mixed |= bcolour >= 0 && bcolour != sc;
+            bcolour = sc;
+            bishops++;
+        } else {
+            mixed = 1; /* a knight beside anything else */
+        }
+    }
+    if (minor[0] + minor[1] == 0 || (minor[0] <= 1 && minor[1] == 0) ||
+        (minor[1] <= 1 && minor[0] == 0))
+        return 1;
+    return !mixed && bishops > 0; /* bishops all on one colour */
+}
+
+static void status_phase2(const Game *g, const EchState *s, Status *out)
+{
+    const int two = ech_two_seat(s);
+    if (!two && ech_active_count(s) == 1) {
+        for (int i = 0; i < 3; i++)
+            if (!(s->out & (1u << i)))
+                set_result(out, 1u << i, "last side standing");
+        return;
+    }
+    if (two && ech_merged_count(s) == 0) {
+        if (game_param(g, EP_DUO_EMPTY))
+            set_result(out, 3u, "the merged side lost its last piece");
+        else
+            set_result(out, 0, "the merged side lost its last piece");
+        return;
+    }
+    if (game_param(g, EP_PASS_ROUND) && s->passes >= ech_active_count(s)) {
+        set_result(out, 0, "a full round of passes");
+        return;
+    }
+    EMove mv[ECH_MAX_MOVES];
+    if (ech_moves(g, s, mv) > 0)
+        return;
+    const unsigned att = ech_king_attackers(s, s->to_move);
+    if (!att) {
+        set_result(out, 0, "stalemate");
+        return;
+    }
+    if (two) {
+        if ((att & 4u) || game_param(g, EP_DUO_MATE) == 0)
+            set_result(out, 4u, "checkmate: the merged side wins");
+        else
+            set_result(out, 0, "checkmate without a merged attacker: a draw");
+    } else if ((att & 4u) && game_param(g, EP_E_MATE) == 0) {
+        set_result(out, 4u, "checkmate by a merged piece: the merged side wins");
+    } else {
+        set_result(out, att, "checkmate");
+    }
+}
+
+static void ech_status(const Game *g, const void *st, Status *out)
+{
+    const EchState *s = cst(st);
+    for (int c = 0; c < 2; c++)
+        if (!(s->phase == 2 && ((s->out >> c) & 1u)) &&
+            (s->phase == 2 || c == s->to_move) && ech_king_attackers(s, c))
+            out->in_check |= 1u << c;
+    if (s->phase == 2) {
+        status_phase2(g, s, out);
+    } else {
+        EMove mv[ECH_MAX_MOVES];
+        if (ech_moves(g, s, mv) == 0) {
+            if (out->in_check)
+                set_result(out, 1u << (s->to_move ^ 1), "checkmate");
+            else
+                set_result(out, 0, "stalemate");
+        }
+    }
+    if (out->over)
+        return;
+    const int nact = s->phase == 2 ? ech_active_count(s) : 2;
+    if (game_param(g, EP_FIVEFOLD) && game_repetitions(g) >= 5)
+        set_result(out, 0, "fivefold repetition");
+    else if (game_param(g, EP_SEVENTY_FIVE) && s->halfmove >= 75 * nact)
+        set_result(out, 0, "seventy-five-move rule");
+    else if (game_param(g, EP_INSUFFICIENT) && (s->phase == 1 || (s->out & 4u)) &&
+             insufficient(s))
+        set_result(out, 0, "insufficient material");
+}
+
+static int ech_claim(const Game *g, const void *st, char *why, size_t n)
+{
+    const EchState *s = cst(st);
+    const int nact = s->phase == 2 ? ech_active_count(s) : 2;
+    if (game_param(g, EP_THREEFOLD) && game_repetitions(g) >= 3) {
+        str_copy(why, n, "threefold repetition");
+        return 1;
+    }
+    if (game_param(g, EP_FIFTY) && s->halfmove >= 50 * nact) {
+        str_copy(why, n, "fifty-move rule");
+        return 1;
+    }
+    return 0;
+}
+
+/* ECHQ-8: everything that makes positions the same: pieces (kept double
+ * steps too), the side to move, castling, en passant when it can be taken,
+ * the no-undo move, phase, cycle, seats and sides out. */
+static uint64_t ech_hash(const Game *g, const void *st)
+{
+    const EchState *s = cst(st);
+    uint64_t h = 1469598103934665603ULL;
+#define MIX(x) (h = (h ^ (uint64_t)(uint8_t)(x)) * 1099511628211ULL)
+    for (int sq = 0; sq < 64; sq++)
+        MIX(s->board[sq]);
+    MIX(s->to_move);
+    MIX(s->castling);
+    MIX(s->noundo_from);
+    MIX(s->noundo_to);
+    MIX(s->phase);
+    MIX(s->cycle);
+    MIX(s->seat[0]);
+    MIX(s->seat[1]);
+    MIX(s->seat[2]);
+    MIX(s->out);
+    int ep = -1;
+    if (s->ep >= 0) {
+        EMove mv[ECH_MAX_MOVES];
+        const int n = ech_moves(g, s, mv);
+        for (int i = 0; i < n; i++)
+            if (mv[i].from >= 0 && ech_is_ep(s, mv[i]))
+                ep = s->ep;
+    }
+    MIX(ep);
+#undef MIX
+    return h ^ (h >> 29);
+}
+
+/* ---- Life cycle, views, perft --------------------------------------------- */
+
+static int ech_init_op(Game *g, void *st, const char *position, Error *e)
+{
+    EchState *s = (EchState *)st;
+    if (game_nsides(g) != 3)
+        return err_set(e, "echiquete has three sides (white, black, merged)");
+    if (game_nseats(g) < 2 || game_nseats(g) > 3)
+        return err_set(e, "echiquete is played by 2 or 3 seats, not %d", game_nseats(g));
+    if (ech_init(g, s, position, e))
+        return -1;
+    if (s->phase == 2 && s->seat[2] == 2 && game_nseats(g) < 3)
+        return err_set(e, "seats=0,1,2 needs a game with three seats");
+    ech_resolve(g, s, NULL);
+    return 0;
+}
+
+static void ech_write_position(const Game *g, const void *st, StrBuf *out)
+{
+    (void)g;
+    ech_write(cst(st), out);
+}
+
+static const char *ech_side_name(const Game *g, int side)
+{
+    (void)g;
+    return side >= 0 && side < 3 ? SIDE_NAMES[side] : "nobody";
+}
+
+static void last_move_text(const Game *g, View *v)
+{
+    for (int i = game_history_len(g) - 1; i >= 0; i--) {
+        const HistoryEntry *h = game_history(g, i);
+        if (h->action.kind == ACT_MOVE || h->action.kind == ACT_PASS ||
+            h->action.kind == ACT_TAKEOVER) {
+            str_copy(v->last_text, sizeof v->last_text, h->text);
+            if (h->action.kind == ACT_MOVE) {
+                v->has_last = 1;
+                v->last_from = h->action.from;
+                v->last_to = h->action.to;
+            }
+            return;
+        }
+    }
+}
+
+static void view_info(const Game *g, const EchState *s, int seat, View *v)
+{
+    StrBuf b = STRBUF_INIT;
+    if (s->phase == 1) {
+        sb_puts(&b, "phase 1: merged pieces (*) belong to the side to move");
+        if (ech_merged_count(s) && game_param(g, EP_PHASE2))
+            sb_printf(&b, "\ntakeover open from full move %d (type takeover when it is "
+                          "not your turn)", game_param(g, EP_TAKEOVER_FROM));
+    } else {
+        sb_printf(&b, "phase 2: cycle %s", s->cycle == EC_EWB ? "merged, white, black"
+                                                             : "merged, black, white");
+        for (int i = 0; i < 3; i++)
+            sb_printf(&b, "\n%s: %s%s", SIDE_NAMES[i], game_seat_name(g, s->seat[i]),
+                      (s->out >> i) & 1u ? " (out: inert)" : "");
+    }
+    if (s->noundo_from >= 0)
+        sb_printf(&b, "\nno undo now: %c%c%c%c (ECHQ-6)", 'a' + EK_FILE(s->noundo_from),
+                  '1' + EK_RANK(s->noundo_from), 'a' + EK_FILE(s->noundo_to),
+                  '1' + EK_RANK(s->noundo_to));
+    str_copy(v->info, sizeof v->info, sb_str(&b));
+    sb_free(&b);
+    if (seat >= 0 && seat == v->seat_to_act)
+        snprintf(v->question, sizeof v->question, "%s, move %s", game_seat_name(g, seat),
+                 SIDE_NAMES[s->to_move]);
+}
+
+static void ech_view(const Game *g, const void *st, int seat, View *v)
+{
+    const EchState *s = cst(st);
+    v->side_to_move = s->to_move;
+    for (int sq = 0; sq < 64 && v->npieces < MAX_VIEW_PIECES; sq++) {
+        const int pc = s->board[sq];
+        if (!pc)
+            continue;
+        ViewPiece *p = &v->pieces[v->npieces++];
+        p->at = (Coord){EK_FILE(sq), EK_RANK(sq)};
+        p->figure = (uint8_t)EK_FIG(pc);
+        if (EK_COL(pc) == ES_MERGED) {
+            p->flags = VP_MERGED;
+            p->side = s->phase == 2 ? ES_MERGED : -1;
+            p->side2 = ES_BLACK; /* two-coloured: white and black */
+        } else {
+            p->side = (int8_t)EK_COL(pc);
+            if (s->phase == 2 && ((s->out >> EK_COL(pc)) & 1u))
+                p->flags = VP_INERT;
+        }
+    }
+    last_move_text(g, v);
+    view_info(g, s, seat, v);
+    StrBuf b = STRBUF_INIT;
+    ech_write(s, &b);
+    str_copy(v->position, sizeof v->position, sb_str(&b));
+    sb_free(&b);
+}
+
+static uint64_t perft_rec(const Game *g, const EchState *s, int depth)
+{
+    if (ech_structural_end(g, s))
+        return 0;
+    EMove mv[ECH_MAX_MOVES];
+    const int n = ech_moves(g, s, mv);
+    if (depth == 1)
+        return (uint64_t)n;
+    uint64_t total = 0;
+    for (int i = 0; i < n; i++) {
+        EchState t = *s;
+        ech_make(g, &t, mv[i], NULL);
+        total += perft_rec(g, &t, depth - 1);
+    }
+    return total;
+}
+
+static uint64_t ech_perft(const Game *g, const void *st, int depth)
+{
+    return depth <= 0 ? 1 : perft_rec(g, cst(st), depth);
+}
+
+static const VariantHelp ECH_HELP[] = {
+    {"SAN move", "as orthodox; a merged piece's move starts with *", "*Nd5"},
+    {"merging capture", "x, the square, = the figure kept, * (ECHQ-1)", "Bxf6=N*"},
+    {"UCI move", "from, to, and the figure letter of a capture's result", "g5f6n"},
+    {"takeover", "between moves, take over the merged pieces (ECHQ-9, 12)", "takeover"},
+    {"pass", "phase 2, no legal move and not in check (ECHQ-13)", "pass"},
+    {NULL, NULL, NULL},
+};
+
+const VariantOps echiquete_variant = {
+    .version = 2,
+    .name = "echiquete",
+    .title = "L'Échiqueté",
+    .summary = "a capture fuses both pieces into a merged piece either side may move; "
+               "a third side may take them over (ECHQ-1..13)",
+    .params = ECH_PARAMS,
+    .nparams = EP__COUNT,
+    .min_sides = 3,
+    .max_sides = 3,
+    .default_sides = 3,
+    .state_size = sizeof(EchState),
+    .init = ech_init_op,
+    .write_position = ech_write_position,
+    .side_name = ech_side_name,
+    .to_act = ech_to_act,
+    .side_to_move = ech_side_to_move,
+    .seat_of_side = ech_seat_of_side,
+    .legal = ech_legal,
+    .apply = ech_apply,
+    .parse = ech_parse,
+    .format = ech_format,
+    .hash = ech_hash,
+    .status = ech_status,
+    .claim = ech_claim,
+    .view = ech_view,
+    .perft = ech_perft,
+    .hidden_info = 0,
+    .help = ECH_HELP,
+    .rules = echiquete_rules,
+};
