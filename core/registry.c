@@ -8,11 +8,13 @@
 #include "../variants/orthodox/orthodox.h"
 #include "../variants/masques/masques.h"
 #include "../variants/ambigus/ambigus.h"
+#include "../variants/echiquete/echiquete.h"
 
 const VariantOps *const variant_registry[] = {
     &orthodox_variant,
     &masques_variant,
     &ambigus_variant,
+    &echiquete_variant,
     NULL,
 };
 

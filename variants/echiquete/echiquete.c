@@ -660,4 +660,7 @@ const VariantOps echiquete_variant = {
     .hidden_info = 0,
     .help = ECH_HELP,
     .rules = echiquete_rules,
+    .min_seats = 2, /* three sides, two or three players (ECHQ-9, ECHQ-12) */
+    .max_seats = 3,
+    .default_seats = 2,
 };
