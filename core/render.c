@@ -85,6 +85,21 @@ static void piece_token(const ViewPiece *p, int nsides, int ascii, Token *t)
         tok_putc(t, '-');
 }
 
+/* How many sides the tokens must tell apart: 2 (white and black glyphs)
+ * when every one-coloured piece is White's or Black's, even in a game of
+ * more sides (L'Échiqueté's third side has only merged pieces, drawn
+ * `Q*`); else the number of sides (figure letter and side number). */
+static int colours(const View *v)
+{
+    for (int i = 0; i < v->npieces && i < MAX_VIEW_PIECES; i++)
+        if (!(v->pieces[i].flags & VP_MERGED) && v->pieces[i].side > 1)
+            return v->nsides;
+    for (int i = 0; i < v->ncaptured && i < MAX_VIEW_PIECES; i++)
+        if (!(v->captured[i].flags & VP_MERGED) && v->captured[i].side > 1)
+            return v->nsides;
+    return 2;
+}
+
 /* The frame of a drawing: which square each column and row shows. */
 typedef struct Frame {
     int ncols, nrows;
@@ -156,7 +171,7 @@ static void frame_widths(const View *v, const RenderOpts *o, Frame *f)
     f->tokw = 1;
     for (int i = 0; i < npieces(v); i++) {
         Token t;
-        piece_token(&v->pieces[i], v->nsides, o->ascii, &t);
+        piece_token(&v->pieces[i], colours(v), o->ascii, &t);
         if (t.width > f->tokw)
             f->tokw = t.width;
     }
@@ -220,7 +235,7 @@ static void draw_cell(const View *v, const RenderOpts *o, const Frame *f,
     int dark = ((c.x + c.y) % 2 + 2) % 2 == 0; /* a1 is dark */
     Token t;
     if (p) {
-        piece_token(p, v->nsides, o->ascii, &t);
+        piece_token(p, colours(v), o->ascii, &t);
     } else {
         memset(&t, 0, sizeof t);
         tok_put(&t, o->ascii ? "." : "\u00B7", 1);
@@ -249,7 +264,7 @@ static void list_pieces(const View *v, const RenderOpts *o, StrBuf *out)
     for (int i = 0; i < npieces(v); i++) {
         char sq[GEO_SQ_MAX];
         Token t;
-        piece_token(&v->pieces[i], v->nsides, o->ascii, &t);
+        piece_token(&v->pieces[i], colours(v), o->ascii, &t);
         sb_printf(out, "  %s %s\n", t.s,
                   geo_format_square(&v->geo, v->pieces[i].at, sq));
     }
@@ -384,7 +399,7 @@ void render_view_text(const View *v, const RenderNames *n,
         sb_puts(out, "captured:");
         for (int i = 0; i < v->ncaptured && i < MAX_VIEW_PIECES; i++) {
             Token t;
-            piece_token(&v->captured[i], v->nsides, o->ascii, &t);
+            piece_token(&v->captured[i], colours(v), o->ascii, &t);
             sb_printf(out, " %s", t.s);
         }
         sb_putc(out, '\n');

@@ -294,7 +294,7 @@ static int ech_parse(const Game *g, const void *st, const ActionList *legal,
         if (*p != '=')
             u[k++] = (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
     u[k] = 0;
-    int near = -1;
+    int near = -1, nnear = 0;
     for (int i = 0; i < legal->n; i++) {
         const Action *a = &legal->v[i];
         StrBuf b = STRBUF_INIT;
@@ -305,20 +305,32 @@ static int ech_parse(const Game *g, const void *st, const ActionList *legal,
         }
         int hit = str_ieq(sb_str(&b), t) || !strcmp(sb_str(&b), u);
         if (!hit && a->kind == ACT_MOVE) {
-            if (!strncmp(sb_str(&b), u, 4) && strlen(u) == 4)
-                near = i;
+            /* a capture typed without its figure ("e4d5", "exd5"): read
+             * when only one figure can come of it (pawn takes pawn) */
+            int bare = !strncmp(sb_str(&b), u, 4) && strlen(u) == 4;
             sb_reset(&b);
             san(g, s, from_action(a), 0, &b);
             hit = !strcmp(sb_str(&b), t);
+            const char *eq = strchr(sb_str(&b), '=');
+            bare |= eq && (size_t)(eq - sb_str(&b)) == strlen(t) &&
+                    !strncmp(sb_str(&b), t, strlen(t));
             sb_reset(&b);
             san(g, s, from_action(a), 1, &b);
             hit |= !strcmp(sb_str(&b), t);
+            if (bare && !hit) {
+                near = i;
+                nnear++;
+            }
         }
         sb_free(&b);
         if (hit) {
             *out = *a;
             return 0;
         }
+    }
+    if (nnear == 1) {
+        *out = legal->v[near];
+        return 0;
     }
     if (near >= 0)
         return err_set(e, "%s: this capture needs the figure chosen: add its letter "
@@ -565,9 +577,11 @@ static void view_info(const Game *g, const EchState *s, int seat, View *v)
                   '1' + EK_RANK(s->noundo_to));
     str_copy(v->info, sizeof v->info, sb_str(&b));
     sb_free(&b);
-    if (seat >= 0 && seat == v->seat_to_act)
-        snprintf(v->question, sizeof v->question, "%s, move %s", game_seat_name(g, seat),
-                 SIDE_NAMES[s->to_move]);
+    /* a seat that commands more than one colour is told which it moves now
+     * (ECHQ-12); otherwise the status line says it all */
+    if (seat >= 0 && seat == v->seat_to_act && seat != s->to_move)
+        snprintf(v->question, sizeof v->question, "%s: you move %s now",
+                 game_seat_name(g, seat), SIDE_NAMES[s->to_move]);
 }
 
 static void ech_view(const Game *g, const void *st, int seat, View *v)
