@@ -324,6 +324,31 @@ static void show_public(Play *p)
     p->shown_seat = SHOWN_PUBLIC;
 }
 
+/* Seats other than the one at the prompt that may take a side over now
+ * (L'Échiqueté, ECHQ-9, ECHQ-12): they are told how, between moves. */
+static void takeover_hint(const Play *p)
+{
+    int to_act = game_to_act(p->g);
+    StrBuf who = STRBUF_INIT, how = STRBUF_INIT;
+    for (int s = 0; s < game_nseats(p->g); s++) {
+        ActionList l = ACTIONLIST_INIT;
+        if (s != to_act)
+            game_legal(p->g, s, &l);
+        int can = 0;
+        for (int i = 0; i < l.n; i++)
+            can |= l.v[i].kind == ACT_TAKEOVER;
+        if (can) {
+            sb_printf(&who, "%s%s", who.len ? " or " : "", game_seat_name(p->g, s));
+            sb_printf(&how, "%s'takeover %s'", how.len ? " or " : "", game_seat_name(p->g, s));
+        }
+        al_free(&l);
+    }
+    if (who.len)
+        printf("%s may take over now: type %s\n", sb_str(&who), sb_str(&how));
+    sb_free(&who);
+    sb_free(&how);
+}
+
 /* The board of the seat at the keyboard, after a hand-over if needed. */
 static void show(Play *p)
 {
@@ -337,6 +362,7 @@ static void show(Play *p)
     show_messages(p, seat);
     draw_view(p, p->g, seat);
     p->shown_seat = seat;
+    takeover_hint(p);
 }
 
 /* ---- Commands at the prompt ------------------------------------------- */
@@ -357,6 +383,7 @@ static const struct {
     {"params", "the game's parameters"},
     {"rules", "the rules of this variant, as played here"},
     {"bottom SIDE", "keep SIDE at the bottom of the board (auto: the seat to act)"},
+    {"takeover SEAT", "SEAT takes a side over between moves, where the variant allows"},
     {"help", "this list"},
     {"quit", "leave the game (asks first, offers to save)"},
 };
@@ -505,6 +532,23 @@ static void do_undo(Play *p, const char *arg)
     show(p);
 }
 
+/* `takeover SEAT`: a seat not at the prompt takes a side over between
+ * moves (hot-seat: the person says so at the keyboard). */
+static void take_over(Play *p, const char *name)
+{
+    Error e;
+    int seat = game_seat_by_name(p->g, name);
+    if (seat < 0) {
+        printf("error: no seat '%s'\n", name);
+        return;
+    }
+    if (game_play(p->g, seat, "takeover", &e)) {
+        printf("error: %s\n", e.msg);
+        return;
+    }
+    show(p);
+}
+
 static void set_bottom(Play *p, const char *arg)
 {
     Error e;
@@ -630,6 +674,8 @@ static int command(Play *p, char *line)
         print_rules(p);
     else if (str_ieq(word, "bottom"))
         set_bottom(p, arg);
+    else if (str_ieq(word, "takeover") && arg[0])
+        take_over(p, arg);
     else if (str_ieq(word, "params")) {
         StrBuf out = STRBUF_INIT;
         params_describe(game_variant(p->g), game_params(p->g), &out);
