@@ -32,6 +32,7 @@
 extern const char orthodox_rules[];
 extern const char masques_rules[];
 extern const char ambigus_rules[];
+extern const char echiquete_rules[];
 
 #define RULES_COLS 78        /* the contract: columns of a line as written */
 #define SCREEN_COLS 80       /* the issue: readable in 80 columns */
@@ -52,6 +53,7 @@ static const RulesCase CASES[] = {
     {"orthodox", "rules/orthodox.md", "ORTH", orthodox_rules},
     {"masques", "rules/masques.md", "MASQ", masques_rules},
     {"ambigus", "rules/ambigus.md", "AMBI", ambigus_rules},
+    {"echiquete", "rules/echiquete.md", "ECHQ", echiquete_rules},
 };
 
 /* ---- Reading the brief ------------------------------------------------------ */
@@ -425,6 +427,13 @@ static void test_ambi_rules_text(void **state)
     check_case(&CASES[2]);
 }
 
+/* ECHQ-1..13: the Échiqueté text, each house-rule parameter in its rule. */
+static void test_echq_rules_text(void **state)
+{
+    (void)state;
+    check_case(&CASES[3]);
+}
+
 /* Every parameter of each variant that a brief ties to a rule is there
  * (a second look at (b), from the parameter tables' side). */
 static void test_rules_text_every_rule_parameter(void **state)
@@ -528,6 +537,7 @@ int main(void)
         cmocka_unit_test(test_orth_rules_text),
         cmocka_unit_test(test_masq_rules_text),
         cmocka_unit_test(test_ambi_rules_text),
+        cmocka_unit_test(test_echq_rules_text),
         cmocka_unit_test(test_rules_text_every_rule_parameter),
         cmocka_unit_test(test_rules_text_layout_checks_fail),
         cmocka_unit_test(test_rules_text_id_checks_fail),

@@ -447,16 +447,19 @@ static void check_perft(const Game *g, const char *about)
 #define BATCH_MAX_LINES 64
 #define BATCH_RING 4
 
-static const char *const VARIANTS[] = {"orthodox", "masques", "ambigus"};
+static const char *const VARIANTS[] = {"orthodox", "masques", "ambigus", "echiquete"};
+#define NVARIANTS 4
 
 /* Parameters byte 1 may switch on, bit by bit, per variant. */
-static const char *const PARAMS[3][8] = {
+static const char *const PARAMS[NVARIANTS][8] = {
     {"castling=off", "fivefold=off", "seventy_five_move=off", "threefold=off",
      "insufficient_material=off", "fifty_move=off", "value.Q=12", NULL},
     {"reveal_alone=on", "mask_mate=truth", "giveup_revealed=off", "allin=4",
      "masked_king_check=on", "show_at_end=on", "fivefold=off", "allin=9"},
     {"clock=on", "mate=on", "stalemate=draw", "threefold=off", "fivefold=off",
      "stalemate=loss", "fifty_move=off", NULL},
+    {"phase2=off", "noundo=off", "takeover_from=3", "merged_mate=out", "pass_round_draw=off",
+     "duo_empty_loses=off", "fivefold=off", "threefold=off"},
 };
 
 typedef struct BatchRun {
@@ -589,10 +592,13 @@ static void batch_step(BatchRun *r, const char *line, int lineno, int last)
 static void batch_options(const uint8_t *d, CliOptions *o)
 {
     memset(o, 0, sizeof *o);
-    int v = d[0] % 3;
+    int v = d[0] % NVARIANTS;
     o->command = "run";
+    /* L'Échiqueté: two or three players (a bit of byte 2) */
+    if (v == 3)
+        o->seats = 2 + (d[2] >> 7);
     o->variant = variant_find(VARIANTS[v]);
-    o->json = (d[0] / 3) % 4 != 0;    /* JSON three times in four */
+    o->json = (d[0] / NVARIANTS) % 4 != 0;    /* JSON three times in four */
     o->ascii = (d[0] / 12) % 2;
     o->depth = -1;
     o->have_seed = 1;
@@ -669,7 +675,7 @@ int fuzz_position(const uint8_t *data, size_t size)
 {
     if (size < 1)
         return 0;
-    int v = data[0] % 3;
+    int v = data[0] % NVARIANTS;
     char *text = malloc(size);
     memcpy(text, data + 1, size - 1);
     text[size - 1] = '\0';
@@ -680,9 +686,11 @@ int fuzz_position(const uint8_t *data, size_t size)
     params_defaults(cfg.variant, &cfg.params);
     /* Parameters that change what a position allows: Ambigus' mate rule,
      * Masqués' all-in and masked King. */
-    if (data[0] / 3 % 2)
-        params_set(cfg.variant, &cfg.params, v == 2 ? "mate=on" : v == 1 ?
-                   "masked_king_check=on" : "castling=off", NULL);
+    if (data[0] / NVARIANTS % 2)
+        params_set(cfg.variant, &cfg.params, v == 3 ? "phase2=off" : v == 2 ? "mate=on"
+                   : v == 1 ? "masked_king_check=on" : "castling=off", NULL);
+    if (v == 3) /* L'Échiqueté: its position may name a third seat */
+        cfg.nseats = 2 + (data[0] / NVARIANTS / 2 % 2);
     cfg.params_set = 1;
     Error e;
     e.msg[0] = '\0';
