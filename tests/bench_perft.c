@@ -190,7 +190,14 @@ static int bench_variants(void)
         {"ambigus", "ambigus A1", NULL, NULL, 6, 6258768},
         {"ambigus", "ambigus A2", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/"
          "R3K2R w - - 0 1", NULL, 5, 2015852},
+        /* L'Échiqueté beside orthodox on the same position and depth: the
+         * reference for its speed is measured in the same run */
+        {"orthodox", "orthodox K4", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/"
+         "R3K2R w KQkq - 0 1", NULL, 4, 4085603},
+        {"echiquete", "echiquete K4", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/"
+         "R3K2R w KQkq - 0 1", NULL, 4, 5689396},
     };
+    double speed[16][2] = {{0}}; /* M nodes/s, fast and generic, per case */
     int bad = 0;
     for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
         GameConfig cfg;
@@ -219,13 +226,19 @@ static int bench_variants(void)
                                  : game_perft(g, CASES[i].depth);
             double secs = now_seconds() - t0;
             int ok = n == CASES[i].nodes;
-            printf("%-11s perft %d (%s): %10" PRIu64 " nodes in %6.3f s = %5.1f M nodes/s %s\n",
+            printf("%-12s perft %d (%s): %10" PRIu64 " nodes in %6.3f s = %5.1f M nodes/s %s\n",
                    CASES[i].name, CASES[i].depth, generic ? "generic" : "fast", n, secs,
                    (double)n / secs / 1e6, ok ? "ok" : "MISMATCH");
+            if (i < 16)
+                speed[i][generic] = (double)n / secs / 1e6;
             bad |= !ok;
         }
         game_free(g);
     }
+    size_t orth = sizeof CASES / sizeof CASES[0] - 2, echq = orth + 1;
+    printf("echiquete / orthodox on the same position, same run: fast x%.2f, "
+           "generic x%.2f (aim: generic at least x0.5)\n",
+           speed[echq][0] / speed[orth][0], speed[echq][1] / speed[orth][1]);
     return bad;
 }
 
