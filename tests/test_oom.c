@@ -44,6 +44,9 @@ static const Script SCRIPTS[] = {
     {"masques", NULL, "allin=6", {"arrange RNBQKBNR/PPPPPPPP", "random", "d2d4", "e7e5",
                                   "pass", "d4e5", "bid 2", "call"}},
     {"ambigus", NULL, "clock=on", {"e4", "d5", "Nf3", "keep", "c6", "choose Nb8", "exd5"}},
+    /* ECHQ-1, 6, 9: a merging capture, a merged piece moved, the takeover
+     * (out of turn: played by the seat that may, see op_play) */
+    {"echiquete", NULL, NULL, {"e4", "d5", "exd5", "Nf6", "*d6", "takeover", "d6c7p"}},
 };
 
 static Game *start(const Script *sc)
@@ -95,9 +98,35 @@ static void check_all(const Game *g, Op op, const void *arg, const char *what)
             ;
 }
 
+/* The seat that plays text: the seat to act, or for "takeover" the first
+ * seat that may. */
+static int player(const Game *g, const char *text)
+{
+    if (strcmp(text, "takeover") != 0)
+        return game_to_act(g);
+    for (int s = 0; s < game_nseats(g); s++) {
+        ActionList l = ACTIONLIST_INIT;
+        game_legal(g, s, &l);
+        int can = 0;
+        for (int i = 0; i < l.n; i++)
+            can |= l.v[i].kind == ACT_TAKEOVER;
+        al_free(&l);
+        if (can)
+            return s;
+    }
+    return -1;
+}
+
+/* A text and the seat that plays it (found before any allocation fails). */
+typedef struct Turn {
+    int seat;
+    const char *text;
+} Turn;
+
 static int op_play(Game *g, const void *arg, Error *e)
 {
-    return game_play(g, game_to_act(g), arg, e);
+    const Turn *m = arg;
+    return game_play(g, m->seat, m->text, e);
 }
 
 static int op_undo(Game *g, const void *arg, Error *e)
@@ -132,9 +161,10 @@ static void test_oom_play_every_action(void **state)
         for (int i = 0; SCRIPTS[k].texts[i] && game_to_act(g) >= 0; i++) {
             char what[96];
             snprintf(what, sizeof what, "%s: %s", SCRIPTS[k].variant, SCRIPTS[k].texts[i]);
-            check_all(g, op_play, SCRIPTS[k].texts[i], what);
+            Turn m = {player(g, SCRIPTS[k].texts[i]), SCRIPTS[k].texts[i]};
+            check_all(g, op_play, &m, what);
             check_all(g, op_read, NULL, what);
-            tu_play(g, game_to_act(g), SCRIPTS[k].texts[i]);
+            tu_play(g, player(g, SCRIPTS[k].texts[i]), SCRIPTS[k].texts[i]);
         }
         for (int n = 1; n <= game_history_len(g); n += 2)
             check_all(g, op_undo, &n, "undo");
@@ -176,7 +206,7 @@ static void test_oom_views(void **state)
         Game *g = start(&SCRIPTS[k]);
         for (int i = 0; SCRIPTS[k].texts[i] && game_to_act(g) >= 0; i++) {
             check_views(g, SCRIPTS[k].texts[i]);
-            tu_play(g, game_to_act(g), SCRIPTS[k].texts[i]);
+            tu_play(g, player(g, SCRIPTS[k].texts[i]), SCRIPTS[k].texts[i]);
         }
         check_views(g, "the end");
         game_free(g);
@@ -191,7 +221,7 @@ static void test_oom_save_and_load(void **state)
     for (size_t k = 0; k < ARRAY_LEN(SCRIPTS); k++) {
         Game *g = start(&SCRIPTS[k]);
         for (int i = 0; SCRIPTS[k].texts[i] && game_to_act(g) >= 0; i++)
-            tu_play(g, game_to_act(g), SCRIPTS[k].texts[i]);
+            tu_play(g, player(g, SCRIPTS[k].texts[i]), SCRIPTS[k].texts[i]);
         StrBuf want = STRBUF_INIT;
         assert_int_equal(record_save(g, &want), 0);
         for (int persist = 0; persist <= 1; persist++) {
