@@ -85,6 +85,8 @@ int ech_king_square(const EchState *s, int colour);
 unsigned ech_king_attackers(const EchState *s, int colour);
 /* Legal moves of the side to move (a lone pass when phase 2 allows one). */
 int ech_moves(const Game *g, const EchState *s, EMove *out);
+/* Is m one of ech_moves's moves?  (One move checked: apply's guard.) */
+int ech_move_ok(const Game *g, const EchState *s, EMove m);
 /* Play a move of ech_moves; then the turn passes (sides mated out, the
  * merged side emptied out: ECHQ-13).  Messages to ev (may be NULL). */
 void ech_make(const Game *g, EchState *s, EMove m, Events *ev);

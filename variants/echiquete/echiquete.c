@@ -145,15 +145,11 @@ static int ech_apply(const Game *g, void *st, const Action *a, Events *ev)
     }
     if ((a->kind != ACT_MOVE && a->kind != ACT_PASS) || a->seat != ech_to_act(g, st))
         return -1;
-    EMove mv[ECH_MAX_MOVES];
-    const int n = ech_moves(g, s, mv);
     const EMove m = from_action(a);
-    for (int i = 0; i < n; i++)
-        if (mv[i].from == m.from && mv[i].to == m.to && mv[i].fig == m.fig) {
-            ech_make(g, s, m, ev);
-            return 0;
-        }
-    return -1;
+    if (!ech_move_ok(g, s, m))
+        return -1;
+    ech_make(g, s, m, ev);
+    return 0;
 }
 
 /* ---- Texts ---------------------------------------------------------------- */

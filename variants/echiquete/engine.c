@@ -379,9 +379,75 @@ static int make_board(EchState *s, EMove m)
     return cap;
 }
 
+/* Are a and b on one rank, file or diagonal? */
+static int aligned(int a, int b)
+{
+    const int df = EK_FILE(a) - EK_FILE(b), dr = EK_RANK(a) - EK_RANK(b);
+    return !df || !dr || df == dr || df == -dr;
+}
+
 static unsigned mover_in_check(const EchState *after, int mover)
 {
     return ech_king_attackers(after, mover);
+}
+
+/* Is the mover's King (on k, attacked by `pre` now) safe after the
+ * pseudo-legal move m? */
+static int king_safe_after(const EchState *s, EMove m, int k, unsigned pre)
+{
+    const int mover = s->to_move;
+    const int pc = m.from >= 0 ? s->board[m.from] : 0;
+    const int quiet = k >= 0 && !pre && pc && EK_FIG(pc) != FIG_KING &&
+                      EK_COL(pc) != ES_MERGED && !aligned(m.from, k) &&
+                      !(s->phase == 1 && s->board[m.to]) && !ech_is_ep(s, m);
+    if (quiet)
+        return 1;
+    EchState t;
+    memcpy(t.board, s->board, 64);
+    t.phase = s->phase;
+    t.out = s->out;
+    t.ep = s->ep;
+    make_board(&t, m);
+    /* the King is where it was, or where it went */
+    const int kk = pc && EK_FIG(pc) == FIG_KING ? m.to : k;
+    if (kk < 0)
+        return !mover_in_check(&t, mover);
+    AttackSpec a = king_spec(&t, mover);
+    return !attackers(t.board, kk, &a);
+}
+
+/* The King's square and what attacks it now, for king_safe_after. */
+static unsigned king_now(const EchState *s, int *k)
+{
+    *k = -1;
+    if (s->to_move == ES_MERGED || (*k = ech_king_square(s, s->to_move)) < 0)
+        return 0;
+    AttackSpec a = king_spec(s, s->to_move);
+    return attackers(s->board, *k, &a);
+}
+
+int ech_move_ok(const Game *g, const EchState *s, EMove m)
+{
+    (void)g;
+    if (s->phase == 2 && (s->out >> s->to_move) & 1u)
+        return 0;
+    if (m.from == EM_PASS) { /* a pass is legal only when nothing else is */
+        EMove all[ECH_MAX_MOVES];
+        int n = ech_moves(g, s, all);
+        return n == 1 && all[0].from == EM_PASS;
+    }
+    if (m.from == s->noundo_from && m.to == s->noundo_to)
+        return 0;
+    EMove pseudo[ECH_MAX_MOVES];
+    const int np = pseudo_moves(s, pseudo);
+    int found = 0;
+    for (int i = 0; i < np && !found; i++)
+        found = pseudo[i].from == m.from && pseudo[i].to == m.to && pseudo[i].fig == m.fig;
+    if (!found)
+        return 0;
+    int k;
+    unsigned pre = king_now(s, &k);
+    return s->to_move == ES_MERGED || king_safe_after(s, m, k, pre);
 }
 
 int ech_moves(const Game *g, const EchState *s, EMove *out)
@@ -391,22 +457,22 @@ int ech_moves(const Game *g, const EchState *s, EMove *out)
         return 0;
     EMove pseudo[ECH_MAX_MOVES];
     const int np = pseudo_moves(s, pseudo);
+    /* A move needs the full check test (make it, look at the King) only
+     * when it could leave the King attacked: the King is attacked now, the
+     * King moves, the piece leaves a line through the King (a discovery),
+     * the move makes or moves a merged piece (which is the enemy's once
+     * the move is made, ECHQ-8), or en passant takes a second piece away.
+     * Every other move keeps the King as safe as it is. */
+    const int mover = s->to_move;
+    int k;
+    const unsigned pre = king_now(s, &k);
     int n = 0;
     for (int i = 0; i < np; i++) {
         const EMove m = pseudo[i];
         if (m.from == s->noundo_from && m.to == s->noundo_to)
             continue; /* ECHQ-6 */
-        if (s->to_move != ES_MERGED) {
-            EchState t;
-            memcpy(t.board, s->board, 64);
-            t.phase = s->phase;
-            t.out = s->out;
-            t.ep = s->ep;
-            make_board(&t, m);
-            if (mover_in_check(&t, s->to_move))
-                continue;
-        }
-        out[n++] = m;
+        if (mover == ES_MERGED || king_safe_after(s, m, k, pre))
+            out[n++] = m;
     }
     if (n == 0 && s->phase == 2 && !(s->out & 4u) &&
         !ech_king_attackers(s, s->to_move))
