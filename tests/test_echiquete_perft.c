@@ -144,10 +144,83 @@ static void test_echq_perft_engine_equals_brute(void **state)
         }
 }
 
+static int str_cmp(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* ECHQ-1..13 along seeded random games (two and three seats, takeovers
+ * at random moments): at every ply the engine's legal actions are the
+ * independent counter's, read from the engine's own position string. */
+static void test_echq_random_games_engine_equals_brute(void **state)
+{
+    (void)state;
+    int games = TU_SANITIZED ? 6 : 30, plies = TU_SANITIZED ? 60 : 140;
+    for (int seed = 1; seed <= games; seed++) {
+        Rng rng;
+        rng_seed(&rng, (uint64_t)seed * 104729);
+        int seats = 2 + seed % 2;
+        Game *g = tu_game(&(TuGame){.variant = tu_variant("echiquete"), .nseats = seats});
+        for (int ply = 0; ply < plies && game_to_act(g) >= 0; ply++) {
+            StrBuf pos = STRBUF_INIT;
+            game_position(g, &pos);
+            EbPos p;
+            char err[256];
+            if (eb_parse(&p, sb_str(&pos), err, sizeof err))
+                fail_msg("seed %d ply %d: the brute refuses %s: %s", seed, ply, sb_str(&pos),
+                         err);
+            static char texts[512][EB_TEXT];
+            int nb = eb_legal_texts(&p, texts, 512);
+            ActionList l = ACTIONLIST_INIT;
+            game_legal_play(g, &l);
+            const char *mine[512];
+            StrBuf fmt[512];
+            int ne = 0;
+            for (int i = 0; i < l.n && ne < 512; i++, ne++) {
+                sb_init(&fmt[ne]);
+                game_format(g, &l.v[i], FMT_MACHINE, &fmt[ne]);
+                mine[ne] = sb_str(&fmt[ne]);
+            }
+            qsort(mine, (size_t)ne, sizeof mine[0], str_cmp);
+            int same = ne == nb;
+            for (int i = 0; same && i < ne; i++)
+                same = !strcmp(mine[i], texts[i]);
+            if (!same) {
+                StrBuf a = STRBUF_INIT, b = STRBUF_INIT;
+                for (int i = 0; i < ne; i++)
+                    sb_printf(&a, " %s", mine[i]);
+                for (int i = 0; i < nb && i < 512; i++)
+                    sb_printf(&b, " %s", texts[i]);
+                fail_msg("seed %d ply %d, %s:\n engine:%s\n brute: %s", seed, ply,
+                         sb_str(&pos), sb_str(&a), sb_str(&b));
+            }
+            for (int i = 0; i < ne; i++)
+                sb_free(&fmt[i]);
+            /* now and then a takeover by a seat that may, else a move */
+            int done = 0;
+            if (rng_below(&rng, 6) == 0)
+                for (int s = 0; s < game_nseats(g) && !done; s++) {
+                    Error e;
+                    done = s != game_to_act(g) && game_play(g, s, "takeover", &e) == 0;
+                }
+            if (!done) {
+                Error e;
+                const Action *a = &l.v[rng_below(&rng, (uint32_t)l.n)];
+                if (game_apply(g, a, &e))
+                    fail_msg("seed %d ply %d: %s", seed, ply, e.msg);
+            }
+            al_free(&l);
+            sb_free(&pos);
+        }
+        game_free(g);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_echq_perft_engine_equals_brute),
+        cmocka_unit_test(test_echq_random_games_engine_equals_brute),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

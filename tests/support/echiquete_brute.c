@@ -260,9 +260,12 @@ static void gen_pawn(const EbPos *p, int s, int x, EbList *l)
             if (capturable(p, c, x)) {
                 add_move(p, s, c, c, -1, l);
             } else if (c == p->ep && !p->b[c].fig) {
-                /* en passant: the pawn that stepped twice stands beside s */
+                /* en passant: a pawn that attacks the passed square takes
+                 * the pawn that passed it, as if it had stepped once (the
+                 * FIDE wording; docs/ECHIQUETE.md, ECHQ-7: with pawns going
+                 * both ways the taker need not stand beside it) */
                 int victim = RANK_OF(c) == 2 ? c + 8 : c - 8;
-                if (victim == s + df && p->b[victim].fig == EB_P && capturable(p, victim, x))
+                if (p->b[victim].fig == EB_P && capturable(p, victim, x))
                     add_move(p, s, c, victim, -1, l);
             }
         }

@@ -32,10 +32,12 @@
  *     in check has `pass` (a ply); passes by every side still in, in a row,
  *     end the game.
  * Choices where the rules are open (stated so the lead can compare):
- *   - En passant keeps the orthodox geometry: the capturing pawn stands
- *     beside the pawn that stepped twice and its own capture pattern
- *     reaches the passed square.  Phase 1: only a one-coloured enemy pawn
- *     can be taken so; phase 2: any pawn of another side.
+ *   - En passant: a pawn whose capture pattern reaches the passed square
+ *     takes the pawn that passed it (FIDE's wording: "as if it had moved
+ *     one square"; with pawns going both ways in phase 2 the taker need not
+ *     stand beside it; docs/ECHIQUETE.md, ECHQ-7).  Phase 1: only a
+ *     one-coloured enemy pawn can be taken so; phase 2: any pawn of another
+ *     side.
  *   - A merged pawn gets `+` whenever the captured piece was a one-coloured
  *     pawn on its own start rank and the result's figure is a pawn (both
  *     phases).

@@ -391,17 +391,77 @@ static unsigned mover_in_check(const EchState *after, int mover)
     return ech_king_attackers(after, mover);
 }
 
+/* Could moving the piece on `from` open a line from an attacker to the
+ * mover's King on k?  Only if from is on a line through k with nothing
+ * between them, and the first piece beyond from on that line is a slider
+ * of that line that may attack the King. */
+static int discovers(const EchState *s, int from, int k)
+{
+    if (!aligned(from, k) || from == k)
+        return 0;
+    const int df = EK_FILE(from) - EK_FILE(k), dr = EK_RANK(from) - EK_RANK(k);
+    const int sf = df > 0 ? 1 : df < 0 ? -1 : 0, sr = dr > 0 ? 1 : dr < 0 ? -1 : 0;
+    const int step = sf + 8 * sr, line = (!sf || !sr) ? FIG_ROOK : FIG_BISHOP;
+    int sq = k + step;
+    for (; sq != from; sq += step)
+        if (s->board[sq])
+            return 0; /* another piece shields the King */
+    int f = EK_FILE(from), r = EK_RANK(from);
+    AttackSpec a = king_spec(s, s->to_move);
+    for (f += sf, r += sr; f >= 0 && f < 8 && r >= 0 && r < 8; f += sf, r += sr) {
+        const int pc = s->board[r * 8 + f];
+        if (!pc)
+            continue;
+        const int fig = EK_FIG(pc);
+        return (fig == FIG_QUEEN || fig == line) && may_attack(&a, pc);
+    }
+    return 0;
+}
+
+/* Does a piece of figure fig on t attack k, on board b (pawns: towards
+ * rank 1 when down)?  Lines are judged on b with the square `vacated`
+ * (the mover's departure) empty. */
+static int piece_hits(const uint8_t *b, int fig, int t, int k, int down, int vacated)
+{
+    const int df = EK_FILE(k) - EK_FILE(t), dr = EK_RANK(k) - EK_RANK(t);
+    const int adf = df < 0 ? -df : df, adr = dr < 0 ? -dr : dr;
+    switch (fig) {
+    case FIG_PAWN: return adf == 1 && dr == (down ? -1 : 1);
+    case FIG_KNIGHT: return (adf == 1 && adr == 2) || (adf == 2 && adr == 1);
+    case FIG_KING: return adf <= 1 && adr <= 1 && (adf || adr);
+    default: break;
+    }
+    int line = (!df || !dr) ? FIG_ROOK : adf == adr ? FIG_BISHOP : 0;
+    if (!line || !(fig == FIG_QUEEN || fig == line) || t == k)
+        return 0;
+    const int sf = df > 0 ? 1 : df < 0 ? -1 : 0, sr = dr > 0 ? 1 : dr < 0 ? -1 : 0;
+    for (int sq = t + sf + 8 * sr; sq != k; sq += sf + 8 * sr)
+        if (b[sq] && sq != vacated)
+            return 0;
+    return 1;
+}
+
 /* Is the mover's King (on k, attacked by `pre` now) safe after the
- * pseudo-legal move m? */
+ * pseudo-legal move m?  Most moves are judged without making them: with
+ * the King not attacked now, a piece that is not the King, that leaves no
+ * line through the King and takes nothing en passant keeps the King safe,
+ * unless it ends as a merged piece (a merging capture, a merged piece's
+ * move: the enemy's once the move is made, ECHQ-8) that hits the King. */
 static int king_safe_after(const EchState *s, EMove m, int k, unsigned pre)
 {
     const int mover = s->to_move;
     const int pc = m.from >= 0 ? s->board[m.from] : 0;
-    const int quiet = k >= 0 && !pre && pc && EK_FIG(pc) != FIG_KING &&
-                      EK_COL(pc) != ES_MERGED && !aligned(m.from, k) &&
-                      !(s->phase == 1 && s->board[m.to]) && !ech_is_ep(s, m);
-    if (quiet)
-        return 1;
+    if (k < 0)
+        return 1; /* no King of the mover: nothing to attack */
+    if (!pre && pc && EK_FIG(pc) != FIG_KING && !discovers(s, m.from, k) &&
+        !ech_is_ep(s, m)) {
+        const int merged_after = s->phase == 1 && (EK_COL(pc) == ES_MERGED || s->board[m.to]);
+        if (!merged_after)
+            return 1;
+        const int fig = m.fig ? m.fig : EK_FIG(pc);
+        /* the merged piece will be moved by the mover's opponent */
+        return !piece_hits(s->board, fig, m.to, k, mover == ES_WHITE, m.from);
+    }
     EchState t;
     memcpy(t.board, s->board, 64);
     t.phase = s->phase;
