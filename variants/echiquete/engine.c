@@ -317,21 +317,36 @@ static void gen_castles(Gen *g, const EchState *s)
         push(g, base + 4, base + 2, 0);
 }
 
+/* The pseudo-legal moves of the piece on sq (the side to move's). */
+static void piece_moves(Gen *g, const EchState *s, int sq)
+{
+    const int pc = s->board[sq];
+    if (!own(s, pc))
+        return;
+    switch (EK_FIG(pc)) {
+    case FIG_PAWN: gen_pawn(g, s, sq, pc); break;
+    case FIG_KNIGHT: gen_steps(g, s, sq, pc, KNIGHT_D); break;
+    case FIG_KING: gen_steps(g, s, sq, pc, KING_D); break;
+    default: gen_slides(g, s, sq, pc, 0, 8); break;
+    }
+}
+
 static int pseudo_moves(const EchState *s, EMove *out)
 {
     Gen g = {out, 0};
-    for (int sq = 0; sq < 64; sq++) {
-        const int pc = s->board[sq];
-        if (!own(s, pc))
-            continue;
-        switch (EK_FIG(pc)) {
-        case FIG_PAWN: gen_pawn(&g, s, sq, pc); break;
-        case FIG_KNIGHT: gen_steps(&g, s, sq, pc, KNIGHT_D); break;
-        case FIG_KING: gen_steps(&g, s, sq, pc, KING_D); break;
-        default: gen_slides(&g, s, sq, pc, 0, 8); break;
-        }
-    }
+    for (int sq = 0; sq < 64; sq++)
+        piece_moves(&g, s, sq);
     gen_castles(&g, s);
+    return g.n;
+}
+
+/* The pseudo-legal moves that start on sq (castling with the King). */
+static int pseudo_moves_from(const EchState *s, int sq, EMove *out)
+{
+    Gen g = {out, 0};
+    piece_moves(&g, s, sq);
+    if (EK_FIG(s->board[sq]) == FIG_KING)
+        gen_castles(&g, s);
     return g.n;
 }
 
@@ -498,8 +513,10 @@ int ech_move_ok(const Game *g, const EchState *s, EMove m)
     }
     if (m.from == s->noundo_from && m.to == s->noundo_to)
         return 0;
+    if (m.from < 0 || m.from > 63 || m.to < 0 || m.to > 63)
+        return 0;
     EMove pseudo[ECH_MAX_MOVES];
-    const int np = pseudo_moves(s, pseudo);
+    const int np = pseudo_moves_from(s, m.from, pseudo);
     int found = 0;
     for (int i = 0; i < np && !found; i++)
         found = pseudo[i].from == m.from && pseudo[i].to == m.to && pseudo[i].fig == m.fig;
