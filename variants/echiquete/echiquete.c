@@ -563,9 +563,11 @@ static void view_info(const Game *g, const EchState *s, int seat, View *v)
     } else {
         sb_printf(&b, "phase 2: cycle %s", s->cycle == EC_EWB ? "merged, white, black"
                                                              : "merged, black, white");
+        /* who plays which colour (ECHQ-12: one seat may play two) */
         for (int i = 0; i < 3; i++)
-            sb_printf(&b, "\n%s: %s%s", SIDE_NAMES[i], game_seat_name(g, s->seat[i]),
-                      (s->out >> i) & 1u ? " (out: inert)" : "");
+            sb_printf(&b, "%s%s played by %s%s", i ? "; " : "\n", SIDE_NAMES[i],
+                      s->seat[i] >= 0 ? game_seat_name(g, s->seat[i]) : "nobody",
+                      (s->out >> i) & 1u ? " (out: its pieces are inert)" : "");
     }
     if (s->noundo_from >= 0)
         sb_printf(&b, "\nno undo now: %c%c%c%c (ECHQ-6)", 'a' + EK_FILE(s->noundo_from),
