@@ -660,32 +660,6 @@ static const HelpCase HELP_CASES[] = {
     {"g1f3", NULL, NULL, "g1f3"},
 };
 
-/* Display columns of UTF-8 text (continuation bytes take none). */
-static size_t columns(const char *t)
-{
-    size_t n = 0;
-    for (; *t; t++)
-        n += ((unsigned char)*t & 0xC0) != 0x80;
-    return n;
-}
-
-/* `help` prints "  usage  doc (e.g. example)", usages padded to the widest:
- * each line must fit in 80 columns. */
-static void assert_help_fits(const VariantHelp *h)
-{
-    size_t wide = 0;
-    for (int i = 0; h[i].usage; i++)
-        wide = columns(h[i].usage) > wide ? columns(h[i].usage) : wide;
-    for (int i = 0; h[i].usage; i++) {
-        assert_non_null(h[i].doc);
-        assert_non_null(h[i].example);
-        size_t len = 2 + wide + 2 + columns(h[i].doc) + strlen(" (e.g. )") +
-                     columns(h[i].example);
-        if (len > 80)
-            fail_msg("help line \"%s\" is %zu columns wide", h[i].usage, len);
-    }
-}
-
 static void test_orth1_help_examples_are_played(void **state)
 {
     (void)state;
@@ -693,7 +667,7 @@ static void test_orth1_help_examples_are_played(void **state)
     assert_int_equal(v->version, 2);
     assert_int_equal(v->hidden_info, 0);
     assert_non_null(v->help);
-    assert_help_fits(v->help);
+    tu_assert_help_fits(v->help);
     int n = 0;
     for (; v->help[n].usage; n++) {
         const HelpCase *c = NULL;

@@ -362,3 +362,18 @@ char *tu_read_file(const char *path)
     fclose(f);
     return s;
 }
+
+void tu_assert_help_fits(const VariantHelp *h)
+{
+    int wide = 0;
+    for (int i = 0; h[i].usage; i++)
+        wide = str_width(h[i].usage) > wide ? str_width(h[i].usage) : wide;
+    for (int i = 0; h[i].usage; i++) {
+        assert_non_null(h[i].doc);
+        assert_non_null(h[i].example);
+        int len = 2 + wide + 2 + str_width(h[i].doc) + (int)strlen(" (e.g. )") +
+                  str_width(h[i].example);
+        if (len > 80)
+            fail_msg("help line \"%s\" is %d columns wide", h[i].usage, len);
+    }
+}

@@ -132,6 +132,10 @@ const char *tu_shared_path(const char *rel, char *buf, size_t n);
  * NUL-terminated (a file that cannot be opened: NULL). */
 char *tu_read_stream(FILE *f);
 char *tu_read_file(const char *path);
+/* A variant's help table as `help` prints it ("  usage  doc (e.g.
+ * example)", usages padded to the widest): every entry has a doc and an
+ * example, and every line fits in 80 columns. */
+void tu_assert_help_fits(const VariantHelp *h);
 
 /* One line of a perft EPD file: "FEN ;D1 20 ;D2 400 ...". */
 #define TU_EPD_MAX_DEPTHS 16
