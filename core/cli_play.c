@@ -117,9 +117,24 @@ static const VariantOps *choose_variant(const Play *p)
 {
     int n = 0;
     fputs("chessvar: choose a variant\n\n", stdout);
-    for (; variant_registry[n]; n++)
-        printf("  %d  %-12s %s: %s\n", n + 1, variant_registry[n]->name,
-               variant_registry[n]->title, variant_registry[n]->summary);
+    for (; variant_registry[n]; n++) {
+        printf("  %d  %-12s %s\n", n + 1, variant_registry[n]->name,
+               variant_registry[n]->title);
+        /* the summary under it, wrapped to 78 columns */
+        const char *w = variant_registry[n]->summary;
+        int col = 0;
+        while (*w) {
+            size_t len = strcspn(w, " ");
+            if (col && col + 1 + (int)len > 78 - 7) {
+                fputc('\n', stdout);
+                col = 0;
+            }
+            printf("%s%.*s", col ? " " : "       ", (int)len, w);
+            col += (col ? 1 : 0) + (int)len;
+            w += len + strspn(w + len, " ");
+        }
+        fputc('\n', stdout);
+    }
     fputs("\nType its number or name (q to quit).\n", stdout);
     for (;;) {
         char *line = read_line(p, "variant> ");
