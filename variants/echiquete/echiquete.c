@@ -346,8 +346,8 @@ static int ech_parse(const Game *g, const void *st, const ActionList *legal,
     if (!strcmp(u, "pass"))
         return err_set(e, "pass: only a phase-2 side with no legal move and not in "
                           "check passes (ECHQ-13)");
-    return err_set(e, "%s: not a legal action here (SAN like Bxf6=N*, or UCI like "
-                      "g5f6n; see legal)", text);
+    return err_set(e, "%s: not a legal move of %s now (SAN like Bxf6=N*, or UCI like "
+                      "g5f6n; type legal for the list)", text, SIDE_NAMES[s->to_move]);
 }
 
 /* ---- Status and draws ----------------------------------------------------- */
