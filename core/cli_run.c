@@ -70,11 +70,11 @@ static void seat_names(const Game *g, StrBuf *out)
         sb_printf(out, "%s%s (%d)", s ? ", " : "", game_seat_name(g, s), s);
 }
 
-/* A seat named by the user, by name or number (record_seat); -1 with e
+/* A seat named by the user, by name or number (game_seat_by_name); -1 with e
  * listing the seats. */
 static int seat_arg(const Game *g, const char *name, Error *e)
 {
-    int seat = record_seat(g, name);
+    int seat = game_seat_by_name(g, name);
     if (seat >= 0)
         return seat;
     StrBuf b = STRBUF_INIT;

@@ -260,10 +260,6 @@ out:
 
 /* ---- Seats ------------------------------------------------------------- */
 
-int record_seat(const Game *g, const char *name)
-{
-    return game_seat_by_name(g, name);
-}
 
 /* ---- Loading ------------------------------------------------------------ */
 
@@ -555,7 +551,7 @@ static int read_action(Loader *L, int line, char *s)
     if (num != (uint64_t)expect)
         return load_fail(L, line, "action number %llu is out of sequence "
                          "(expected %d)", (unsigned long long)num, expect);
-    int seat = record_seat(L->g, seat_name);
+    int seat = game_seat_by_name(L->g, seat_name);
     Quote q;
     if (seat < 0) {
         StrBuf seats = STRBUF_INIT;
@@ -622,7 +618,7 @@ static int apply_shown(Loader *L)
                              "separated by one space");
         memcpy(name, p, n);
         name[n] = '\0';
-        int seat = record_seat(L->g, name);
+        int seat = game_seat_by_name(L->g, name);
         Error e;
         Quote q;
         if (seat < 0)

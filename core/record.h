@@ -23,10 +23,6 @@
 #include "game.h"
 #include "util.h"
 
-/* The seat a record or a command names: its name (any case) or its
- * number from 0 ("0" white, "1" black): game_seat_by_name; -1 if none. */
-int record_seat(const Game *g, const char *name);
-
 /* Append the record of g to out.  0, or -1 if g cannot be written as a
  * record (an action whose text is empty or holds a line break); out may
  * then hold part of the text. */
