@@ -39,12 +39,6 @@ typedef struct Run {
     int status;  /* exit status, -1 if it did not exit normally */
 } Run;
 
-static const char *program(void)
-{
-    const char *p = getenv("CHESSVAR");
-    return p && p[0] ? p : "./chessvar";
-}
-
 static void temp_path(char *buf, size_t n, const char *tag)
 {
     snprintf(buf, n, "/tmp/chessvar_test_%s_XXXXXX", tag);
@@ -66,7 +60,7 @@ static void run_n(Run *r, const char *args, const char *input, size_t n)
         assert_int_equal(fwrite(input, 1, n, f), n);
     fclose(f);
     char cmd[4096];
-    snprintf(cmd, sizeof cmd, "NO_COLOR= '%s' %s < '%s' 2> '%s'", program(), args,
+    snprintf(cmd, sizeof cmd, "NO_COLOR= '%s' %s < '%s' 2> '%s'", tu_program(), args,
              in, err);
     FILE *p = popen(cmd, "r");
     assert_non_null(p);
@@ -584,7 +578,7 @@ static void test_run_seats_and_files(void **state)
                              "no seat '2'; the seats are: white (0), black (1)"}});
     char dir[] = "/tmp/chessvar-files-XXXXXX";
     assert_non_null(mkdtemp(dir));
-    char *out = shell("timeout 20 '%s' run --load '%s'", program(), dir);
+    char *out = shell("timeout 20 '%s' run --load '%s'", tu_program(), dir);
     assert_contains(out, "is a directory");
     assert_contains(out, "exit 1");
     assert_true(strstr(out, "Input/output") == NULL);
@@ -592,12 +586,12 @@ static void test_run_seats_and_files(void **state)
     char fifo[96];
     snprintf(fifo, sizeof fifo, "%s/pipe.rec", dir);
     assert_int_equal(mkfifo(fifo, 0600), 0);
-    out = shell("timeout 20 '%s' run --load '%s'", program(), fifo);
+    out = shell("timeout 20 '%s' run --load '%s'", tu_program(), fifo);
     assert_contains(out, "is not a regular file (a FIFO)");
     assert_contains(out, "exit 1\n");
     free(out);
     out = shell("printf 'e4\\nsave %s\\nsave %s\\n' | timeout 20 '%s' run orthodox", fifo, dir,
-                program());
+                tu_program());
     assert_contains(out, "error: ");
     assert_contains(out, "is not a regular file (a FIFO)");
     assert_contains(out, "is a directory");

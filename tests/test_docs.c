@@ -56,6 +56,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "support/testutil.h"
+
 #define CMD_TIMEOUT_MS 60000
 #define ELLIPSIS "..."
 #define NOT_RUN_OPEN "<!-- not run:"
@@ -650,11 +652,9 @@ static void doc_check(Doc *d, Ctx *c)
 static void ctx_init(Ctx *c)
 {
     *c = (Ctx){0};
-    const char *prog = getenv("CHESSVAR");
     char abs[PATH_MAX];
-    if (!realpath(prog && prog[0] ? prog : "./chessvar", abs))
-        fail_msg("CHESSVAR=%s: %s", prog ? prog : "./chessvar",
-                 strerror(errno));
+    if (!realpath(tu_program(), abs))
+        fail_msg("CHESSVAR=%s: %s", tu_program(), strerror(errno));
     char *slash = strrchr(abs, '/');
     *slash = '\0';
     snprintf(c->bindir, sizeof c->bindir, "%s", abs[0] ? abs : "/");

@@ -75,9 +75,7 @@ typedef struct Prog {
 /* The program under test as an absolute path (it runs in a temp dir). */
 static void program_path(char *buf, size_t n)
 {
-    const char *p = getenv("CHESSVAR");
-    if (!p || !p[0])
-        p = "./chessvar";
+    const char *p = tu_program();
     if (p[0] == '/') {
         snprintf(buf, n, "%s", p);
         return;
@@ -738,19 +736,6 @@ static Game *pair_game(const Pair *P)
                              .params = P->params});
 }
 
-/* "arrange BACK/FRONT" for side from figures by square. */
-static void arrange_text(const int *fig, int side, char *out, size_t n)
-{
-    int back = side ? 7 : 0, front = side ? 6 : 1, k = 0;
-    k += snprintf(out, n, "arrange ");
-    for (int f = 0; f < 8; f++)
-        out[k++] = figure_letter(fig[back * 8 + f]);
-    out[k++] = '/';
-    for (int f = 0; f < 8; f++)
-        out[k++] = figure_letter(fig[front * 8 + f]);
-    out[k] = '\0';
-}
-
 /* Random setups (the engine's `random` in a scratch game); the twin's
  * hidden side swaps the figures of one to four pairs of its pieces. */
 static void pair_setups(Pair *P)
@@ -914,8 +899,8 @@ static void pair_run(Report *rep, uint64_t seed, const char *params, int hidden)
     battery(&P);
     for (int side = 0; side < 2 && P.alive; side++) {
         char ta[64], tb[64];
-        arrange_text(P.setup, side, ta, sizeof ta);
-        arrange_text(side == hidden ? P.twin_setup : P.setup, side, tb, sizeof tb);
+        tu_arrange_text(P.setup, side, ta, sizeof ta);
+        tu_arrange_text(side == hidden ? P.twin_setup : P.setup, side, tb, sizeof tb);
         tu_play(P.a, side, ta);
         tu_play(P.b, side, tb);
         P.ply++;

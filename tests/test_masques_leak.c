@@ -85,19 +85,6 @@ static int masked_of(const Cell *b, int s, int side)
     return b[s].fig && b[s].masked && b[s].side == side;
 }
 
-/* "arrange BACK/FRONT" for side from figures by square (MASQUES.md setup). */
-static void arrange_text(const int *fig, int side, char *out, size_t n)
-{
-    int back = side ? 7 : 0, front = side ? 6 : 1, k = 0;
-    k += snprintf(out, n, "arrange ");
-    for (int f = 0; f < 8; f++)
-        out[k++] = figure_letter(fig[back * 8 + f]);
-    out[k++] = '/';
-    for (int f = 0; f < 8; f++)
-        out[k++] = figure_letter(fig[front * 8 + f]);
-    out[k] = '\0';
-}
-
 /* ---- What one seat receives ------------------------------------------------ */
 
 /* Everything seat receives from g, as one text, plus the raw structs that
@@ -236,7 +223,7 @@ static void walk_start(Walk *w, uint64_t seed, const char *params)
     char text[64];
     w->a = new_game(seed, params);
     for (int side = 0; side < 2; side++) {
-        arrange_text(w->setup, side, text, sizeof text);
+        tu_arrange_text(w->setup, side, text, sizeof text);
         tu_play(w->a, side, text);
     }
 }
@@ -399,7 +386,7 @@ static int twin_replay(Walk *w, Twin *t)
     Error e = {""};
     t->b = new_game(w->seed, w->params);
     for (int side = 0; side < 2; side++) {
-        arrange_text(side == t->side ? t->fig : w->setup, side, text, sizeof text);
+        tu_arrange_text(side == t->side ? t->fig : w->setup, side, text, sizeof text);
         tu_play(t->b, side, text);
     }
     for (int i = 0; i < w->nplayed; i++) {

@@ -26,12 +26,6 @@
 /* One tmux server per test run (its own socket), one session. */
 static char sock[64];
 
-static const char *program(void)
-{
-    const char *p = getenv("CHESSVAR");
-    return p && p[0] ? p : "./chessvar";
-}
-
 static int have_tmux(void)
 {
     return system("tmux -V >/dev/null 2>&1") == 0;
@@ -98,7 +92,7 @@ static int start(const char *args)
     snprintf(sock, sizeof sock, "chessvar-test-%ld", (long)getpid());
     tmux("kill-server");
     assert_int_equal(tmux("new-session -d -s t -x 100 -y 40 \"TERM=xterm NO_COLOR=1 "
-                          "'%s' %s\"", program(), args), 0);
+                          "'%s' %s\"", tu_program(), args), 0);
     return 0;
 }
 

@@ -377,3 +377,21 @@ void tu_assert_help_fits(const VariantHelp *h)
             fail_msg("help line \"%s\" is %d columns wide", h[i].usage, len);
     }
 }
+
+const char *tu_program(void)
+{
+    const char *p = getenv("CHESSVAR");
+    return p && p[0] ? p : "./chessvar";
+}
+
+void tu_arrange_text(const int *fig, int side, char *out, size_t n)
+{
+    int back = side ? 7 : 0, front = side ? 6 : 1, k = 0;
+    k += snprintf(out, n, "arrange ");
+    for (int f = 0; f < 8; f++)
+        out[k++] = figure_letter(fig[back * 8 + f]);
+    out[k++] = '/';
+    for (int f = 0; f < 8; f++)
+        out[k++] = figure_letter(fig[front * 8 + f]);
+    out[k] = '\0';
+}

@@ -132,6 +132,12 @@ const char *tu_shared_path(const char *rel, char *buf, size_t n);
  * NUL-terminated (a file that cannot be opened: NULL). */
 char *tu_read_stream(FILE *f);
 char *tu_read_file(const char *path);
+/* The program under test: $CHESSVAR, else ./chessvar (tests run from the
+ * repository root). */
+const char *tu_program(void);
+/* Masqués: "arrange BACK/FRONT" (docs/MASQUES.md, setup) for side, from
+ * figures by square (fig[sq], a1 = 0); out holds at least 26 bytes. */
+void tu_arrange_text(const int *fig, int side, char *out, size_t n);
 /* A variant's help table as `help` prints it ("  usage  doc (e.g.
  * example)", usages padded to the widest): every entry has a doc and an
  * example, and every line fits in 80 columns. */
