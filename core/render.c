@@ -109,6 +109,7 @@ typedef struct Frame {
     char row_label[RENDER_MAX_CELLS][12];
     int cw, lw;        /* cell width, row label width */
     int tokw;          /* token width inside a cell */
+    int colours;       /* colours(v), decided once for the whole board */
 } Frame;
 
 static void frame_bounded(const View *v, const RenderOpts *o, Frame *f)
@@ -169,9 +170,10 @@ static int frame_plane(const View *v, Frame *f)
 static void frame_widths(const View *v, const RenderOpts *o, Frame *f)
 {
     f->tokw = 1;
+    f->colours = colours(v);
     for (int i = 0; i < npieces(v); i++) {
         Token t;
-        piece_token(&v->pieces[i], colours(v), o->ascii, &t);
+        piece_token(&v->pieces[i], f->colours, o->ascii, &t);
         if (t.width > f->tokw)
             f->tokw = t.width;
     }
@@ -235,7 +237,7 @@ static void draw_cell(const View *v, const RenderOpts *o, const Frame *f,
     int dark = ((c.x + c.y) % 2 + 2) % 2 == 0; /* a1 is dark */
     Token t;
     if (p) {
-        piece_token(p, colours(v), o->ascii, &t);
+        piece_token(p, f->colours, o->ascii, &t);
     } else {
         memset(&t, 0, sizeof t);
         tok_put(&t, o->ascii ? "." : "\u00B7", 1);
@@ -261,10 +263,11 @@ static void draw_cell(const View *v, const RenderOpts *o, const Frame *f,
 static void list_pieces(const View *v, const RenderOpts *o, StrBuf *out)
 {
     sb_puts(out, "(the pieces are too far apart to draw; they are at)\n");
+    const int cols = colours(v);
     for (int i = 0; i < npieces(v); i++) {
         char sq[GEO_SQ_MAX];
         Token t;
-        piece_token(&v->pieces[i], colours(v), o->ascii, &t);
+        piece_token(&v->pieces[i], cols, o->ascii, &t);
         sb_printf(out, "  %s %s\n", t.s,
                   geo_format_square(&v->geo, v->pieces[i].at, sq));
     }
@@ -397,9 +400,10 @@ void render_view_text(const View *v, const RenderNames *n,
     }
     if (v->ncaptured > 0) {
         sb_puts(out, "captured:");
+        const int cols = colours(v);
         for (int i = 0; i < v->ncaptured && i < MAX_VIEW_PIECES; i++) {
             Token t;
-            piece_token(&v->captured[i], colours(v), o->ascii, &t);
+            piece_token(&v->captured[i], cols, o->ascii, &t);
             sb_printf(out, " %s", t.s);
         }
         sb_putc(out, '\n');
