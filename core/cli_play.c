@@ -180,20 +180,23 @@ static int views_differ(const View *a, const View *b)
 }
 
 /* May seats a and b share the screen now (their views are the same)? */
-static int seats_share(const Game *g, int a, int b)
+/* Do the seats in mask (bit per seat) all see what seat a sees?  (Each
+ * view is built once; out of memory counts as "no": never share then.) */
+static int seats_share_all(const Game *g, int a, unsigned mask)
 {
-    if (a == b)
-        return 1;
     View *va = malloc(sizeof *va), *vb = malloc(sizeof *vb);
-    int same = 0;
-    if (va && vb) {
-        game_view(g, a, va);
-        game_view(g, b, vb);
-        same = !views_differ(va, vb);
-    }
+    int same = va && vb && game_view(g, a, va) == 0;
+    for (int s = 0; same && s < game_nseats(g); s++)
+        if (s != a && (mask & (1u << s)))
+            same = game_view(g, s, vb) == 0 && !views_differ(va, vb);
     free(va);
     free(vb);
     return same;
+}
+
+static int seats_share(const Game *g, int a, int b)
+{
+    return a == b || seats_share_all(g, a, 1u << b);
 }
 
 /* Home, erase the screen, erase the scrollback (ED3: xterm, tmux, VTE),
@@ -248,10 +251,7 @@ static void seen_all(Play *p)
  * screen, and a message read by one is read by all who may read it. */
 static int screens_shared(const Play *p, int seat)
 {
-    for (int s = 0; s < game_nseats(p->g); s++)
-        if (!seats_share(p->g, seat, s))
-            return 0;
-    return 1;
+    return seats_share_all(p->g, seat, ~0u);
 }
 
 static void show_messages(Play *p, int seat)
