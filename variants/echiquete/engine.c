@@ -433,6 +433,23 @@ static int discovers(const EchState *s, int from, int k)
     return 0;
 }
 
+/* The squares whose piece, moving away, could open a line to the King on
+ * k: on each of the eight lines from k, the first piece when the next one
+ * beyond it is a slider of that line that may attack the King (discovers()
+ * for every square at once: one walk per line instead of one per move). */
+static uint64_t opening_squares(const EchState *s, int k)
+{
+    uint64_t m = 0;
+    for (int i = 0; i < 8; i++) {
+        int f = EK_FILE(k) + KING_D[i][0], r = EK_RANK(k) + KING_D[i][1];
+        while (f >= 0 && f < 8 && r >= 0 && r < 8 && !s->board[r * 8 + f])
+            f += KING_D[i][0], r += KING_D[i][1];
+        if (f >= 0 && f < 8 && r >= 0 && r < 8 && discovers(s, r * 8 + f, k))
+            m |= (uint64_t)1 << (r * 8 + f);
+    }
+    return m;
+}
+
 /* Does a piece of figure fig on t attack k, on board b (pawns: towards
  * rank 1 when down)?  Lines are judged on b with the square `vacated`
  * (the mover's departure) empty. */
@@ -458,17 +475,19 @@ static int piece_hits(const uint8_t *b, int fig, int t, int k, int down, int vac
 
 /* Is the mover's King (on k, attacked by `pre` now) safe after the
  * pseudo-legal move m?  Most moves are judged without making them: with
- * the King not attacked now, a piece that is not the King, that leaves no
- * line through the King and takes nothing en passant keeps the King safe,
+ * the King not attacked now, a piece that is not the King, that opens no
+ * line to the King (`opens`: the squares for which discovers() holds) and
+ * takes nothing en passant keeps the King safe,
  * unless it ends as a merged piece (a merging capture, a merged piece's
  * move: the enemy's once the move is made, ECHQ-8) that hits the King. */
-static int king_safe_after(const EchState *s, EMove m, int k, unsigned pre)
+static int king_safe_after(const EchState *s, EMove m, int k, unsigned pre,
+                           uint64_t opens)
 {
     const int mover = s->to_move;
     const int pc = m.from >= 0 ? s->board[m.from] : 0;
     if (k < 0)
         return 1; /* no King of the mover: nothing to attack */
-    if (!pre && pc && EK_FIG(pc) != FIG_KING && !discovers(s, m.from, k) &&
+    if (!pre && pc && EK_FIG(pc) != FIG_KING && !((opens >> m.from) & 1u) &&
         !ech_is_ep(s, m)) {
         const int merged_after = s->phase == 1 && (EK_COL(pc) == ES_MERGED || s->board[m.to]);
         if (!merged_after)
@@ -524,7 +543,9 @@ int ech_move_ok(const Game *g, const EchState *s, EMove m)
         return 0;
     int k;
     unsigned pre = king_now(s, &k);
-    return s->to_move == ES_MERGED || king_safe_after(s, m, k, pre);
+    return s->to_move == ES_MERGED ||
+           king_safe_after(s, m, k, pre, k >= 0 && discovers(s, m.from, k)
+                                             ? (uint64_t)1 << m.from : 0);
 }
 
 int ech_moves(const Game *g, const EchState *s, EMove *out)
@@ -543,12 +564,13 @@ int ech_moves(const Game *g, const EchState *s, EMove *out)
     const int mover = s->to_move;
     int k;
     const unsigned pre = king_now(s, &k);
+    const uint64_t opens = k >= 0 ? opening_squares(s, k) : 0;
     int n = 0;
     for (int i = 0; i < np; i++) {
         const EMove m = pseudo[i];
         if (m.from == s->noundo_from && m.to == s->noundo_to)
             continue; /* ECHQ-6 */
-        if (mover == ES_MERGED || king_safe_after(s, m, k, pre))
+        if (mover == ES_MERGED || king_safe_after(s, m, k, pre, opens))
             out[n++] = m;
     }
     if (n == 0 && s->phase == 2 && !(s->out & 4u) &&
