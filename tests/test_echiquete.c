@@ -267,6 +267,50 @@ static void test_echq9_turn_cycles(void **state)
     game_free(g);
 }
 
+/* ECHQ-10: in phase 2 a capture removes the captured piece; a merged
+ * capturer may keep its figure or take the captured one's (two actions),
+ * a one-coloured capturer has no choice, and capturing É's last piece puts
+ * É out (ECHQ-13). */
+static void test_echq10_phase2_captures(void **state)
+{
+    (void)state;
+    const char *pos = "4k3/8/5p2/8/4*N3/8/8/4K3 e - - 0 1 phase=2 cycle=ewb seats=0,1,2";
+    Game *g = eg(pos, 3, NULL);
+    assert_true(legal_has(g, 2, "e4f6n"));
+    assert_true(legal_has(g, 2, "e4f6p"));
+    assert_int_equal(count_prefix(g, "e4f6"), 2);
+    tu_play(g, 2, "e4f6p");
+    tu_assert_position(g, "4k3/8/5*P2/8/8/8/8/4K3 w - - 0 1 phase=2 cycle=ewb seats=0,1,2");
+    game_free(g);
+    g = eg("4k3/8/8/3p4/4*N3/5P2/8/4K3 w - - 0 1 phase=2 cycle=ewb seats=0,1,2", 3, NULL);
+    assert_true(legal_has(g, 0, "f3e4"));
+    assert_int_equal(count_prefix(g, "f3e4"), 1);
+    tu_play(g, 0, "fxe4");
+    tu_assert_position(g, "4k3/8/8/3p4/4P3/8/8/4K3 b - - 0 1 phase=2 cycle=ewb seats=0,1,2 "
+                          "out=e");
+    game_free(g);
+}
+
+/* ECHQ-11: É's pawns move and capture both ways, and promote on rank 1 as
+ * on rank 8 (four figures, never a pawn). */
+static void test_echq11_merged_pawns_both_ways(void **state)
+{
+    (void)state;
+    Game *g = eg("4k3/8/8/4P3/3*P4/2p5/1*P6/4K3 e - - 0 1 phase=2 cycle=ewb seats=0,1,2",
+                 3, NULL);
+    static const char *const BOTH[] = {"d4d5", "d4d3", "d4e5p", "d4c3p", "b2b3",
+                                       "b2b1q", "b2b1r", "b2b1b", "b2b1n"};
+    for (size_t i = 0; i < ARRAY_LEN(BOTH); i++)
+        if (!legal_has(g, 2, BOTH[i]))
+            fail_msg("ECHQ-11: %s is missing", BOTH[i]);
+    assert_false(legal_has(g, 2, "b2b1p"));
+    assert_int_equal(count_prefix(g, "b2b1"), 4);
+    tu_play(g, 2, "b2b1q");
+    tu_assert_position(g, "4k3/8/8/4P3/3*P4/2p5/8/1*Q2K3 w - - 0 1 phase=2 cycle=ewb "
+                          "seats=0,1,2");
+    game_free(g);
+}
+
 /* ECHQ-13: É wins at once when a merged piece takes part in a mate. */
 static void test_echq13_merged_mate_wins(void **state)
 {
@@ -505,6 +549,8 @@ int main(void)
         cmocka_unit_test(test_echq8_castling_through_merged_attack),
         cmocka_unit_test(test_echq9_takeover_moments),
         cmocka_unit_test(test_echq9_turn_cycles),
+        cmocka_unit_test(test_echq10_phase2_captures),
+        cmocka_unit_test(test_echq11_merged_pawns_both_ways),
         cmocka_unit_test(test_echq13_merged_mate_wins),
         cmocka_unit_test(test_echq13_side_out_inert),
         cmocka_unit_test(test_echq13_passes),
