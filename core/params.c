@@ -21,7 +21,8 @@ void params_defaults(const VariantOps *v, Params *p)
     p->n = v->nparams;
     for (int i = 0; i < v->nparams && i < MAX_PARAMS; i++)
         p->v[i] = v->params[i].def;
-    memcpy(p->values, DEFAULT_VALUES, sizeof p->values);
+    memcpy(p->values, v->version >= 3 && v->values ? v->values : DEFAULT_VALUES,
+           sizeof p->values);
 }
 
 int params_index(const VariantOps *v, const char *name)

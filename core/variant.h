@@ -40,7 +40,8 @@ enum ViewPieceFlags {
     VP_MASKED = 1 << 0, /* still masked (Masqués); figure may be FIG_HIDDEN */
     VP_MERGED = 1 << 1, /* a merged, two-coloured piece (Échiqueté) */
     VP_INERT  = 1 << 2, /* belongs to a side that is out (Échiqueté) */
-    VP_TRAPPED = 1 << 3 /* cannot move (Tile) */
+    VP_TRAPPED = 1 << 3, /* cannot move (Tile) */
+    VP_CHECK = 1 << 4    /* a King in check (Tile: several may be at once) */
 };
 
 typedef struct ViewPiece {
@@ -69,7 +70,7 @@ typedef struct View {
     char last_text[48];       /* the last action as this seat may read it */
     int has_draw_offer;       /* a draw offer stands (filled by the core) */
     int draw_offer_seat;      /* ... made by this seat */
-    char position[512];       /* a position string, only if the seat may see all */
+    char position[2048];      /* a position string, only if the seat may see all */
     char question[256];       /* what seat_to_act is asked, if this seat */
     char info[1024];          /* variant lines for this seat (bids, phase ...) */
     Status status;
@@ -88,7 +89,7 @@ typedef struct VariantHelp {
 
 /* ---- The ops table ---------------------------------------------------- */
 typedef struct VariantOps {
-    int version;               /* 1, or 2 with the fields after history_text */
+    int version;               /* 1; 2 with the fields after history_text; 3 with values */
     const char *name;          /* command-line name: "orthodox" */
     const char *title;         /* "Orthodox chess" */
     const char *summary;       /* one line for the menu */
@@ -186,6 +187,11 @@ typedef struct VariantOps {
      * not one per side (L'Échiqueté: 2 or 3 seats for its 3 sides; a side
      * may have no seat until one takes it over).  0: one seat per side. */
     int min_seats, max_seats, default_seats;
+
+    /* ---- version 3 ---- */
+    /* Optional: the default value table, indexed by Figure (Tile's own:
+     * Q 12, R 5 ...).  NULL: P 1, N 3, B 3, R 5, Q 10, K 0. */
+    const int *values;
 } VariantOps;
 
 /* Messages to seats.  seat_mask bit i: seat i sees the text.  ev may be
