@@ -196,12 +196,66 @@ static void test_tile11_key_translation_only(void **state)
     game_free(d);
 }
 
+/* docs/TILE.md "Perft": every row's counts are the engine's, by the fast
+ * path and by the generic one (the positions come with 2, 3, 4 and 6
+ * sides, in placement and in play; tests/test_tile_perft.c counts them
+ * again with the independent counter). */
+static void test_tile_doc_perft_table(void **state)
+{
+    (void)state;
+    char *doc = tu_read_file("docs/TILE.md");
+    assert_non_null(doc);
+    char *save = NULL, *prev_pos = NULL;
+    int rows = 0;
+    for (char *line = strtok_r(doc, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        if (strncmp(line, "| T", 3) != 0)
+            continue;
+        char *cell[10], *cs = NULL;
+        int n = 0;
+        for (char *c = strtok_r(line, "|", &cs); c && n < 10; c = strtok_r(NULL, "|", &cs)) {
+            while (*c == ' ')
+                c++;
+            char *end = c + strlen(c);
+            while (end > c && end[-1] == ' ')
+                *--end = 0;
+            cell[n++] = c;
+        }
+        assert_int_equal(n, 7);
+        const int sides = atoi(cell[1]);
+        const char *params = strcmp(cell[2], "-") ? cell[2] : NULL;
+        char *pos = NULL;
+        if (cell[3][0] == '`') {
+            pos = cell[3] + 1;
+            pos[strlen(pos) - 1] = 0;
+            prev_pos = pos;
+        } else if (!strncmp(cell[3], "as ", 3)) {
+            pos = prev_pos;
+        } else {
+            assert_string_equal(cell[3], "start");
+        }
+        Game *g = tile_at(sides, pos, params);
+        for (int d = 1; d <= 3; d++) {
+            const uint64_t want = strtoull(cell[3 + d], NULL, 10);
+            if (d == 3 && want > 500000 && TU_SANITIZED)
+                continue; /* the big ones: plain build only */
+            assert_int_equal(game_perft(g, d), want);
+            if (want < 300000)
+                assert_int_equal(game_perft_generic(g, d), want);
+        }
+        game_free(g);
+        rows++;
+    }
+    assert_int_equal(rows, 8);
+    free(doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tile_random_games_read_back),
         cmocka_unit_test(test_tile_random_games_parameters),
         cmocka_unit_test(test_tile11_key_translation_only),
+        cmocka_unit_test(test_tile_doc_perft_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
