@@ -196,6 +196,27 @@ static void test_tile11_key_translation_only(void **state)
     game_free(d);
 }
 
+/* TILE-11: a draw by agreement of every seat still in carries the scores
+ * (the core asks the variant's draw_note); one refusal is not enough. */
+static void test_tile11_agreement_reports_scores(void **state)
+{
+    (void)state;
+    Game *g = tile_at(3, "wK0,0 wQ1,0 bK2,0 bR3,0 rK4,0 rP5,0 rN6,0 turn:w", NULL);
+    tu_play(g, 0, "draw");
+    tu_play(g, 1, "accept");
+    tu_assert_going_on(g); /* red has not agreed */
+    tu_play(g, 2, "accept");
+    tu_assert_over(g, "draw", "draw by agreement; scores: white 12, black 5, red 4");
+    game_free(g);
+    g = tile_at(3, "wK0,0 wQ1,0 bK2,0 bR3,0 rK4,0 rP5,0 rN6,0 turn:w",
+                "value.Q=20 value.N=1");
+    tu_play(g, 0, "draw");
+    tu_play(g, 1, "accept");
+    tu_play(g, 2, "accept");
+    tu_assert_over(g, "draw", "draw by agreement; scores: white 20, black 5, red 2");
+    game_free(g);
+}
+
 /* docs/TILE.md "Perft": every row's counts are the engine's, by the fast
  * path and by the generic one (the positions come with 2, 3, 4 and 6
  * sides, in placement and in play; tests/test_tile_perft.c counts them
@@ -256,6 +277,7 @@ int main(void)
         cmocka_unit_test(test_tile_random_games_parameters),
         cmocka_unit_test(test_tile11_key_translation_only),
         cmocka_unit_test(test_tile_doc_perft_table),
+        cmocka_unit_test(test_tile11_agreement_reports_scores),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -399,6 +399,14 @@ static void scores(const Game *g, const TileState *s, StrBuf *out)
         }
 }
 
+static void tile_draw_note(const Game *g, const void *st, char *buf, size_t n)
+{
+    StrBuf b = STRBUF_INIT;
+    scores(g, cst(st), &b);
+    str_copy(buf, n, sb_str(&b));
+    sb_free(&b);
+}
+
 static void draw_result(const Game *g, const TileState *s, Status *out, const char *why)
 {
     StrBuf b = STRBUF_INIT;
@@ -686,4 +694,5 @@ const VariantOps tile_variant = {
     .help = TILE_HELP,
     .rules = tile_rules,
     .values = TILE_VALUES,
+    .draw_note = tile_draw_note,
 };
