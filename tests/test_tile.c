@@ -500,6 +500,19 @@ static void test_tile7_threatened_king_may_ignore(void **state)
     game_free(g);
 }
 
+/* With lenient_trapped=on the trapped rook could move, yet the King it
+ * attacks is still only threatened (TILE-6's parameter, TILE-7). */
+static void test_tile7_lenient_still_threat(void **state)
+{
+    (void)state;
+    Game *g = tile_game(THREAT_POS " turn:w", 2, "lenient_trapped=on");
+    assert_true(flags_at(g, 2, 0) & VP_TRAPPED);
+    assert_false(flags_at(g, 0, 0) & VP_CHECK);
+    assert_true(tu_is_legal(g, "0,1-0,2"));
+    assert_true(info_has(g, "white's King is threatened by trapped pieces only"));
+    game_free(g);
+}
+
 /* Black's queen goes to 2,1, a second link: bR is free and checks wK. */
 static void test_tile7_freed_attacker_announced(void **state)
 {
@@ -762,18 +775,46 @@ static void test_tile11_scores_value_table(void **state)
                                     "black 5");
 }
 
+/* The 3-side position of test_tile8_escape_by_capturing_checking_king:
+ * after Qx bK black is out; white (Q, R, N: 20) and red (K: 0) remain. */
+static Game *agreement_game(void)
+{
+    Game *g = tile_game("wQ1,1 bK2,1 wK0,0 bR2,0 wN1,-1 rK2,-1 turn:w", 3, NULL);
+    tu_play(g, 0, "1,1-2,1");
+    tu_play(g, 2, "offer");
+    return g;
+}
+
 static void test_tile11_draw_by_agreement(void **state)
 {
     (void)state;
-    Game *g = tile_game("wQ1,1 bK2,1 wK0,0 bR2,0 wN1,-1 rK2,-1 turn:w", 3, NULL);
-    tu_play(g, 0, "1,1-2,1");          /* black is out: white and red stay */
-    tu_play(g, 2, "offer");
-    tu_play(g, 0, "accept");
+    Game *g = agreement_game();
+    tu_assert_going_on(g);     /* red's offer alone is not a draw */
+    tu_play(g, 0, "accept");   /* every seat still in agrees: black is out */
     Status st;
     game_status(g, &st);
     assert_true(st.over);
     assert_int_equal(st.winners, 0);
     assert_int_equal(game_to_act(g), -1);
+    game_free(g);
+}
+
+/* BUG: a draw by agreement ends with the core's reason "draw by
+ * agreement" and no scores, in the reason or in any message; TILE-11 says
+ * each seat then scores what it commands and the scores are reported with
+ * the draw (as they are for repetition and a round of passes). */
+static void test_tile11_agreement_reports_scores(void **state)
+{
+    (void)state;
+    skip();
+    Game *g = agreement_game();
+    const int m0 = game_message_count(g);
+    tu_play(g, 0, "accept");
+    Status st;
+    game_status(g, &st);
+    assert_true(st.over);
+    if (!strstr(st.reason, "scores: white 20, red 0"))
+        assert_msg(g, m0, "scores: white 20, red 0");
     game_free(g);
 }
 
@@ -791,8 +832,9 @@ static void test_tile11_position_errors(void **state)
     refused("wK0,0 bK3,0 turn:w", 2, "not one group");
     refused("wK0,0 wK1,0 bK2,0 turn:w", 2, "white has 2 kings");
     refused("wK0,0 wR1,0 bR1,0 bK2,0 turn:w", 2, "two pieces on 1,0");
-    refused("wK0,0 bK1000001,0 turn:w", 2, "1000001");
-    refused("wK0,0 rK1,0 bK-1,0 turn:w", 2, "r");
+    refused("wK0,0 bK1000001,0 turn:w", 2, "squares are limited to -1000000..1000000");
+    refused("wK0,0 bK0,-1000001 turn:w", 2, "squares are limited");
+    refused("wK0,0 rK1,0 bK-1,0 turn:w", 2, "'r' is not a colour of this game");
     refused("wQ0,0 rP1,0 hand:w=K,b=K turn:w cmd:r=w", 3,
             "cmd: no King can have been captured during placement");
     refused("wK0,0 hand:w=Q,b=K turn:b", 2, "the King is placed last");
@@ -824,6 +866,7 @@ int main(void)
         cmocka_unit_test(test_tile6_leaf_free_its_neighbour_trapped),
         cmocka_unit_test(test_tile6_lenient_trapped),
         cmocka_unit_test(test_tile7_threatened_king_may_ignore),
+        cmocka_unit_test(test_tile7_lenient_still_threat),
         cmocka_unit_test(test_tile7_freed_attacker_announced),
         cmocka_unit_test(test_tile8_several_checks_new_flagged),
         cmocka_unit_test(test_tile8_move_into_check_refused),
@@ -839,6 +882,7 @@ int main(void)
         cmocka_unit_test(test_tile11_repetition_up_to_translation),
         cmocka_unit_test(test_tile11_scores_value_table),
         cmocka_unit_test(test_tile11_draw_by_agreement),
+        cmocka_unit_test(test_tile11_agreement_reports_scores),
         cmocka_unit_test(test_tile11_position_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
