@@ -1,7 +1,6 @@
 /*
  * test_tile.c -- Tile Chess (rules TILE-1 .. TILE-11 of
- * /work/shared/rules/tile.md; contract: /work/notes/tile_contract.md, meant
- * to become docs/TILE.md, which does not exist yet) on concrete positions,
+ * ../shared/rules/tile.md; contract: docs/TILE.md) on concrete positions,
  * through the public game API only: armies and the start position string,
  * placement and the King's restriction, unity, passing over, the figures,
  * trapped pieces, threats and checks, passes, King captures and command,
@@ -800,22 +799,20 @@ static void test_tile11_draw_by_agreement(void **state)
     game_free(g);
 }
 
-/* BUG: a draw by agreement ends with the core's reason "draw by
- * agreement" and no scores, in the reason or in any message; TILE-11 says
- * each seat then scores what it commands and the scores are reported with
- * the draw (as they are for repetition and a round of passes). */
+/* TILE-11: each seat still in scores what it commands, and the scores are
+ * reported with a draw by agreement too (the seat that is out scores
+ * nothing): in the result's reason and in the game-over message. */
 static void test_tile11_agreement_reports_scores(void **state)
 {
     (void)state;
-    skip();
     Game *g = agreement_game();
     const int m0 = game_message_count(g);
     tu_play(g, 0, "accept");
     Status st;
     game_status(g, &st);
     assert_true(st.over);
-    if (!strstr(st.reason, "scores: white 20, red 0"))
-        assert_msg(g, m0, "scores: white 20, red 0");
+    assert_string_equal(st.reason, "draw by agreement; scores: white 20, red 0");
+    assert_msg(g, m0, "scores: white 20, red 0");
     game_free(g);
 }
 

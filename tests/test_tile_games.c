@@ -198,7 +198,7 @@ static void test_tile11_key_translation_only(void **state)
 
 /* TILE-11: a draw by agreement of every seat still in carries the scores
  * (the core asks the variant's draw_note); one refusal is not enough. */
-static void test_tile11_agreement_reports_scores(void **state)
+static void test_tile11_agreement_of_every_seat_with_value_table(void **state)
 {
     (void)state;
     Game *g = tile_at(3, "wK0,0 wQ1,0 bK2,0 bR3,0 rK4,0 rP5,0 rN6,0 turn:w", NULL);
@@ -277,7 +277,7 @@ int main(void)
         cmocka_unit_test(test_tile_random_games_parameters),
         cmocka_unit_test(test_tile11_key_translation_only),
         cmocka_unit_test(test_tile_doc_perft_table),
-        cmocka_unit_test(test_tile11_agreement_reports_scores),
+        cmocka_unit_test(test_tile11_agreement_of_every_seat_with_value_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
