@@ -427,23 +427,37 @@ static void list_pieces(const View *v, const RenderOpts *o, StrBuf *out)
     }
 }
 
-/* What a window leaves out, one line: "cut off: left 7 columns (5 pieces),
- * above 2 rows (0 pieces); pan moves the window".  Nothing when all shows. */
-static void cut_line(const Frame *f, StrBuf *out)
+/* What a window leaves out: "cut off: left 7 columns (5 pieces), above 2
+ * rows (0 pieces); pan moves the window", wrapped to width (0: 78).
+ * Nothing when all shows. */
+static void cut_line(const Frame *f, int width, StrBuf *out)
 {
     static const char *const WHERE[4] = {"left", "right", "above", "below"};
-    int first = 1;
-    for (int i = 0; i < 4; i++) {
-        if (f->cut[i] <= 0)
-            continue;
-        sb_printf(out, "%s%s %lld %s%s (%d piece%s)", first ? "cut off: " : ", ",
-                  WHERE[i], (long long)f->cut[i], i < CUT_ABOVE ? "column" : "row",
-                  f->cut[i] == 1 ? "" : "s", f->cut_pieces[i],
-                  f->cut_pieces[i] == 1 ? "" : "s");
-        first = 0;
+    char part[5][80];
+    int nparts = 0;
+    for (int i = 0; i < 4; i++)
+        if (f->cut[i] > 0)
+            snprintf(part[nparts++], sizeof part[0], "%s %lld %s%s (%d piece%s)%s", WHERE[i],
+                     (long long)f->cut[i], i < CUT_ABOVE ? "column" : "row",
+                     f->cut[i] == 1 ? "" : "s", f->cut_pieces[i],
+                     f->cut_pieces[i] == 1 ? "" : "s", ",");
+    if (!nparts)
+        return;
+    part[nparts - 1][strlen(part[nparts - 1]) - 1] = ';';
+    str_copy(part[nparts++], sizeof part[0], "pan moves the window");
+    int col = 0, room = width > 0 ? width : 78;
+    sb_puts(out, "cut off:");
+    col = 8;
+    for (int i = 0; i < nparts; i++) {
+        int len = (int)strlen(part[i]);
+        if (col + 1 + len > room) {
+            sb_puts(out, "\n ");
+            col = 1;
+        }
+        sb_printf(out, " %s", part[i]);
+        col += 1 + len;
     }
-    if (!first)
-        sb_puts(out, "; pan moves the window\n");
+    sb_putc(out, '\n');
 }
 
 void render_board(const View *v, const RenderOpts *o, StrBuf *out)
@@ -457,7 +471,7 @@ void render_board(const View *v, const RenderOpts *o, StrBuf *out)
         return;
     }
     frame_widths(v, o, &f);
-    cut_line(&f, out);
+    cut_line(&f, o->width, out);
     char left = f.cut[CUT_LEFT] > 0 ? '<' : ' ', right = f.cut[CUT_RIGHT] > 0 ? '>' : ' ';
     column_labels(&f, f.cut[CUT_ABOVE] > 0 ? '^' : ' ', out);
     for (int r = 0; r < f.nrows; r++) {
