@@ -158,7 +158,7 @@ static void test_tile1_each_side_its_own_colour(void **state)
     render_view_text(v, &n, &o, &b);
     char esc[6][32];
     for (int s = 0; s < 6; s++) {
-        char tok[4], name[16];
+        char tok[16], name[32];
         snprintf(tok, sizeof tok, "N%d", s + 1);
         escape_before(sb_str(&b), tok, esc[s], sizeof esc[s]);
         for (int t = 0; t < s; t++)
