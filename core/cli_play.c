@@ -114,12 +114,6 @@ static char *split_word(char *line, char *word, size_t n)
 
 /* ---- The menu --------------------------------------------------------- */
 
-/* The menu's questions, for tests (declared here: cli.h does not carry
- * them yet).  Does the menu ask how many sides play v?  And the answer to
- * "how many (lo to hi, Enter: def)": 0 with *n, or -1 with e naming what
- * is wrong (the question is then asked again). */
-int cli_menu_asks_sides(const VariantOps *v);
-int cli_menu_count(const char *line, int lo, int hi, int def, int *n, Error *e);
 
 int cli_menu_asks_sides(const VariantOps *v)
 {

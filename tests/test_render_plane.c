@@ -27,9 +27,6 @@
 #include "support/testutil.h"
 #include "support/toy_variant.h"
 
-/* In core/cli_play.c (cli.h does not declare them yet). */
-int cli_menu_asks_sides(const VariantOps *v);
-int cli_menu_count(const char *line, int lo, int hi, int def, int *n, Error *e);
 
 static const char *const NAMES[6] = {"white", "black", "red", "blue", "green", "yellow"};
 
@@ -483,8 +480,7 @@ static void test_tile1_menu_sides_question(void **state)
     (void)state;
     assert_int_equal(cli_menu_asks_sides(variant_find("orthodox")), 0);
     assert_int_equal(cli_menu_asks_sides(variant_find("echiquete")), 0);
-    VariantOps tile = {.name = "tile", .min_sides = 2, .max_sides = 6, .default_sides = 3};
-    assert_int_equal(cli_menu_asks_sides(&tile), 1);
+    assert_int_equal(cli_menu_asks_sides(variant_find("tile")), 1);
     int n = 0;
     Error e;
     assert_int_equal(cli_menu_count("", 2, 6, 3, &n, &e), 0);
