@@ -534,12 +534,13 @@ void render_status_line(const View *v, const RenderNames *n, StrBuf *out)
     if (s->over) {
         sb_puts(out, "game over: ");
         render_result(s, n, out);
-        sb_puts(out, ", ");
         if (s->winners) {
+            sb_puts(out, ", ");
             side_list(s->winners, n, out);
             sb_puts(out, (s->winners & (s->winners - 1)) ? " win" : " wins");
-        } else {
-            sb_puts(out, "draw");
+        } else if (n->nsides == 2) {
+            sb_puts(out, ", draw"); /* "1/2-1/2, draw"; with more sides the
+                                       result already says "draw" */
         }
         if (s->reason[0])
             sb_printf(out, " (%s)", s->reason);

@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "support/testutil.h"
+#include "../core/render.h"
 
 #define TEXT 128
 
@@ -207,6 +208,17 @@ static void test_tile11_agreement_of_every_seat_with_value_table(void **state)
     tu_assert_going_on(g); /* red has not agreed */
     tu_play(g, 2, "accept");
     tu_assert_over(g, "draw", "draw by agreement; scores: white 12, black 5, red 4");
+    /* the status line says "draw" once (not "game over: draw, draw") */
+    View *v = calloc(1, sizeof *v);
+    assert_int_equal(game_view(g, -1, v), 0);
+    RenderNames names = {.nsides = 3, .side = {"white", "black", "red"}, .nseats = 3,
+                         .seat = {"white", "black", "red"}};
+    StrBuf line = STRBUF_INIT;
+    render_status_line(v, &names, &line);
+    assert_string_equal(sb_str(&line), "game over: draw (draw by agreement; scores: "
+                                       "white 12, black 5, red 4)");
+    sb_free(&line);
+    free(v);
     game_free(g);
     g = tile_at(3, "wK0,0 wQ1,0 bK2,0 bR3,0 rK4,0 rP5,0 rN6,0 turn:w",
                 "value.Q=20 value.N=1");
