@@ -497,8 +497,8 @@ static void test_tile1_menu_sides_question(void **state)
     }
 }
 
-/* The program: the menu of the registered variants (none of which has a
- * choice of sides yet) goes straight to the game; `help` lists pan, and
+/* The program: a variant with one number of sides goes straight from the
+ * menu to the game; `help` lists pan, and
  * pan on a bounded board says the board is always whole. */
 static void test_menu_and_pan_in_the_program(void **state)
 {
@@ -518,6 +518,34 @@ static void test_menu_and_pan_in_the_program(void **state)
     free(out);
 }
 
+/* A Tile game through the menu (TILE-1: how many sides, asked again after
+ * a wrong answer) on a narrow terminal (TILE-2: the table is wider than
+ * the screen): the window is cut with its counts, `pan left 2` moves it two
+ * columns, `pan 0,0` centres a square, `pan` alone follows the play again. */
+static void test_tile2_menu_sides_and_pan_in_a_game(void **state)
+{
+    (void)state;
+    char cmd[512];
+    snprintf(cmd, sizeof cmd,
+             "printf 'tile\\n7\\n4\\nrandom\\npan left 2\\npan 0,0\\npan\\nquit\\nyes\\n' | "
+             "COLUMNS=50 '%s' menu --ascii --seed 4 2>&1",
+             tu_program());
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    char *out = tu_read_stream(p);
+    pclose(p);
+    assert_contains(out, "How many sides (2 to 6, Enter: 2)> 7\n'7': type a number from 2 "
+                         "to 6, or just Enter for 2\nHow many sides (2 to 6, Enter: 2)> 4\n");
+    assert_contains(out, "1 white  2 black  3 red  4 blue");
+    assert_contains(out, "white> random\n");
+    assert_contains(out, "cut off: left 5 columns (4 pieces),\n  right 4 columns (8 pieces)");
+    assert_contains(out, "white> pan left 2\n\ncut off: left 3 columns (2 pieces),");
+    assert_contains(out, "white> pan 0,0\n\ncut off: left 7 columns (9 pieces),");
+    assert_contains(out, "white> pan\nthe window follows the play again\n\ncut off: left 5 "
+                         "columns (4 pieces),");
+    free(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -531,6 +559,7 @@ int main(void)
         cmocka_unit_test(test_toy_view_legend_and_narrow_screen),
         cmocka_unit_test(test_tile1_menu_sides_question),
         cmocka_unit_test(test_menu_and_pan_in_the_program),
+        cmocka_unit_test(test_tile2_menu_sides_and_pan_in_a_game),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
