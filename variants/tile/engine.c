@@ -488,7 +488,7 @@ static int king_square_ok(Gen *G, int32_t x, int32_t y)
             return 0;
     }
     const int n = b->n;
-    b->p[n] = (TPiece){x, y, (uint8_t)G->seat, FIG_KING};
+    b->p[n] = (TPiece){.x = x, .y = y, .col = (uint8_t)G->seat, .fig = FIG_KING};
     b->seat[n] = (int8_t)G->seat;
     b->dead[n] = 0;
     b->n = n + 1;
@@ -707,7 +707,7 @@ void tile_make(const Game *g, TileState *s, const TMove *m, Events *ev)
     const int seat = s->turn;
     char sq[32];
     if (m->kind == TM_PLACE) {
-        tile_put(s, (TPiece){m->x, m->y, (uint8_t)seat, m->fig});
+        tile_put(s, (TPiece){.x = m->x, .y = m->y, .col = (uint8_t)seat, .fig = m->fig});
         s->hand[seat][m->fig]--;
         if (m->fig == FIG_KING && ev && (tile_checks(s, NULL) & (1u << seat))) {
             sq_text(m->x, m->y, sq, sizeof sq);

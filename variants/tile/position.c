@@ -262,7 +262,7 @@ int tile_init(const Game *g, TileState *s, const char *text, Error *e)
                 return -1;
             if (s->n >= TILE_MAX_PIECES)
                 return err_set(e, "more than %d pieces", TILE_MAX_PIECES);
-            tile_put(s, (TPiece){x, y, (uint8_t)c, (uint8_t)f});
+            tile_put(s, (TPiece){.x = x, .y = y, .col = (uint8_t)c, .fig = (uint8_t)f});
         }
     }
     if (!have_turn)

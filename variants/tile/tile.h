@@ -16,6 +16,7 @@
 #ifndef CHESSVAR_TILE_H
 #define CHESSVAR_TILE_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include "../../core/game.h"
 
@@ -27,10 +28,13 @@
 /* Parameter indices, in table order (tile.c). */
 enum { TP_PAWNS, TP_ORTHO, TP_LENIENT, TP_FIRST, TP__COUNT };
 
+/* No padding the compiler could fill with garbage: the core compares
+ * blobs byte for byte (game_same), so every byte is a named field. */
 typedef struct TPiece {
     int32_t x, y;
-    uint8_t col; /* colour 0..nsides-1 */
-    uint8_t fig; /* FIG_PAWN .. FIG_KING */
+    uint8_t col;    /* colour 0..nsides-1 */
+    uint8_t fig;    /* FIG_PAWN .. FIG_KING */
+    uint8_t pad[2]; /* always 0 */
 } TPiece;
 
 typedef struct TileState {
@@ -41,8 +45,11 @@ typedef struct TileState {
     uint8_t passes; /* passes in a row */
     int8_t cmd[TILE_MAX_SIDES];                 /* seat commanding each colour */
     uint8_t hand[TILE_MAX_SIDES][FIG__COUNT];   /* pieces in hand, by figure */
+    uint8_t pad;                                /* always 0 (see TPiece) */
     TPiece p[TILE_MAX_PIECES];
 } TileState;
+_Static_assert(sizeof(TPiece) == 12, "TPiece has no hidden padding");
+_Static_assert(offsetof(TileState, p) == 60, "TileState has no hidden padding");
 
 /* One action of the engine.  kind: TM_PLACE (fig on x,y), TM_MOVE (piece
  * `from`, an index into p, to x,y), TM_PASS. */
