@@ -447,8 +447,14 @@ static void check_perft(const Game *g, const char *about)
 #define BATCH_MAX_LINES 64
 #define BATCH_RING 4
 
-static const char *const VARIANTS[] = {"orthodox", "masques", "ambigus", "echiquete"};
-#define NVARIANTS 4
+/* Byte 0 of a batch or position input picks VARIANTS[byte % NVARIANTS]:
+ * a new variant changes what every header byte means, so the committed
+ * corpora's header bytes are written again then (docs/FUZZING.md). */
+static const char *const VARIANTS[] = {"orthodox", "masques", "ambigus", "echiquete",
+                                       "tile"};
+#define NVARIANTS 5
+#define V_ECHIQUETE 3
+#define V_TILE 4
 
 /* Parameters byte 1 may switch on, bit by bit, per variant. */
 static const char *const PARAMS[NVARIANTS][8] = {
@@ -460,6 +466,10 @@ static const char *const PARAMS[NVARIANTS][8] = {
      "stalemate=loss", "fifty_move=off", NULL},
     {"phase2=off", "noundo=off", "takeover_from=3", "merged_mate=out", "pass_round_draw=off",
      "duo_empty_loses=off", "fivefold=off", "threefold=off"},
+    /* Tile: TILE-5, TILE-6, TILE-1 pawns (a later bit wins), TILE-2 first
+     * (blue and red refused with too few sides: batch_open says no) */
+    {"orthogonal_pawns=on", "lenient_trapped=on", "pawns=0", "first=black", "pawns=2",
+     "first=blue", "first=red", "pawns=8"},
 };
 
 typedef struct BatchRun {
@@ -595,11 +605,14 @@ static void batch_options(const uint8_t *d, CliOptions *o)
     int v = d[0] % NVARIANTS;
     o->command = "run";
     /* L'Échiqueté: two or three players (a bit of byte 2) */
-    if (v == 3)
+    if (v == V_ECHIQUETE)
         o->seats = 2 + (d[2] >> 7);
+    /* Tile: 2 to 6 sides (the top three bits of byte 2, TILE-1) */
+    if (v == V_TILE)
+        o->sides = 2 + (d[2] >> 5) % 5;
     o->variant = variant_find(VARIANTS[v]);
     o->json = (d[0] / NVARIANTS) % 4 != 0;    /* JSON three times in four */
-    o->ascii = (d[0] / 12) % 2;
+    o->ascii = (d[0] / (NVARIANTS * 4)) % 2;
     o->depth = -1;
     o->have_seed = 1;
     o->seed = d[2];
@@ -685,12 +698,16 @@ int fuzz_position(const uint8_t *data, size_t size)
     cfg.position = text;
     params_defaults(cfg.variant, &cfg.params);
     /* Parameters that change what a position allows: Ambigus' mate rule,
-     * Masqués' all-in and masked King. */
+     * Masqués' all-in and masked King, Tile's army (TILE-1: eight pawns
+     * whatever the number of sides). */
+    static const char *const POSITION_PARAM[NVARIANTS] = {
+        "castling=off", "masked_king_check=on", "mate=on", "phase2=off", "pawns=8"};
     if (data[0] / NVARIANTS % 2)
-        params_set(cfg.variant, &cfg.params, v == 3 ? "phase2=off" : v == 2 ? "mate=on"
-                   : v == 1 ? "masked_king_check=on" : "castling=off", NULL);
-    if (v == 3) /* L'Échiqueté: its position may name a third seat */
+        params_set(cfg.variant, &cfg.params, POSITION_PARAM[v], NULL);
+    if (v == V_ECHIQUETE) /* L'Échiqueté: its position may name a third seat */
         cfg.nseats = 2 + (data[0] / NVARIANTS / 2 % 2);
+    if (v == V_TILE)      /* Tile: 2 to 6 sides, colours w b r u g y */
+        cfg.nsides = 2 + (data[0] / NVARIANTS / 2 % 5);
     cfg.params_set = 1;
     Error e;
     e.msg[0] = '\0';
