@@ -422,8 +422,9 @@ static void check_position(const Game *g, const char *about)
     sb_free(&l2);
 }
 
-/* Fast perft equals generic perft (depth 2, or 1 when the tree is wide). */
-static void check_perft(const Game *g, const char *about)
+/* Fast perft equals generic perft (depth 2, or 1 when depth 1 has more
+ * than `wide` leaves: the tree is too wide to search at every check). */
+static void check_perft(const Game *g, const char *about, uint64_t wide)
 {
     if (game_to_act(g) < 0)
         return;
@@ -431,7 +432,7 @@ static void check_perft(const Game *g, const char *about)
     if (n1 != m1)
         fuzz_fail(about, about ? strlen(about) : 0, "perft 1: fast %llu, generic %llu",
                   (unsigned long long)n1, (unsigned long long)m1);
-    if (n1 > 64)
+    if (n1 > wide)
         return;
     uint64_t n2 = game_perft(g, 2), m2 = game_perft_generic(g, 2);
     if (n2 != m2) {
@@ -447,8 +448,14 @@ static void check_perft(const Game *g, const char *about)
 #define BATCH_MAX_LINES 64
 #define BATCH_RING 4
 
-static const char *const VARIANTS[] = {"orthodox", "masques", "ambigus", "echiquete"};
-#define NVARIANTS 4
+/* Byte 0 of a batch or position input picks VARIANTS[byte % NVARIANTS]:
+ * a new variant changes what every header byte means, so the committed
+ * corpora's header bytes are written again then (docs/FUZZING.md). */
+static const char *const VARIANTS[] = {"orthodox", "masques", "ambigus", "echiquete",
+                                       "tile"};
+#define NVARIANTS 5
+#define V_ECHIQUETE 3
+#define V_TILE 4
 
 /* Parameters byte 1 may switch on, bit by bit, per variant. */
 static const char *const PARAMS[NVARIANTS][8] = {
@@ -460,12 +467,17 @@ static const char *const PARAMS[NVARIANTS][8] = {
      "stalemate=loss", "fifty_move=off", NULL},
     {"phase2=off", "noundo=off", "takeover_from=3", "merged_mate=out", "pass_round_draw=off",
      "duo_empty_loses=off", "fivefold=off", "threefold=off"},
+    /* Tile: TILE-5, TILE-6, TILE-1 pawns (a later bit wins), TILE-2 first
+     * (blue and red refused with too few sides: batch_open says no) */
+    {"orthogonal_pawns=on", "lenient_trapped=on", "pawns=0", "first=black", "pawns=2",
+     "first=blue", "first=red", "pawns=8"},
 };
 
 typedef struct BatchRun {
     Batch *b;
     int json;
     int period;                 /* costly checks every `period` lines */
+    uint64_t wide;              /* depth-2 perft only up to this many moves */
     Game *ring[BATCH_RING];     /* earlier states, oldest first */
     int nring;
 } BatchRun;
@@ -564,7 +576,7 @@ static void check_game(const BatchRun *r, const Game *g, const char *line)
     check_undo(r, g, line);
     check_save_load(g, line);
     check_position(g, line);
-    check_perft(g, line);
+    check_perft(g, line, r->wide);
 }
 
 static void batch_step(BatchRun *r, const char *line, int lineno, int last)
@@ -595,11 +607,14 @@ static void batch_options(const uint8_t *d, CliOptions *o)
     int v = d[0] % NVARIANTS;
     o->command = "run";
     /* L'Échiqueté: two or three players (a bit of byte 2) */
-    if (v == 3)
+    if (v == V_ECHIQUETE)
         o->seats = 2 + (d[2] >> 7);
+    /* Tile: 2 to 6 sides (the top three bits of byte 2, TILE-1) */
+    if (v == V_TILE)
+        o->sides = 2 + (d[2] >> 5) % 5;
     o->variant = variant_find(VARIANTS[v]);
     o->json = (d[0] / NVARIANTS) % 4 != 0;    /* JSON three times in four */
-    o->ascii = (d[0] / 12) % 2;
+    o->ascii = (d[0] / (NVARIANTS * 4)) % 2;
     o->depth = -1;
     o->have_seed = 1;
     o->seed = d[2];
@@ -617,8 +632,19 @@ int fuzz_batch(const uint8_t *data, size_t size)
     Error e;
     e.msg[0] = '\0';
     int status;
-    static const int PERIODS[4] = {1, 3, 8, 16};
-    BatchRun r = {.period = PERIODS[data[3] % 4]};
+    static const int PERIODS[4] = {1, 3, 8, 16}, TILE_PERIODS[4] = {4, 8, 16, 32};
+    BatchRun r = {.period = PERIODS[data[3] % 4], .wide = 64};
+    if (data[0] % NVARIANTS == V_TILE) {
+        /* Tile costs some 30 times a chess game per check under the
+         * sanitizers (a 64-line game checked at every line: 11 s): its
+         * record replays every placement, its moves need the trapped
+         * pieces, and 50 moves give 2 500 leaves at depth 2.  So its
+         * checks run every 4, 8, 16 or 32 lines (and after the last), at
+         * depth 2 when at most 16 moves are legal (the position harness
+         * keeps 64). */
+        r.period = TILE_PERIODS[data[3] % 4];
+        r.wide = 16;
+    }
     r.json = o.json;
     r.b = batch_open(&o, &e, &status);
     if (!r.b)   /* two parameters that clash (stalemate=draw with mate off ...) */
@@ -685,12 +711,16 @@ int fuzz_position(const uint8_t *data, size_t size)
     cfg.position = text;
     params_defaults(cfg.variant, &cfg.params);
     /* Parameters that change what a position allows: Ambigus' mate rule,
-     * Masqués' all-in and masked King. */
+     * Masqués' all-in and masked King, Tile's army (TILE-1: eight pawns
+     * whatever the number of sides). */
+    static const char *const POSITION_PARAM[NVARIANTS] = {
+        "castling=off", "masked_king_check=on", "mate=on", "phase2=off", "pawns=8"};
     if (data[0] / NVARIANTS % 2)
-        params_set(cfg.variant, &cfg.params, v == 3 ? "phase2=off" : v == 2 ? "mate=on"
-                   : v == 1 ? "masked_king_check=on" : "castling=off", NULL);
-    if (v == 3) /* L'Échiqueté: its position may name a third seat */
+        params_set(cfg.variant, &cfg.params, POSITION_PARAM[v], NULL);
+    if (v == V_ECHIQUETE) /* L'Échiqueté: its position may name a third seat */
         cfg.nseats = 2 + (data[0] / NVARIANTS / 2 % 2);
+    if (v == V_TILE)      /* Tile: 2 to 6 sides, colours w b r u g y */
+        cfg.nsides = 2 + (data[0] / NVARIANTS / 2 % 5);
     cfg.params_set = 1;
     Error e;
     e.msg[0] = '\0';
@@ -709,7 +739,7 @@ int fuzz_position(const uint8_t *data, size_t size)
     if (!h)
         fuzz_fail(text, strlen(text), "the position written is refused: %s", e.msg);
     digest_compare(g, h, "a position read, written and read again", text);
-    check_perft(g, text);
+    check_perft(g, text, 64);
     game_free(h);
     game_free(g);
     sb_free(&p);
