@@ -472,9 +472,18 @@ static int check_tokens(const Game *g, MqState *s, Error *e)
                            MQ_SIDE_NAMES[s->side]);
     }
     int mover = last_mover(s);
-    if (mover >= 0 && mq_in_check(g, s, mover, GEN_FULL))
-        return err_set(e, "%s has just moved, yet its King is attacked",
-                       MQ_SIDE_NAMES[mover]);
+    if (mover >= 0 && mq_in_check(g, s, mover, GEN_FULL)) {
+        if (s->phase != PH_PLAY)
+            return err_set(e, "%s has just moved, yet its King is attacked",
+                           MQ_SIDE_NAMES[mover]);
+        /* MASQ-13: only a game ended by a check after a reveal leaves the
+         * side that just moved with its King attacked (its opponent could
+         * take it): the string is that finished game, as the engine writes
+         * it (docs/MASQUES.md, "Position string"). */
+        s->phase = PH_OVER;
+        s->winners = (uint8_t)(1u << (mover ^ 1));
+        str_copy(s->reason, sizeof s->reason, "check after reveal");
+    }
     return 0;
 }
 
