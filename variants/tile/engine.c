@@ -357,7 +357,8 @@ static int verdict(Gen *G, int i, int32_t x, int32_t y, int victim)
 {
     Board *b = G->b;
     const int trapped = G->trap[i];
-    if (!trapped && !touches(b, x, y, i))
+    /* a lone piece is one group too: the capture of the last other piece */
+    if (!trapped && !touches(b, x, y, i) && !(victim >= 0 && b->n == 2))
         return 1;
     const TPiece from = b->p[i];
     int8_t seats[TILE_MAX_PIECES];
