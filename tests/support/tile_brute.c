@@ -711,6 +711,10 @@ static int read_cmd(Reader *r, const char *s)
             set_err(r->err, r->errn, "command of %s given twice", COLOUR_NAMES[c]);
             return -1;
         }
+        if (c == d) {
+            set_err(r->err, r->errn, "cmd: %s names itself", COLOUR_NAMES[c]);
+            return -1;
+        }
         r->p->cmd[c] = d;
         s += 3;
         if (*s == '\0')
