@@ -19,6 +19,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <editline/readline.h>
@@ -112,6 +113,46 @@ static char *split_word(char *line, char *word, size_t n)
 }
 
 /* ---- The menu --------------------------------------------------------- */
+
+
+int cli_menu_asks_sides(const VariantOps *v)
+{
+    return v->min_sides < v->max_sides;
+}
+
+int cli_menu_count(const char *line, int lo, int hi, int def, int *n, Error *e)
+{
+    char *end;
+    if (!line[0]) {
+        *n = def;
+        return 0;
+    }
+    long k = strtol(line, &end, 10);
+    if (end == line || *end || k < lo || k > hi)
+        return err_set(e, "'%s': type a number from %d to %d, or just Enter for %d",
+                       line, lo, hi, def);
+    *n = (int)k;
+    return 0;
+}
+
+/* Ask "what (lo to hi, Enter: def)> " until the answer is right: 0 with
+ * *n, or -1 at the end of input. */
+static int ask_count(const Play *p, const char *what, int lo, int hi, int def, int *n)
+{
+    char q[96];
+    snprintf(q, sizeof q, "%s (%d to %d, Enter: %d)> ", what, lo, hi, def);
+    for (;;) {
+        Error e;
+        char *l = read_line(p, q);
+        if (!l)
+            return -1;
+        int rc = cli_menu_count(l, lo, hi, def, n, &e);
+        free(l);
+        if (rc == 0)
+            return 0;
+        printf("%s\n", e.msg);
+    }
+}
 
 static const VariantOps *choose_variant(const Play *p)
 {
@@ -267,6 +308,32 @@ static void show_messages(Play *p, int seat)
     }
 }
 
+/* The terminal's size: columns from the terminal on standard output, else
+ * $COLUMNS, else 80; lines likewise from $LINES, else 0 (unknown: a piped
+ * transcript scrolls, it needs no window). */
+static void term_size(int *cols, int *lines)
+{
+    struct winsize ws;
+    const char *c = getenv("COLUMNS"), *l = getenv("LINES");
+    *cols = c && atoi(c) > 0 ? atoi(c) : 80;
+    *lines = l && atoi(l) > 0 ? atoi(l) : 0;
+    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) {
+        *cols = ws.ws_col;
+        *lines = ws.ws_row;
+    }
+}
+
+/* The drawing options now: the player's, and the room on the screen for
+ * the board (what follows it, status to prompt, takes about six lines). */
+static RenderOpts draw_opts(const Play *p)
+{
+    RenderOpts ro = p->ro;
+    int lines;
+    term_size(&ro.width, &lines);
+    ro.height = lines > 0 ? (lines - 6 > 8 ? lines - 6 : 8) : 0;
+    return ro;
+}
+
 /* Draw g as `seat` sees it (no messages, no hand-over). */
 static void draw_view(const Play *p, const Game *g, int seat)
 {
@@ -277,7 +344,8 @@ static void draw_view(const Play *p, const Game *g, int seat)
     RenderNames n;
     cli_names(g, &n);
     StrBuf out = STRBUF_INIT;
-    render_view_text(v, &n, &p->ro, &out);
+    RenderOpts ro = draw_opts(p);
+    render_view_text(v, &n, &ro, &out);
     fputs(sb_str(&out), stdout);
     sb_free(&out);
     free(v);
@@ -398,6 +466,9 @@ static const struct {
     {"params", "the game's parameters"},
     {"rules", "the rules of this variant, as played here"},
     {"bottom SIDE", "keep SIDE at the bottom of the board (auto: the seat to act)"},
+    {"pan DIR [N]", "a table too big for the screen: move its window N squares "
+                    "(DIR: left, right, up, down)"},
+    {"pan X,Y", "centre that window on square X,Y; pan alone: follow the play"},
     {"takeover SEAT", "SEAT takes a side over between moves, where the variant allows"},
     {"help", "this list"},
     {"quit", "leave the game (asks first, offers to save)"},
@@ -564,6 +635,76 @@ static void take_over(Play *p, const char *name)
     show(p);
 }
 
+/* The square `pan` puts the window's centre on, from the window w now:
+ * "left 3", "up" (half a window), "-4,2".  0 with *c, or -1 with e. */
+static int pan_target(const View *v, const RenderWindow *w, const char *arg, Coord *c,
+                      Error *e)
+{
+    static const struct { const char *word; int dx, dy; } DIRS[] = {
+        {"left", -1, 0}, {"right", 1, 0}, {"up", 0, 1}, {"down", 0, -1}};
+    char word[16];
+    char buf[ACTION_TEXT_MAX + 1];
+    str_copy(buf, sizeof buf, arg);
+    const char *rest = split_word(buf, word, sizeof word);
+    for (size_t i = 0; i < ARRAY_LEN(DIRS); i++) {
+        if (!str_ieq(word, DIRS[i].word))
+            continue;
+        int half = (DIRS[i].dx ? w->cols : w->rows) / 2;
+        char *end;
+        long n = rest[0] ? strtol(rest, &end, 10) : (half > 0 ? half : 1);
+        if (rest[0] && (*end || n < 1 || n > 1000000))
+            return err_set(e, "pan %s takes how many squares, e.g. pan %s 3", word, word);
+        *c = coord_make((int32_t)(w->centre.x + DIRS[i].dx * n),
+                        (int32_t)(w->centre.y + DIRS[i].dy * n));
+        return 0;
+    }
+    const char *s = arg;
+    Error pe;
+    if (geo_parse_square(&v->geo, &s, c, &pe) == 0 && !*s)
+        return 0;
+    return err_set(e, "pan %s: type pan left, right, up or down [N], pan X,Y (a square), "
+                      "or pan alone to follow the play", arg);
+}
+
+/* `pan ...`: moves the window through which a table wider (or taller)
+ * than the screen is drawn.  Display only: it changes nothing in the game,
+ * and a batch user gets every piece in the view (docs/PROTOCOL.md). */
+static void do_pan(Play *p, const char *arg)
+{
+    View *v = malloc(sizeof *v);
+    if (!v)
+        return;
+    game_view(p->g, prompt_seat(p), v);
+    RenderOpts ro = draw_opts(p);
+    RenderWindow w;
+    Error e;
+    Coord c;
+    render_window(v, &ro, &w);
+    if (v->geo.bounded) {
+        puts("the board is always drawn whole: pan moves the window on the unbounded table");
+    } else if (!arg[0]) {
+        p->ro.pan = 0;
+        puts("the window follows the play again");
+        show(p);
+    } else if (!w.cut) {
+        puts("the whole table fits on the screen: there is nothing to pan");
+    } else if (pan_target(v, &w, arg, &c, &e)) {
+        printf("error: %s\n", e.msg);
+    } else {
+        ro.pan = 1;
+        ro.pan_at = c;
+        RenderWindow moved;
+        render_window(v, &ro, &moved); /* kept inside the table */
+        p->ro.pan = 1;
+        p->ro.pan_at = moved.centre;
+        if (coord_eq(moved.centre, w.centre))
+            puts("the window does not move: it is already there, at the table's edge");
+        else
+            show(p);
+    }
+    free(v);
+}
+
 static void set_bottom(Play *p, const char *arg)
 {
     Error e;
@@ -689,6 +830,8 @@ static int command(Play *p, char *line)
         print_rules(p);
     else if (str_ieq(word, "bottom"))
         set_bottom(p, arg);
+    else if (str_ieq(word, "pan"))
+        do_pan(p, arg);
     else if (str_ieq(word, "takeover") && arg[0])
         take_over(p, arg);
     else if (str_ieq(word, "params")) {
@@ -828,6 +971,8 @@ static int after_game(Play *p)
         }
         else if (str_ieq(word, "board"))
             show(p);
+        else if (str_ieq(word, "pan"))
+            do_pan(p, arg);
         else if (str_ieq(word, "rules"))
             print_rules(p);
         else if (str_ieq(word, "undo")) {
@@ -946,16 +1091,15 @@ int cli_menu(const CliOptions *o)
         CliOptions mine = *o;
         mine.variant = v;
         mine.command = "play";
-        if (v->version >= 2 && v->max_seats > v->min_seats) {
-            /* how many people play: the variant allows a choice */
-            char q[96];
-            snprintf(q, sizeof q, "How many players (%d to %d, Enter: %d)> ", v->min_seats,
-                     v->max_seats, v->default_seats);
-            char *l = read_line(&p, q);
-            long k = l && l[0] ? strtol(l, NULL, 10) : v->default_seats;
-            free(l);
-            mine.seats = k >= v->min_seats && k <= v->max_seats ? (int)k : v->default_seats;
-        }
+        /* how many sides and people play, where the variant allows a choice */
+        if (cli_menu_asks_sides(v) &&
+            ask_count(&p, "How many sides", v->min_sides, v->max_sides,
+                      v->default_sides, &mine.sides) < 0)
+            return CLI_EXIT_OK;
+        if (v->version >= 2 && v->max_seats > v->min_seats &&
+            ask_count(&p, "How many players", v->min_seats, v->max_seats,
+                      v->default_seats, &mine.seats) < 0)
+            return CLI_EXIT_OK;
         int rc = play_games(&mine, cli_fresh_seed());
         if (rc < 0)
             return -1 - rc;

@@ -820,6 +820,17 @@ static void end_game(Game *g, unsigned winners, const char *reason)
     str_copy(g->forced.reason, sizeof g->forced.reason, reason);
 }
 
+/* A draw decided by the core, with what the variant adds (scores). */
+static void end_draw(Game *g, const char *reason)
+{
+    const VariantOps *v = g->cfg.variant;
+    char note[96] = "", full[128];
+    if (v->version >= 3 && v->draw_note)
+        v->draw_note(g, g->st, note, sizeof note);
+    snprintf(full, sizeof full, note[0] ? "%s; %s" : "%s", reason, note);
+    end_game(g, 0, full);
+}
+
 void game_end(Game *g, unsigned winners, const char *reason)
 {
     end_game(g, winners, reason);
@@ -855,7 +866,7 @@ static void apply_meta(Game *g, const Action *a)
         g->offer_agreed |= 1u << a->seat;
         ev_emit(&g->msgs, SEATS_ALL, "%s accepts the draw", who);
         if ((playing_seats(g) & ~g->offer_agreed) == 0)
-            end_game(g, 0, "draw by agreement");
+            end_draw(g, "draw by agreement");
         break;
     case ACT_DRAW_DECLINE:
         g->offer_seat = -1;
@@ -866,7 +877,7 @@ static void apply_meta(Game *g, const Action *a)
         char why[100] = "";
         g->cfg.variant->claim(g, g->st, why, sizeof why);
         snprintf(reason, sizeof reason, "%s claimed by %s", why, who);
-        end_game(g, 0, reason);
+        end_draw(g, reason);
         break;
     }
     }

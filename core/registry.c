@@ -9,12 +9,14 @@
 #include "../variants/masques/masques.h"
 #include "../variants/ambigus/ambigus.h"
 #include "../variants/echiquete/echiquete.h"
+#include "../variants/tile/tilevar.h"
 
 const VariantOps *const variant_registry[] = {
     &orthodox_variant,
     &masques_variant,
     &ambigus_variant,
     &echiquete_variant,
+    &tile_variant,
     NULL,
 };
 

@@ -24,6 +24,16 @@ static const char *const BLACK_GLYPH[FIG__COUNT] = {
 #define ANSI_DARK "\x1b[30;48;5;180m"
 #define ANSI_LAST_LIGHT "\x1b[30;48;5;186m"
 #define ANSI_LAST_DARK "\x1b[30;48;5;143m"
+/* More than two colours: a neutral grey board (the light and dark wood
+ * shades above make white and yellow unreadable), an olive last move, and
+ * each side's figures in bold in its own colour: white, black, dark red,
+ * dark blue, light green, yellow (xterm-256 numbers).  Each of them stands
+ * out from the three backgrounds (contrast 2.6 to 6). */
+#define ANSI_PLANE_LIGHT "\x1b[30;48;5;245m"
+#define ANSI_PLANE_DARK "\x1b[30;48;5;243m"
+#define ANSI_PLANE_LAST "\x1b[30;48;5;101m"
+#define ANSI_SIDE_END "\x1b[22;30m" /* back to plain black, same background */
+static const int SIDE_COLOUR[6] = {231, 16, 88, 19, 83, 227};
 
 /* A cell's content: UTF-8 bytes and display width. */
 typedef struct Token {
@@ -81,6 +91,8 @@ static void piece_token(const ViewPiece *p, int nsides, int ascii, Token *t)
         tok_putc(t, '~');
     if (p->flags & VP_TRAPPED)
         tok_putc(t, '#');
+    if (p->flags & VP_CHECK)
+        tok_putc(t, '+');
     if (p->flags & VP_INERT)
         tok_putc(t, '-');
 }
@@ -100,7 +112,18 @@ static int colours(const View *v)
     return 2;
 }
 
-/* The frame of a drawing: which square each column and row shows. */
+/* The side's colour escape with more than two colours (NULL: none, as for
+ * a merged piece or a side past the palette). */
+static const char *side_escape(int side, char *buf, size_t n)
+{
+    if (side < 0 || side >= (int)ARRAY_LEN(SIDE_COLOUR))
+        return NULL;
+    snprintf(buf, n, "\x1b[1;38;5;%dm", SIDE_COLOUR[side]);
+    return buf;
+}
+
+/* The frame of a drawing: which square each column and row shows, and
+ * (the plane through a window) what is cut off on each side. */
 typedef struct Frame {
     int ncols, nrows;
     int32_t col_x[RENDER_MAX_CELLS];
@@ -110,7 +133,11 @@ typedef struct Frame {
     int cw, lw;        /* cell width, row label width */
     int tokw;          /* token width inside a cell */
     int colours;       /* colours(v), decided once for the whole board */
+    int64_t cut[4];    /* columns / rows cut off: left, right, above, below */
+    int cut_pieces[4]; /* pieces in them */
 } Frame;
+
+enum { CUT_LEFT, CUT_RIGHT, CUT_ABOVE, CUT_BELOW };
 
 static void frame_bounded(const View *v, const RenderOpts *o, Frame *f)
 {
@@ -131,9 +158,35 @@ static void frame_bounded(const View *v, const RenderOpts *o, Frame *f)
     }
 }
 
-/* Bounding box of the pieces and the last move, plus a margin of one.
- * Returns -1 if that is too large to draw. */
-static int frame_plane(const View *v, Frame *f)
+/* The widest token of the board's pieces. */
+static int token_width(const View *v, const RenderOpts *o, int cols)
+{
+    int w = 1;
+    for (int i = 0; i < npieces(v); i++) {
+        Token t;
+        piece_token(&v->pieces[i], cols, o->ascii, &t);
+        if (t.width > w)
+            w = t.width;
+    }
+    return w;
+}
+
+/* The plane's layout: its box (pieces and last move plus a margin of one)
+ * and the window of it that is drawn: columns wx0 .. wx0 + ncols - 1, rows
+ * wy0 .. wy0 + nrows - 1. */
+typedef struct Plane {
+    int64_t x0, x1, y0, y1;
+    int64_t wx0, wy0;
+    int ncols, nrows;
+} Plane;
+
+static int label_len(int64_t n)
+{
+    char buf[24];
+    return snprintf(buf, sizeof buf, "%lld", (long long)n);
+}
+
+static void plane_box(const View *v, Plane *pl)
 {
     int64_t x0 = 0, x1 = 0, y0 = 0, y1 = 0;
     int any = 0, np = npieces(v);
@@ -151,32 +204,115 @@ static int frame_plane(const View *v, Frame *f)
         if (!any || c.y > y1) y1 = c.y;
         any = 1;
     }
-    x0--, y0--, x1++, y1++;
-    if (x1 - x0 + 1 > RENDER_MAX_CELLS || y1 - y0 + 1 > RENDER_MAX_CELLS)
+    /* the margin, inside what a square can be */
+    pl->x0 = x0 > INT32_MIN ? x0 - 1 : x0;
+    pl->y0 = y0 > INT32_MIN ? y0 - 1 : y0;
+    pl->x1 = x1 < INT32_MAX ? x1 + 1 : x1;
+    pl->y1 = y1 < INT32_MAX ? y1 + 1 : y1;
+}
+
+/* The first of n squares of [a, b] centred on c, kept inside [a, b]. */
+static int64_t window_start(int64_t a, int64_t b, int n, int64_t c)
+{
+    int64_t lo = c - (n - 1) / 2;
+    if (lo + n - 1 > b)
+        lo = b - n + 1;
+    return lo < a ? a : lo;
+}
+
+static int64_t min64(int64_t a, int64_t b)
+{
+    return a < b ? a : b;
+}
+
+/* The layout of the plane under o; -1 when the box is too large to draw
+ * and no width or height asks for a window. */
+static int plane_layout(const View *v, const RenderOpts *o, Plane *pl)
+{
+    plane_box(v, pl);
+    int64_t bw = pl->x1 - pl->x0 + 1, bh = pl->y1 - pl->y0 + 1;
+    if (o->width <= 0 && o->height <= 0 && (bw > RENDER_MAX_CELLS || bh > RENDER_MAX_CELLS))
         return -1;
-    f->ncols = (int)(x1 - x0 + 1);
-    f->nrows = (int)(y1 - y0 + 1);
+    int64_t maxc = RENDER_MAX_CELLS, maxr = RENDER_MAX_CELLS;
+    if (o->width > 0) {
+        /* the same widths frame_widths finds, at their largest */
+        int cw = token_width(v, o, colours(v)) + 2;
+        int lx = label_len(pl->x0) > label_len(pl->x1) ? label_len(pl->x0) : label_len(pl->x1);
+        int ly = label_len(pl->y0) > label_len(pl->y1) ? label_len(pl->y0) : label_len(pl->y1);
+        cw = lx + 1 > cw ? lx + 1 : cw;
+        int fit = (o->width - 2 * ly - 2) / cw;
+        maxc = min64(maxc, fit < 1 ? 1 : fit);
+    }
+    if (o->height > 0) /* two label lines, up to three lines of cut marks */
+        maxr = min64(maxr, o->height - 5 < 1 ? 1 : o->height - 5);
+    pl->ncols = (int)min64(bw, maxc);
+    pl->nrows = (int)min64(bh, maxr);
+    int64_t cx, cy;
+    if (o->pan) {
+        cx = o->pan_at.x;
+        cy = o->pan_at.y;
+    } else if (v->has_last) {
+        cx = v->last_to.x;
+        cy = v->last_to.y;
+    } else {
+        cx = pl->x0 + (bw - 1) / 2;
+        cy = pl->y0 + (bh - 1) / 2;
+    }
+    pl->wx0 = window_start(pl->x0, pl->x1, pl->ncols, cx);
+    pl->wy0 = window_start(pl->y0, pl->y1, pl->nrows, cy);
+    return 0;
+}
+
+void render_window(const View *v, const RenderOpts *o, RenderWindow *w)
+{
+    Plane pl;
+    memset(w, 0, sizeof *w);
+    if (v->geo.bounded || plane_layout(v, o, &pl) < 0)
+        return;
+    w->cut = pl.wx0 > pl.x0 || pl.wx0 + pl.ncols - 1 < pl.x1 ||
+             pl.wy0 > pl.y0 || pl.wy0 + pl.nrows - 1 < pl.y1;
+    w->centre = coord_make((int32_t)(pl.wx0 + (pl.ncols - 1) / 2),
+                           (int32_t)(pl.wy0 + (pl.nrows - 1) / 2));
+    w->cols = pl.ncols;
+    w->rows = pl.nrows;
+}
+
+/* The window of the plane as a frame.  Returns -1 if the box is too large
+ * to draw (and no window was asked for). */
+static int frame_plane(const View *v, const RenderOpts *o, Frame *f)
+{
+    Plane pl;
+    if (plane_layout(v, o, &pl) < 0)
+        return -1;
+    f->ncols = pl.ncols;
+    f->nrows = pl.nrows;
+    int64_t top = pl.wy0 + pl.nrows - 1, right = pl.wx0 + pl.ncols - 1;
     for (int i = 0; i < f->ncols; i++) {
-        f->col_x[i] = (int32_t)(x0 + i);
+        f->col_x[i] = (int32_t)(pl.wx0 + i);
         snprintf(f->col_label[i], sizeof f->col_label[i], "%d", f->col_x[i]);
     }
     for (int i = 0; i < f->nrows; i++) {
-        f->row_y[i] = (int32_t)(y1 - i); /* y grows upwards */
+        f->row_y[i] = (int32_t)(top - i); /* y grows upwards */
         snprintf(f->row_label[i], sizeof f->row_label[i], "%d", f->row_y[i]);
+    }
+    f->cut[CUT_LEFT] = pl.wx0 - pl.x0;
+    f->cut[CUT_RIGHT] = pl.x1 - right;
+    f->cut[CUT_ABOVE] = pl.y1 - top;
+    f->cut[CUT_BELOW] = pl.wy0 - pl.y0;
+    for (int i = 0; i < npieces(v); i++) {
+        Coord c = v->pieces[i].at;
+        f->cut_pieces[CUT_LEFT] += c.x < pl.wx0;
+        f->cut_pieces[CUT_RIGHT] += c.x > right;
+        f->cut_pieces[CUT_ABOVE] += c.y > top;
+        f->cut_pieces[CUT_BELOW] += c.y < pl.wy0;
     }
     return 0;
 }
 
 static void frame_widths(const View *v, const RenderOpts *o, Frame *f)
 {
-    f->tokw = 1;
     f->colours = colours(v);
-    for (int i = 0; i < npieces(v); i++) {
-        Token t;
-        piece_token(&v->pieces[i], f->colours, o->ascii, &t);
-        if (t.width > f->tokw)
-            f->tokw = t.width;
-    }
+    f->tokw = token_width(v, o, f->colours);
     f->cw = f->tokw + 2;
     for (int i = 0; i < f->ncols; i++) {
         int len = (int)strlen(f->col_label[i]);
@@ -197,11 +333,14 @@ static void put_spaces(StrBuf *out, int n)
         sb_putc(out, ' ');
 }
 
-/* A label starts where the figures start: one column into its cell. */
-static void column_labels(const Frame *f, StrBuf *out)
+/* A label starts where the figures start: one column into its cell.
+ * mark (or a space) in the first column, under or over the row labels:
+ * `^` / `v` when rows are cut off above / below. */
+static void column_labels(const Frame *f, char mark, StrBuf *out)
 {
     StrBuf line = STRBUF_INIT;
-    put_spaces(&line, f->lw + 1);
+    sb_putc(&line, mark);
+    put_spaces(&line, f->lw);
     for (int i = 0; i < f->ncols; i++) {
         int len = (int)strlen(f->col_label[i]);
         sb_putc(&line, ' ');
@@ -229,6 +368,14 @@ static int is_last_square(const View *v, Coord c)
     return v->has_last && (coord_eq(v->last_from, c) || coord_eq(v->last_to, c));
 }
 
+static const char *cell_shade(const Frame *f, int last, int dark)
+{
+    if (f->colours > 2)
+        return last ? ANSI_PLANE_LAST : dark ? ANSI_PLANE_DARK : ANSI_PLANE_LIGHT;
+    return last ? (dark ? ANSI_LAST_DARK : ANSI_LAST_LIGHT)
+                : (dark ? ANSI_DARK : ANSI_LIGHT);
+}
+
 static void draw_cell(const View *v, const RenderOpts *o, const Frame *f,
                       Coord c, StrBuf *out)
 {
@@ -236,21 +383,28 @@ static void draw_cell(const View *v, const RenderOpts *o, const Frame *f,
     int last = is_last_square(v, c);
     int dark = ((c.x + c.y) % 2 + 2) % 2 == 0; /* a1 is dark */
     Token t;
+    char esc[24];
+    const char *fg = NULL;
     if (p) {
         piece_token(p, f->colours, o->ascii, &t);
+        if (o->color && f->colours > 2 && !(p->flags & VP_MERGED))
+            fg = side_escape(p->side, esc, sizeof esc);
     } else {
         memset(&t, 0, sizeof t);
         tok_put(&t, o->ascii ? "." : "\u00B7", 1);
     }
     int pad = f->cw - 2 - t.width;
     if (o->color) {
-        sb_puts(out, last ? (dark ? ANSI_LAST_DARK : ANSI_LAST_LIGHT)
-                          : (dark ? ANSI_DARK : ANSI_LIGHT));
+        sb_puts(out, cell_shade(f, last, dark));
         sb_putc(out, ' ');
     } else {
         sb_putc(out, last ? '[' : ' ');
     }
+    if (fg)
+        sb_puts(out, fg);
     sb_puts(out, t.s);
+    if (fg)
+        sb_puts(out, ANSI_SIDE_END);
     if (o->color) {
         put_spaces(out, pad + 1);
         sb_puts(out, ANSI_RESET);
@@ -273,25 +427,60 @@ static void list_pieces(const View *v, const RenderOpts *o, StrBuf *out)
     }
 }
 
+/* What a window leaves out: "cut off: left 7 columns (5 pieces), above 2
+ * rows (0 pieces); pan moves the window", wrapped to width (0: 78).
+ * Nothing when all shows. */
+static void cut_line(const Frame *f, int width, StrBuf *out)
+{
+    static const char *const WHERE[4] = {"left", "right", "above", "below"};
+    char part[5][80];
+    int nparts = 0;
+    for (int i = 0; i < 4; i++)
+        if (f->cut[i] > 0)
+            snprintf(part[nparts++], sizeof part[0], "%s %lld %s%s (%d piece%s)%s", WHERE[i],
+                     (long long)f->cut[i], i < CUT_ABOVE ? "column" : "row",
+                     f->cut[i] == 1 ? "" : "s", f->cut_pieces[i],
+                     f->cut_pieces[i] == 1 ? "" : "s", ",");
+    if (!nparts)
+        return;
+    part[nparts - 1][strlen(part[nparts - 1]) - 1] = ';';
+    str_copy(part[nparts++], sizeof part[0], "pan moves the window");
+    int col = 0, room = width > 0 ? width : 78;
+    sb_puts(out, "cut off:");
+    col = 8;
+    for (int i = 0; i < nparts; i++) {
+        int len = (int)strlen(part[i]);
+        if (col + 1 + len > room) {
+            sb_puts(out, "\n ");
+            col = 1;
+        }
+        sb_printf(out, " %s", part[i]);
+        col += 1 + len;
+    }
+    sb_putc(out, '\n');
+}
+
 void render_board(const View *v, const RenderOpts *o, StrBuf *out)
 {
     Frame f;
     memset(&f, 0, sizeof f);
     if (v->geo.bounded) {
         frame_bounded(v, o, &f);
-    } else if (frame_plane(v, &f) < 0) {
+    } else if (frame_plane(v, o, &f) < 0) {
         list_pieces(v, o, out);
         return;
     }
     frame_widths(v, o, &f);
-    column_labels(&f, out);
+    cut_line(&f, o->width, out);
+    char left = f.cut[CUT_LEFT] > 0 ? '<' : ' ', right = f.cut[CUT_RIGHT] > 0 ? '>' : ' ';
+    column_labels(&f, f.cut[CUT_ABOVE] > 0 ? '^' : ' ', out);
     for (int r = 0; r < f.nrows; r++) {
-        sb_printf(out, "%*s ", f.lw, f.row_label[r]);
+        sb_printf(out, "%*s%c", f.lw, f.row_label[r], left);
         for (int c = 0; c < f.ncols; c++)
             draw_cell(v, o, &f, coord_make(f.col_x[c], f.row_y[r]), out);
-        sb_printf(out, " %s\n", f.row_label[r]);
+        sb_printf(out, "%c%s\n", right, f.row_label[r]);
     }
-    column_labels(&f, out);
+    column_labels(&f, f.cut[CUT_BELOW] > 0 ? 'v' : ' ', out);
 }
 
 /* ---- Status ----------------------------------------------------------- */
@@ -345,12 +534,13 @@ void render_status_line(const View *v, const RenderNames *n, StrBuf *out)
     if (s->over) {
         sb_puts(out, "game over: ");
         render_result(s, n, out);
-        sb_puts(out, ", ");
         if (s->winners) {
+            sb_puts(out, ", ");
             side_list(s->winners, n, out);
             sb_puts(out, (s->winners & (s->winners - 1)) ? " win" : " wins");
-        } else {
-            sb_puts(out, "draw");
+        } else if (n->nsides == 2) {
+            sb_puts(out, ", draw"); /* "1/2-1/2, draw"; with more sides the
+                                       result already says "draw" */
         }
         if (s->reason[0])
             sb_printf(out, " (%s)", s->reason);
@@ -371,10 +561,52 @@ void render_status_line(const View *v, const RenderNames *n, StrBuf *out)
     }
 }
 
+/* A side's number and name ("3 red"), in its colour on the grey board
+ * when colours are on. */
+static void legend_entry(const RenderNames *n, int side, int color, StrBuf *out)
+{
+    char esc[24];
+    const char *fg = color ? side_escape(side, esc, sizeof esc) : NULL;
+    if (fg)
+        sb_printf(out, "%s%s", ANSI_PLANE_LIGHT, fg);
+    sb_printf(out, "%d %s", side + 1, name_of(n->side, n->nsides, side));
+    if (fg)
+        sb_puts(out, ANSI_RESET);
+}
+
+/* With more than two colours the tokens carry side numbers: which is
+ * which ("1 white  2 black  3 red"). */
+static void legend(const View *v, const RenderNames *n, const RenderOpts *o, StrBuf *out)
+{
+    if (colours(v) <= 2)
+        return;
+    for (int i = 0; i < n->nsides; i++) {
+        if (i)
+            sb_puts(out, "  ");
+        legend_entry(n, i, o->color, out);
+    }
+    sb_putc(out, '\n');
+}
+
+/* A captured piece's token, in its side's colour like on the board. */
+static void captured_token(const ViewPiece *p, int cols, const RenderOpts *o, StrBuf *out)
+{
+    Token t;
+    char esc[24];
+    piece_token(p, cols, o->ascii, &t);
+    const char *fg = o->color && cols > 2 && !(p->flags & VP_MERGED)
+                         ? side_escape(p->side, esc, sizeof esc) : NULL;
+    if (fg)
+        sb_printf(out, " %s%s%s%s", ANSI_PLANE_LIGHT, fg, t.s, ANSI_RESET);
+    else
+        sb_printf(out, " %s", t.s);
+}
+
 void render_view_text(const View *v, const RenderNames *n,
                       const RenderOpts *o, StrBuf *out)
 {
     render_board(v, o, out);
+    legend(v, n, o, out);
     if (v->last_text[0])
         sb_printf(out, "last move: %s\n", v->last_text);
     StrBuf st = STRBUF_INIT;
@@ -401,11 +633,8 @@ void render_view_text(const View *v, const RenderNames *n,
     if (v->ncaptured > 0) {
         sb_puts(out, "captured:");
         const int cols = colours(v);
-        for (int i = 0; i < v->ncaptured && i < MAX_VIEW_PIECES; i++) {
-            Token t;
-            piece_token(&v->captured[i], cols, o->ascii, &t);
-            sb_printf(out, " %s", t.s);
-        }
+        for (int i = 0; i < v->ncaptured && i < MAX_VIEW_PIECES; i++)
+            captured_token(&v->captured[i], cols, o, out);
         sb_putc(out, '\n');
     }
 }
@@ -478,7 +707,7 @@ static void json_piece(const View *v, const ViewPiece *p, int on_board,
         sb_puts(out, "\"hidden\",\"letter\":\"?\"");
     static const struct { unsigned bit; const char *name; } FLAGS[] = {
         {VP_MASKED, "masked"}, {VP_MERGED, "merged"},
-        {VP_INERT, "inert"}, {VP_TRAPPED, "trapped"}};
+        {VP_INERT, "inert"}, {VP_TRAPPED, "trapped"}, {VP_CHECK, "check"}};
     sb_puts(out, ",\"flags\":[");
     int first = 1;
     for (size_t i = 0; i < ARRAY_LEN(FLAGS); i++) {

@@ -24,19 +24,42 @@ typedef struct RenderNames {
 
 typedef struct RenderOpts {
     int ascii; /* letters (K/k) instead of Unicode figures (♔/♚) */
-    int color; /* ANSI colours: square shades, last move highlighted */
+    int color; /* ANSI colours: square shades, last move highlighted,
+                  with more than two colours each side's own colour */
     int bottom; /* 0: the viewing seat's side at the bottom; 1 + side:
                    that side at the bottom, whoever looks (a projector) */
+    int width;  /* columns the board may take, 0 = unlimited */
+    int height; /* lines the board may take (labels and marks included),
+                   0 = unlimited */
+    int pan;    /* the plane's window: 0 automatic (around the last move,
+                   else the middle of the box); 1 centred on pan_at */
+    Coord pan_at;
 } RenderOpts;
 
-/* An unbounded box wider or taller than this (squares) is not drawn: the
- * pieces are listed.  Bounded boards (at most 26 x 99) always fit. */
+/* An unbounded box wider or taller than this (squares) is drawn through a
+ * window when a width or height is given; without one it is not drawn
+ * (the pieces are listed).  Bounded boards (at most 26 x 99) always fit
+ * and are never cut. */
 #define RENDER_MAX_CELLS 100
+
+/* The window through which the plane is drawn under o (width, height,
+ * pan).  `cut` is 0 when the whole box shows (a bounded board always);
+ * else the window's centre square and its size in squares.  A pan_at
+ * outside the box is brought back: `centre` is where the window really is. */
+typedef struct RenderWindow {
+    int cut;
+    Coord centre;
+    int cols, rows;
+} RenderWindow;
+void render_window(const View *v, const RenderOpts *o, RenderWindow *w);
 
 /* The board with coordinates on all four sides.  A bounded board is seen
  * from its seat: seat 1 (Black) gets it turned around.  The unbounded plane
- * shows the pieces' bounding box plus a margin of one, y upwards.  The last
- * move's squares are highlighted (colour) or bracketed ([e4]). */
+ * shows the pieces' bounding box plus a margin of one, y upwards; wider
+ * than o->width (or taller than o->height), a window of it, with a line
+ * saying how many columns and rows (and pieces) are cut off on each side
+ * and `<` `>` `^` `v` on the cut edges.  The last move's squares are
+ * highlighted (colour) or bracketed ([e4]). */
 void render_board(const View *v, const RenderOpts *o, StrBuf *out);
 
 /* One line, no newline: "white to move, black is in check" or
@@ -47,8 +70,10 @@ void render_status_line(const View *v, const RenderNames *n, StrBuf *out);
  * "white+red", "draw", "*" otherwise (the same as game_result_text). */
 void render_result(const Status *s, const RenderNames *n, StrBuf *out);
 
-/* Board, last move, status line, the question, info lines and captured
- * pieces: what a person at that seat sees. */
+/* Board, a legend of the side numbers when there are more than two
+ * colours ("1 white  2 black  3 red"), last move, status line, the
+ * question, info lines and captured pieces: what a person at that seat
+ * sees. */
 void render_view_text(const View *v, const RenderNames *n,
                       const RenderOpts *o, StrBuf *out);
 

@@ -192,6 +192,9 @@ typedef struct VariantOps {
     /* Optional: the default value table, indexed by Figure (Tile's own:
      * Q 12, R 5 ...).  NULL: P 1, N 3, B 3, R 5, Q 10, K 0. */
     const int *values;
+    /* Optional: what a draw the core decides (agreement, a claim) adds to
+     * its reason, e.g. Tile's scores (TILE-11): "scores: white 40, ...". */
+    void (*draw_note)(const Game *g, const void *st, char *buf, size_t n);
 } VariantOps;
 
 /* Messages to seats.  seat_mask bit i: seat i sees the text.  ev may be
