@@ -298,7 +298,8 @@ static void engine_apply(Game *g, const char *text, const char *where)
 static void test_tile_random_games_engine_equals_brute(void **state)
 {
     (void)state;
-    int games = TU_SANITIZED ? 6 : 15, plies = TU_SANITIZED ? 50 : 130, total = 0;
+    int games = TU_SANITIZED ? 6 : 15, plies = TU_SANITIZED ? 60 : 160, total = 0;
+    int moving = 0, passes = 0, kings = 0;
     static char bt[MAXT][TB_TEXT];
     for (int seed = 1; seed <= games; seed++) {
         Rng rng;
@@ -334,12 +335,125 @@ static void test_tile_random_games_engine_equals_brute(void **state)
             int nb = tb_legal_texts(&p, bt, MAXT);
             const char *text = bt[rng_below(&rng, (uint32_t)nb)];
             engine_apply(g, text, where);
+            int before = 0, after = 0;
+            for (int s = 0; s < p.nsides; s++)
+                before += tb_in_game(&p, s);
+            moving += !tb_placing(&p);
+            passes += strcmp(text, "pass") == 0;
             if (tb_play(&p, text) < 0)
                 fail_msg("%s: the brute refuses its own %s", where, text);
+            for (int s = 0; s < p.nsides; s++)
+                after += tb_in_game(&p, s);
+            kings += before - after;
         }
         game_free(g);
     }
+    print_message("random games: %d plies, %d in the move phase, %d passes, %d Kings taken\n",
+                  total, moving, passes, kings);
     assert_true(total >= (TU_SANITIZED ? 150 : 400));
+    assert_true(moving >= (TU_SANITIZED ? 50 : 200));
+}
+
+/* TILE-3 and the contract's "a single piece is one group": a King that
+ * takes the only other piece on the table leaves one piece, one group, so
+ * the capture is legal (TILE-10: the game is then over).  Known
+ * disagreement at the time of writing: the engine refuses it ("the table
+ * would not be one group"), so both Kings must pass and the game is drawn
+ * by passes.  Reported to the lead; the test is skipped, loudly, while
+ * the engine disagrees, and becomes a plain comparison once it is fixed. */
+static void test_tile3_king_capture_leaving_one_piece(void **state)
+{
+    (void)state;
+    static const Case cases[] = {
+        {2, -1, 0, 0, "bK0,0 wK1,0 turn:w", 0, 2, "two lone Kings, White to act"},
+        {2, -1, 0, 0, "bK0,0 hand:w=K turn:w", 0, 3, "TILE-2 restriction lapses, depth 3"},
+    };
+    TbPos p = brute_pos(&cases[0]);
+    const char *want[1];
+    char bt[4][TB_TEXT];
+    assert_int_equal(tb_legal_texts(&p, bt, 4), 1);
+    want[0] = bt[0];
+    assert_string_equal(want[0], "1,0-0,0");
+    int differ = 0;
+    for (size_t k = 0; k < ARRAY_LEN(cases); k++) {
+        Game *g = engine_game(&cases[k]);
+        TbPos q = brute_pos(&cases[k]);
+        uint64_t brute = tb_perft(&q, cases[k].depth), fast = game_perft(g, cases[k].depth);
+        if (brute != fast) {
+            print_message("KNOWN DISAGREEMENT (%s): %s depth %d engine %" PRIu64
+                          ", brute %" PRIu64 "\n", cases[k].what, cases[k].position,
+                          cases[k].depth, fast, brute);
+            differ = 1;
+        }
+        game_free(g);
+    }
+    if (differ)
+        skip();
+}
+
+/* The contract's refusals: the engine and the brute accept and refuse the
+ * same position strings (the message texts are each one's own). */
+static void test_tile_parse_agrees(void **state)
+{
+    (void)state;
+    static const struct { int nsides; const char *text; int open; } T[] = {
+        {2, "xK0,0 bK1,0 turn:w", 0},
+        {2, "wK0,0 rK1,0 turn:w", 0},
+        {2, "wK0,0 bK1,0 turn:x", 0},
+        {2, "wK0 bK1,0 turn:w", 0},
+        {2, "wK0,0 bK1,0x turn:w", 0},
+        {2, "wK1000001,0 bK1000000,0 turn:w", 0},
+        {2, "wK1000000,0 bK999999,0 turn:w", 0},
+        {2, "wK0,0 bK0,0 turn:w", 0},
+        {2, "wK0,0 bK2,0 turn:w", 0},
+        {2, "wK0,0 bQ1,0 turn:w", 0},
+        {2, "wK0,0 wK1,0 bK2,0 turn:w", 0},
+        {2, "wK0,0 bK1,0", 0},
+        {2, "wK0,0 bK1,0 turn:w foo", 0},
+        {2, "wK0,0 wQ1,0 wQ2,0 bK3,0 turn:w", 0},
+        {2, "hand:w=KPPPPPPPPP,b=K turn:w", 0},
+        {2, "wK0,0 hand:w=Q,b=K turn:b", 0},
+        {2, "wQ0,0 hand:w=K,b=K turn:w cmd:b=w", 0},
+        {3, "wK0,0 bK1,0 rK2,0 turn:w cmd:r=r", 0},
+        {3, "wK0,0 bK1,0 rQ2,0 turn:w cmd:r=u", 0},
+        {4, "wK0,0 uQ1,0 rK2,0 turn:w cmd:b=u,u=w", 0},
+        {3, "wK0,0 bQ1,0 rK2,0 turn:b cmd:b=w", 0},
+        {3, "wK0,0 bK1,0 rQ2,0 turn:w cmd:r=b", 0},
+        {3, "wK0,0 bK1,0 rK2,0 turn:w cmd:r=b", 0},
+        {2, "wK0,0 bK1,0 turn:w passes:3", 0},
+        {2, "wK0,0 bK1,0 turn:w passes:2", 0},
+        {2, "wK0,0 hand:b=K turn:w", 0},
+        {2, "wK0,0 hand:b=K turn:b first:b", 0},
+        {2, "wK0,0 hand:b=K turn:b first:r", 0},
+        {2, "hand:w=KQ,b=KQ turn:w first:b", 0},
+        {2, "wQ0,0 bQ1,0 hand:w=K,b=K turn:b", 0},
+        /* open point: `first:` in the move phase (the contract says it is
+         * written only during placement); the brute ignores it, the engine
+         * refuses it -- either reading is faithful, so it is only shown */
+        {2, "wK0,0 bK1,0 turn:w first:b", 1},
+        {2, "wK-0,0 bK1,0 turn:w", 0},
+        {2, "wK+1,0 bK0,0 turn:w", 0},
+        {2, "wK0,0 bK1,0  turn:w", 0},
+    };
+    int bad = 0;
+    for (size_t k = 0; k < ARRAY_LEN(T); k++) {
+        TbPos p;
+        char err[256];
+        int brute = tb_parse(&p, T[k].text, T[k].nsides, -1, 0, 0, err, sizeof err) == 0;
+        Error e;
+        GameConfig cfg = {.variant = tu_variant("tile"), .nsides = T[k].nsides,
+                          .position = T[k].text};
+        Game *g = game_new(&cfg, &e);
+        int engine = g != NULL;
+        if (engine != brute)
+            print_message("%s%d sides, '%s': engine %s%s, brute %s%s\n",
+                          T[k].open ? "open point: " : "", T[k].nsides,
+                          T[k].text, engine ? "accepts" : "refuses: ", engine ? "" : e.msg,
+                          brute ? "accepts" : "refuses: ", brute ? "" : err);
+        game_free(g);
+        bad += engine != brute && !T[k].open;
+    }
+    assert_int_equal(bad, 0);
 }
 
 int main(void)
@@ -347,6 +461,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tile_perft_engine_equals_brute),
         cmocka_unit_test(test_tile_random_games_engine_equals_brute),
+        cmocka_unit_test(test_tile3_king_capture_leaving_one_piece),
+        cmocka_unit_test(test_tile_parse_agrees),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
