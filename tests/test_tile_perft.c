@@ -63,7 +63,7 @@ static const Case CASES[] = {
     {2, 2, 0, 0, "wQ0,0 bQ1,0 hand:w=K,b=K turn:b first:w", 0, 3,
      "TILE-2 Kings last: restriction with a trapped attacker"},
     {2, -1, 0, 0, "bR2,1 bK0,0 wQ1,0 hand:w=K turn:w", 0, 3, "TILE-2 King restriction"},
-    {2, -1, 0, 0, "bK0,0 hand:w=K turn:w", 0, 2, "TILE-2 restriction lapses"},
+    {2, -1, 0, 0, "bK0,0 hand:w=K turn:w", 0, 3, "TILE-2 restriction lapses"},
     {2, -1, 0, 0,
      "bP-4,3 wP-3,3 bR1,3 bP-4,2 wK0,2 bP1,2 bP2,2 wR-3,1 wQ-1,1 wP-2,0 wB0,0 bP1,0 "
      "bN2,0 wN-3,-1 bB0,-1 bB1,-1 wN2,-1 wP3,-1 wP-1,-2 wP0,-2 bP1,-2 bN2,-2 bR3,-2 "
@@ -356,11 +356,9 @@ static void test_tile_random_games_engine_equals_brute(void **state)
 
 /* TILE-3 and the contract's "a single piece is one group": a King that
  * takes the only other piece on the table leaves one piece, one group, so
- * the capture is legal (TILE-10: the game is then over).  Known
- * disagreement at the time of writing: the engine refuses it ("the table
- * would not be one group"), so both Kings must pass and the game is drawn
- * by passes.  Reported to the lead; the test is skipped, loudly, while
- * the engine disagrees, and becomes a plain comparison once it is fixed. */
+ * the capture is legal (TILE-10: the game is then over).  This counter
+ * found the engine refusing it (both Kings then passed and the game was
+ * drawn by passes). */
 static void test_tile3_king_capture_leaving_one_piece(void **state)
 {
     (void)state;
@@ -369,26 +367,68 @@ static void test_tile3_king_capture_leaving_one_piece(void **state)
         {2, -1, 0, 0, "bK0,0 hand:w=K turn:w", 0, 3, "TILE-2 restriction lapses, depth 3"},
     };
     TbPos p = brute_pos(&cases[0]);
-    const char *want[1];
     char bt[4][TB_TEXT];
     assert_int_equal(tb_legal_texts(&p, bt, 4), 1);
-    want[0] = bt[0];
-    assert_string_equal(want[0], "1,0-0,0");
-    int differ = 0;
+    assert_string_equal(bt[0], "1,0-0,0");
     for (size_t k = 0; k < ARRAY_LEN(cases); k++) {
         Game *g = engine_game(&cases[k]);
         TbPos q = brute_pos(&cases[k]);
-        uint64_t brute = tb_perft(&q, cases[k].depth), fast = game_perft(g, cases[k].depth);
-        if (brute != fast) {
-            print_message("KNOWN DISAGREEMENT (%s): %s depth %d engine %" PRIu64
-                          ", brute %" PRIu64 "\n", cases[k].what, cases[k].position,
-                          cases[k].depth, fast, brute);
-            differ = 1;
-        }
+        const uint64_t brute = tb_perft(&q, cases[k].depth);
+        assert_int_equal(game_perft(g, cases[k].depth), brute);
+        assert_int_equal(game_perft_generic(g, cases[k].depth), brute);
         game_free(g);
     }
-    if (differ)
-        skip();
+    Game *g = engine_game(&cases[0]);
+    tu_play(g, 0, "1,0-0,0");
+    tu_assert_over(g, "1-0", "the last King on the table (TILE-10)");
+    game_free(g);
+}
+
+/* docs/TILE.md, "Perft": the documented counts are the independent
+ * counter's too (test_tile_games checks them against the engine's fast
+ * and generic paths), at the depths it reaches quickly. */
+static void test_tile_doc_table_equals_brute(void **state)
+{
+    (void)state;
+    char *doc = tu_read_file("docs/TILE.md");
+    assert_non_null(doc);
+    char *save = NULL, *prev = NULL;
+    int rows = 0;
+    for (char *line = strtok_r(doc, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        if (strncmp(line, "| T", 3) != 0)
+            continue;
+        char *cell[8], *cs = NULL;
+        int n = 0;
+        for (char *c = strtok_r(line, "|", &cs); c && n < 8; c = strtok_r(NULL, "|", &cs)) {
+            while (*c == ' ')
+                c++;
+            for (char *end = c + strlen(c); end > c && end[-1] == ' ';)
+                *--end = 0;
+            cell[n++] = c;
+        }
+        assert_int_equal(n, 7);
+        Case c = {atoi(cell[1]), -1, strstr(cell[2], "orthogonal_pawns=on") != NULL,
+                  strstr(cell[2], "lenient_trapped=on") != NULL, NULL, 0, 3, cell[0]};
+        if (cell[3][0] == '`') {
+            c.position = cell[3] + 1;
+            cell[3][strlen(cell[3]) - 1] = 0;
+            prev = cell[3] + 1;
+        } else if (!strncmp(cell[3], "as ", 3)) {
+            c.position = prev;
+        }
+        TbPos p = brute_pos(&c);
+        for (int d = 1; d <= 3; d++) {
+            const uint64_t want = strtoull(cell[3 + d], NULL, 10);
+            if (want > (TU_SANITIZED ? 20000u : 300000u))
+                continue; /* the counter is slow on purpose */
+            if (tb_perft(&p, d) != want)
+                fail_msg("docs/TILE.md %s d%d: the counter finds %" PRIu64 ", the doc %" PRIu64,
+                         cell[0], d, tb_perft(&p, d), want);
+        }
+        rows++;
+    }
+    assert_int_equal(rows, 8);
+    free(doc);
 }
 
 /* The contract's refusals: the engine and the brute accept and refuse the
@@ -462,6 +502,7 @@ int main(void)
         cmocka_unit_test(test_tile_perft_engine_equals_brute),
         cmocka_unit_test(test_tile_random_games_engine_equals_brute),
         cmocka_unit_test(test_tile3_king_capture_leaving_one_piece),
+        cmocka_unit_test(test_tile_doc_table_equals_brute),
         cmocka_unit_test(test_tile_parse_agrees),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
