@@ -12,8 +12,11 @@
  *
  * Trapped pieces come from one depth-first pass over the adjacency graph
  * (articulation points, Hopcroft-Tarjan), not from one search per piece.
- * A candidate move is tried on the Board in place (make, look, unmake); the
- * articulation pass is repeated only when the mover's King has an attacker.
+ * A candidate move is tried on the Board in place (make, look, unmake).
+ * Whether it leaves the mover's King in check depends on whether the
+ * King's attackers are trapped on the new table: bd_cut answers that for
+ * each attacker alone, locally when it can, else by searches that stop
+ * as soon as the answer is known (no articulation pass per candidate).
  *
  * Invariant: tile_gen visits exactly the legal actions of docs/TILE.md, and
  * tile_make keeps every invariant of TileState (tile.h).
@@ -254,21 +257,115 @@ static int bd_attackers(const Board *b, int32_t x, int32_t y, int seat, int *out
     return n;
 }
 
+/* Is piece a trapped: would taking it off split the rest of the table?
+ * For the attackers of one King after a candidate move, where a full
+ * articulation pass would cost a graph search per candidate.  Most often
+ * the answer is local: the pieces around a touch one another without it
+ * (the 8 squares around form a ring; two of them touch when they are next
+ * in the ring, or both orthogonal neighbours of a and next but one).
+ * Otherwise a search from one neighbour stops as soon as it has met every
+ * neighbour of a; only a trapped piece makes it cover its whole side. */
+static int bd_cut(const Board *b, int a)
+{
+    int nb[8], occ[8], k, nn = 0;
+    for (k = 0; k < 8; k++) {
+        nb[k] = bd_at(b, b->p[a].x + DX8[k], b->p[a].y + DY8[k]);
+        occ[k] = nb[k] >= 0;
+        nn += occ[k];
+    }
+    if (nn <= 1)
+        return 0;
+    /* local groups: walk the ring, joining touching cells */
+    int group[8], ngroups = 0;
+    for (k = 0; k < 8; k++)
+        group[k] = -1;
+    for (k = 0; k < 8; k++) {
+        if (!occ[k] || group[k] >= 0)
+            continue;
+        int stack[8], top = 0;
+        group[k] = ngroups;
+        stack[top++] = k;
+        while (top) {
+            const int c = stack[--top];
+            const int next[4] = {(c + 1) & 7, (c + 7) & 7, (c + 2) & 7, (c + 6) & 7};
+            for (int j = 0; j < 4; j++) {
+                const int d = next[j];
+                if (j >= 2 && (c & 1)) /* next but one: orthogonal cells only */
+                    continue;
+                if (occ[d] && group[d] < 0) {
+                    group[d] = ngroups;
+                    stack[top++] = d;
+                }
+            }
+        }
+        ngroups++;
+    }
+    if (ngroups == 1)
+        return 0;
+    /* one search per local group, taking turns, over the table without a:
+     * when two meet they join; when a group's search ends alone, its side
+     * is cut off.  A trapped piece mostly holds a small appendage, so the
+     * search of that side ends soon. */
+    uint8_t seen[TILE_MAX_PIECES]; /* 1 + the group that reached a piece */
+    int queue[4][TILE_MAX_PIECES], head[4] = {0}, tail[4] = {0}, root[4], roots = ngroups;
+    memset(seen, 0, sizeof seen);
+    seen[a] = 0xFF;
+    for (int g = 0; g < ngroups; g++)
+        root[g] = g;
+    for (k = 0; k < 8; k++)
+        if (occ[k] && !seen[nb[k]]) {
+            seen[nb[k]] = (uint8_t)(1 + group[k]);
+            queue[group[k]][tail[group[k]]++] = nb[k];
+        }
+    for (;;) {
+        for (int g = 0; g < ngroups; g++) {
+            int r = g; /* is every search of g's set over? then it is cut off */
+            while (root[r] != r)
+                r = root[r];
+            int busy = 0;
+            for (int h = 0; h < ngroups; h++) {
+                int q = h;
+                while (root[q] != q)
+                    q = root[q];
+                busy |= q == r && head[h] < tail[h];
+            }
+            if (!busy)
+                return 1;
+            if (head[g] >= tail[g])
+                continue;
+            const int u = queue[g][head[g]++];
+            for (int d = 0; d < 8; d++) {
+                const int v = bd_at(b, b->p[u].x + DX8[d], b->p[u].y + DY8[d]);
+                if (v < 0 || seen[v] == 0xFF)
+                    continue;
+                if (!seen[v]) {
+                    seen[v] = (uint8_t)(1 + g);
+                    queue[g][tail[g]++] = v;
+                    continue;
+                }
+                int x = seen[v] - 1, y = g; /* two searches meet: join them */
+                while (root[x] != x)
+                    x = root[x];
+                while (root[y] != y)
+                    y = root[y];
+                if (x != y) {
+                    root[x] = y;
+                    if (--roots == 1)
+                        return 0;
+                }
+            }
+        }
+    }
+}
+
 /* Is the King at x,y of `seat` in check: attacked by a non-trapped enemy?
- * trap may be NULL: then it is computed only if there is an attacker. */
+ * trap may be NULL: each attacker is then judged by bd_cut. */
 static int bd_in_check(const Board *b, int32_t x, int32_t y, int seat, const uint8_t *trap)
 {
     int att[64];
     const int n = bd_attackers(b, x, y, seat, att);
-    if (!n)
-        return 0;
-    uint8_t own[TILE_MAX_PIECES];
-    if (!trap) {
-        bd_trapped(b, own);
-        trap = own;
-    }
     for (int i = 0; i < n; i++)
-        if (!trap[att[i]])
+        if (trap ? !trap[att[i]] : !bd_cut(b, att[i]))
             return 1;
     return 0;
 }
