@@ -282,6 +282,42 @@ static void test_tile_doc_perft_table(void **state)
     free(doc);
 }
 
+/* TILE-2..9: every example of `help` is read, as the action it stands
+ * for, in a position where it applies (the help table cannot drift). */
+static void test_tile_help_examples_are_played(void **state)
+{
+    (void)state;
+    static const struct { const char *example; int sides; const char *pos; } CASES[] = {
+        {"Q@1,0", 2, "wQ0,0 hand:w=KRRBBNNPPPPPPPP,b=KQRRBBNNPPPPPPPP turn:b first:w"},
+        {"random", 2, NULL},
+        /* . . . . k      y 3
+         * . . R n .        2
+         * P B . . .        1
+         * K Q . . .        0 */
+        {"0,1-0,2", 2, "bK4,3 wR2,2 bN3,2 wP0,1 wB1,1 wK0,0 wQ1,0 turn:w"},
+        {"Q1,0x3,2", 2, "bK4,3 wR2,2 bN3,2 wP0,1 wB1,1 wK0,0 wQ1,0 turn:w"},
+        {"Q3,2", 2, "bK4,3 wR2,2 bN3,2 wP0,1 wB1,1 wK0,0 wQ1,0 turn:w"},
+        /* black's lone King is trapped: it must pass */
+        {"pass", 3, "rK-3,0 wK-2,0 wR-1,0 bK0,0 wN1,0 rQ2,0 turn:b"},
+    };
+    const VariantOps *v = tu_variant("tile");
+    tu_assert_help_fits(v->help);
+    int n = 0;
+    for (; v->help[n].usage; n++) {
+        size_t k = 0;
+        while (k < ARRAY_LEN(CASES) && strcmp(CASES[k].example, v->help[n].example))
+            k++;
+        if (k == ARRAY_LEN(CASES))
+            fail_msg("help example \"%s\" has no position here", v->help[n].example);
+        Game *g = tile_at(CASES[k].sides, CASES[k].pos, NULL);
+        const int before = game_history_len(g);
+        tu_play(g, game_to_act(g), CASES[k].example);
+        assert_true(game_history_len(g) > before);
+        game_free(g);
+    }
+    assert_int_equal(n, (int)ARRAY_LEN(CASES));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -289,6 +325,7 @@ int main(void)
         cmocka_unit_test(test_tile_random_games_parameters),
         cmocka_unit_test(test_tile11_key_translation_only),
         cmocka_unit_test(test_tile_doc_perft_table),
+        cmocka_unit_test(test_tile_help_examples_are_played),
         cmocka_unit_test(test_tile11_agreement_of_every_seat_with_value_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

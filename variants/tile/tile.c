@@ -652,11 +652,11 @@ static uint64_t tile_perft(const Game *g, const void *st, int depth)
 }
 
 static const VariantHelp TILE_HELP[] = {
-    {"F@x,y", "place a piece of your hand (TILE-2); the King comes last", "Q@1,0"},
-    {"random", "during placement: the rest of the table, placed at random", "random"},
+    {"F@x,y", "place a piece from your hand, the King last (TILE-2)", "Q@1,0"},
+    {"random", "place the rest of the table at random (TILE-2)", "random"},
     {"x,y-x,y", "move the piece on x,y to x,y (TILE-3..5)", "0,1-0,2"},
-    {"Fx,y-x,y", "the same with the figure, x for a capture", "Q1,0x3,2"},
-    {"Fx,y", "the figure and where it goes, when only one can", "Q3,2"},
+    {"Fx,y-x,y", "the same with the figure; x for a capture", "Q1,0x3,2"},
+    {"Fx,y", "figure and square, when only one such piece can go", "Q3,2"},
     {"pass", "when you have no legal move (TILE-9)", "pass"},
     {NULL, NULL, NULL},
 };
