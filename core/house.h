@@ -1,0 +1,81 @@
+/*
+ * house.h -- house rules: Lua 5.4 scripts that bend a variant's rules
+ * without recompiling (../shared/HOUSE-RULES.md, docs/HOUSE-RULES.md).
+ *
+ * A House is the scripts of one game, loaded in order into one sandboxed
+ * Lua state of its own: text chunks only, an allow-listed environment (no
+ * io, os, package, require, debug, load, dofile, loadfile, string.dump,
+ * collectgarbage tuning), math.random drawn from the game's generator, an
+ * instruction budget per call and a memory cap per House.  The House gives
+ * the core its hooks (setup, veto, react: core/game.h GameHooks) and the
+ * parameters and values the scripts set.
+ *
+ * The texts are the game's, not the files': a record carries them, so a
+ * game replays without the files (core/record.c).
+ *
+ * Invariant: nothing a script does reaches a seat except through the
+ * game's own channels (a veto's reason, a finished game's reason): print
+ * goes to the House's log; an error never leaves a game half-changed (the
+ * core applies on a copy, and a failing reaction undoes the action).
+ */
+#ifndef CHESSVAR_HOUSE_H
+#define CHESSVAR_HOUSE_H
+
+#include <stddef.h>
+#include "game.h"
+#include "params.h"
+#include "util.h"
+#include "variant.h"
+
+/* One script: the name it is known by (the file name as given) and its
+ * text (any bytes; a binary chunk is refused). */
+typedef struct HouseSource {
+    const char *name;
+    const char *text;
+    size_t len;
+} HouseSource;
+
+/* Limits; zero fields take the defaults. */
+typedef struct HouseLimits {
+    long instructions; /* per call into a script (default 10,000,000) */
+    size_t memory;     /* bytes for all the scripts of a game (default 64 MiB) */
+} HouseLimits;
+
+typedef struct House House;
+
+/* Load the scripts in order against variant v with nsides sides (0: the
+ * variant's default).  Every problem is an error naming the script
+ * (file:line) and, for a hook, the hook: a syntax error, a runtime error
+ * while loading, an unknown parameter (listing the valid ones), a value of
+ * the wrong type, a field of the wrong type, a script for another variant.
+ * NULL with e on failure. */
+House *house_load(const VariantOps *v, int nsides, const HouseSource *src, int n,
+                  const HouseLimits *lim, Error *e);
+void house_free(House *h);
+
+/* The scripts' parameters and value table applied, in order, on top of p
+ * (filled from params_defaults and the command line first).  -1 with e. */
+int house_params(House *h, Params *p, Error *e);
+
+/* The hooks for game_new_hooked (ud is h; h must outlive the game and its
+ * clones). */
+GameHooks house_hooks(House *h);
+
+/* How many scripts, and each one's name and one-paragraph description
+ * (from the script; "" when it gives none). */
+int house_count(const House *h);
+const char *house_name(const House *h, int i);
+const char *house_title(const House *h, int i);
+const char *house_description(const House *h, int i);
+
+/* The first error a hook met since the last call (file:line, hook name),
+ * or NULL; house_clear_error forgets it.  A veto that fails forbids the
+ * action with that error as its reason; a setup or reaction that fails
+ * gives it to the core, which refuses the game or undoes the action. */
+const char *house_error(const House *h);
+void house_clear_error(House *h);
+
+/* What the scripts printed (the House's log, never a seat's screen). */
+const char *house_log(const House *h);
+
+#endif
