@@ -1,0 +1,1560 @@
+/*
+ * house.c -- house rules: Lua 5.4 scripts loaded into a sandbox of their
+ * own, giving the core parameters, a value table and the setup, veto and
+ * react hooks (core/house.h, docs/HOUSE-RULES.md, notes: the contract).
+ *
+ * One lua_State per House, made with an allocator that refuses past the
+ * House's memory cap.  Every entry from C runs inside one lua_pcall, so no
+ * Lua error (a memory error included) can escape to a panic.  A count hook
+ * on every thread charges each call's instruction budget; once the budget
+ * or the memory cap is exceeded the hook fails at every further
+ * instruction of that call, so pcall, xpcall handlers and __close
+ * handlers cannot swallow it (a __gc metamethod, which Lua runs with hooks
+ * off, is refused at setmetatable).  Each script has its own environment
+ * and its own copies of the library tables; the shared string metatable is
+ * unreachable (getmetatable("") gives a locked stand-in).
+ *
+ * Invariant: a script sees the game read-only (only game:finish in react
+ * changes it), and nothing it prints leaves the House's log.
+ */
+#include <lauxlib.h>
+#include <lua.h>
+#include <lualib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "house.h"
+
+#define HOUSE_DEFAULT_INSTRUCTIONS 10000000L
+#define HOUSE_DEFAULT_MEMORY ((size_t)64 << 20)
+#define HOUSE_GRAIN 1000          /* instructions between two hook calls */
+#define HOUSE_PATTERN_MAX 128     /* bytes of a pattern */
+#define HOUSE_SUBJECT_MAX 100000  /* bytes of a pattern's subject */
+#define HOUSE_PATTERN_COST 2.0e7  /* worst-case steps of one pattern call */
+#define HOUSE_LOG_MAX 65536       /* bytes of the log */
+
+enum { HOOK_LOAD, HOOK_SETUP, HOOK_VETO, HOOK_REACT, HOOK_CLOSE };
+static const char *const HOOK_NAMES[] = {"load", "setup", "veto", "react", "close"};
+
+typedef struct Script {
+    char *name;
+    char *title, *desc;
+    char *setup_text;           /* a setup given as a string */
+    int setup_ref, veto_ref, react_ref;
+    int game_ref, action_ref;   /* this script's game object and action table */
+    int ruled;                  /* rule{} was called */
+    char **assigns;             /* "NAME=VALUE" in the order met */
+    int nassigns;
+} Script;
+
+struct House {
+    lua_State *L;
+    const VariantOps *v;
+    int nsides;
+    long budget;
+    size_t cap, used;
+    long spent;
+    int exceeded, mem_hit;
+    StrBuf tmp;                 /* texts on their way to Lua */
+    Script *s;
+    int n;
+    Params scratch;             /* where rule{} checks its params */
+    char err[512];
+    int has_err;
+    StrBuf log;
+    /* The call in progress. */
+    int hook, cur;
+    Game *mg;                   /* setup, react: the game, writable */
+    const Game *g;              /* the game, read */
+    const void *st;             /* the state judged (veto: maybe not g's) */
+    const Action *act;          /* veto: the candidate */
+    Rng *rng;                   /* math.random's generator, NULL outside */
+    Rng vrng;
+    int vrng_ready;
+    View *view, *oview;         /* scratch for game:pieces() */
+};
+
+/* ---- Memory and the instruction budget ------------------------------- */
+
+static void *house_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
+{
+    House *h = ud;
+    size_t old = ptr ? osize : 0;
+    if (nsize == 0) {
+        free(ptr);
+        h->used -= old;
+        return NULL;
+    }
+    if (nsize > old && nsize - old > h->cap - h->used) {
+        h->mem_hit = 1;
+        return NULL;
+    }
+    void *p = cv_realloc(ptr, nsize);
+    if (p)
+        h->used = h->used - old + nsize;
+    return p;
+}
+
+static House *house_of(lua_State *L)
+{
+    void *ud = NULL;
+    lua_getallocf(L, &ud);
+    return ud;
+}
+
+static void house_hook(lua_State *L, lua_Debug *ar)
+{
+    House *h = house_of(L);
+    int grain = lua_gethookcount(L);
+    h->spent += grain;
+    if (h->spent > h->budget)
+        h->exceeded = 1;
+    if (!h->exceeded) {
+        if (grain != HOUSE_GRAIN)
+            lua_sethook(L, house_hook, LUA_MASKCOUNT, HOUSE_GRAIN);
+        return;
+    }
+    if (grain != 1) /* from now on, every instruction of this call fails */
+        lua_sethook(L, house_hook, LUA_MASKCOUNT, 1);
+    lua_getinfo(L, "Sl", ar);
+    lua_pushfstring(L, "%s:%d: instruction budget exceeded", ar->short_src,
+                    ar->currentline);
+    lua_error(L);
+}
+
+/* Charge n steps done in C (table.move) to the budget. */
+static void house_charge(lua_State *L, double n)
+{
+    House *h = house_of(L);
+    if (n > (double)(h->budget - h->spent)) {
+        h->exceeded = 1;
+        luaL_error(L, "instruction budget exceeded");
+    }
+    h->spent += (long)n;
+}
+
+/* ---- Errors ---------------------------------------------------------- */
+
+static void house_fail(House *h, int script, const char *msg)
+{
+    const char *flag = h->exceeded ? "instruction budget exceeded"
+                       : h->mem_hit && strstr(msg, "not enough memory")
+                           ? "memory cap exceeded" : NULL;
+    const char *name = script >= 0 && script < h->n ? h->s[script].name : "house rules";
+    int k = snprintf(h->err, sizeof h->err, "house rule %s, %s: %s", name,
+                     HOOK_NAMES[h->hook], msg);
+    if (flag && !strstr(msg, flag) && k > 0 && (size_t)k < sizeof h->err)
+        snprintf(h->err + k, sizeof h->err - (size_t)k, " (%s)", flag);
+    utf8_scrub(h->err);
+    h->has_err = 1;
+}
+
+/* Run fn(L) with arg as its one argument, in protected mode, against a
+ * fresh budget.  0, or -1 with the House's error set. */
+static int house_run(House *h, int hook, int script, lua_CFunction fn, void *arg)
+{
+    lua_State *L = h->L;
+    h->hook = hook;
+    h->cur = script;
+    h->spent = 0;
+    h->exceeded = h->mem_hit = 0;
+    lua_sethook(L, house_hook, LUA_MASKCOUNT, HOUSE_GRAIN);
+    lua_pushcfunction(L, fn);
+    lua_pushlightuserdata(L, arg);
+    int rc = lua_pcall(L, 1, 0, 0);
+    if (rc == LUA_OK && !h->exceeded)
+        return 0;
+    char msg[400] = "the script broke a limit";
+    if (rc != LUA_OK) {
+        if (lua_type(L, -1) == LUA_TSTRING)
+            str_clip(msg, sizeof msg, lua_tostring(L, -1));
+        else
+            snprintf(msg, sizeof msg, "error object is a %s value",
+                     luaL_typename(L, -1));
+        lua_pop(L, 1);
+    }
+    house_fail(h, script, msg);
+    return -1;
+}
+
+/* ---- The sandbox: wrapped library functions -------------------------- */
+
+/* ---- Pattern costs ---------------------------------------------------
+ * Lua's matcher runs in C, out of the budget's reach, and backtracks: on a
+ * subject of n bytes a quantified item may be retried at n places for
+ * every way of reaching it.  The estimate charges a factor n for every
+ * quantifier whose bytes overlap what may follow it (each of its lengths
+ * may then go on matching), one more factor n for scanning at all, and n
+ * starts for an unanchored search.  A call whose estimate passes
+ * HOUSE_PATTERN_COST is refused; the others are charged to the budget. */
+typedef struct PatItem {
+    uint8_t set[32];  /* the bytes one step of the item may match */
+    char quant;       /* '*', '+', '-', '?' or 0 */
+    char special;     /* 'b' (balance), 'r' (back reference) or 0 */
+} PatItem;
+
+static int class_match(int cl, int c)
+{
+    int r;
+    switch (cl | 0x20) {
+    case 'a': r = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); break;
+    case 'c': r = c < 32 || c == 127; break;
+    case 'd': r = c >= '0' && c <= '9'; break;
+    case 'g': r = c > 32 && c < 127; break;
+    case 'l': r = c >= 'a' && c <= 'z'; break;
+    case 'p': r = c > 32 && c < 127 && !((c >= 'a' && c <= 'z') ||
+              (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')); break;
+    case 's': r = c == ' ' || (c >= 9 && c <= 13); break;
+    case 'u': r = c >= 'A' && c <= 'Z'; break;
+    case 'w': r = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+              (c >= '0' && c <= '9'); break;
+    case 'x': r = (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f'); break;
+    default: return c == cl;
+    }
+    return (cl >= 'A' && cl <= 'Z') ? !r : r;
+}
+
+static void set_add(uint8_t *set, int c) { set[c >> 3] |= (uint8_t)(1u << (c & 7)); }
+
+static void set_class(uint8_t *set, int cl)
+{
+    for (int c = 0; c < 256; c++)
+        if (class_match(cl, c))
+            set_add(set, c);
+}
+
+/* Read a [set] starting at p[i] == '['; returns the index after ']'. */
+static size_t pat_set(const char *p, size_t lp, size_t i, uint8_t *set)
+{
+    uint8_t s[32] = {0};
+    int neg = 0;
+    i++;
+    if (i < lp && p[i] == '^') {
+        neg = 1;
+        i++;
+    }
+    int first = 1;
+    while (i < lp && (p[i] != ']' || first)) {
+        first = 0;
+        unsigned char c = (unsigned char)p[i];
+        if (c == '%' && i + 1 < lp) {
+            set_class(s, (unsigned char)p[i + 1]);
+            i += 2;
+        } else if (i + 2 < lp && p[i + 1] == '-' && p[i + 2] != ']') {
+            for (int k = c; k <= (unsigned char)p[i + 2]; k++)
+                set_add(s, k);
+            i += 3;
+        } else {
+            set_add(s, c);
+            i++;
+        }
+    }
+    for (int k = 0; k < 32; k++)
+        set[k] = neg ? (uint8_t)~s[k] : s[k];
+    return i + 1;
+}
+
+/* Split p into items; returns how many (at most max). */
+static int pat_items(const char *p, size_t lp, PatItem *it, int max)
+{
+    int n = 0;
+    size_t i = 0;
+    while (i < lp && n < max) {
+        PatItem *x = &it[n];
+        memset(x, 0, sizeof *x);
+        char c = p[i];
+        if (c == '(' || c == ')' || (c == '$' && i + 1 == lp)) {
+            i++;
+            continue;
+        }
+        if (c == '%' && i + 1 < lp && p[i + 1] == 'f') {
+            uint8_t tmp[32];
+            i = i + 2 < lp && p[i + 2] == '[' ? pat_set(p, lp, i + 2, tmp) : lp;
+            continue; /* a frontier matches no byte */
+        }
+        if (c == '%' && i + 1 < lp && p[i + 1] == 'b') {
+            x->special = 'b';
+            i += 4;
+        } else if (c == '%' && i + 1 < lp && p[i + 1] >= '0' && p[i + 1] <= '9') {
+            x->special = 'r';
+            i += 2;
+        } else if (c == '%' && i + 1 < lp) {
+            set_class(x->set, (unsigned char)p[i + 1]);
+            i += 2;
+        } else if (c == '[') {
+            i = pat_set(p, lp, i, x->set);
+        } else if (c == '.') {
+            memset(x->set, 0xff, sizeof x->set);
+            i++;
+        } else {
+            set_add(x->set, (unsigned char)c);
+            i++;
+        }
+        if (!x->special && i < lp && strchr("*+-?", p[i]))
+            x->quant = p[i++];
+        n++;
+    }
+    return n;
+}
+
+/* May item i be followed by a byte it could also have taken? */
+static int pat_overlaps(const PatItem *it, int n, int i)
+{
+    for (int j = i + 1; j < n; j++) {
+        if (it[j].special)
+            return 1;
+        for (int k = 0; k < 32; k++)
+            if (it[i].set[k] & it[j].set[k])
+                return 1;
+        if (it[j].quant != '*' && it[j].quant != '-' && it[j].quant != '?')
+            return 0;
+    }
+    return 0;
+}
+
+static double pattern_cost(const char *p, size_t lp, size_t n, int anchor_ok)
+{
+    PatItem it[HOUSE_PATTERN_MAX];
+    int anchored = anchor_ok && lp > 0 && p[0] == '^';
+    int ni = pat_items(p + anchored, lp - (size_t)anchored, it, HOUSE_PATTERN_MAX);
+    int scans = 0, mult = 0;
+    for (int i = 0; i < ni; i++) {
+        if (it[i].special)
+            scans = 1, mult++;
+        else if (it[i].quant) {
+            scans = 1;
+            mult += pat_overlaps(it, ni, i);
+        }
+    }
+    double cost = (double)lp + 1, base = (double)n + 1;
+    int exp = mult + scans + !anchored;
+    for (int k = 0; k < exp && cost <= HOUSE_PATTERN_COST; k++)
+        cost *= base;
+    return cost;
+}
+
+/* string.find/match/gmatch/gsub: the original (upvalue 1) after checks. */
+static int sb_pattern(lua_State *L)
+{
+    size_t ls, lp;
+    luaL_checklstring(L, 1, &ls);
+    const char *p = luaL_checklstring(L, 2, &lp);
+    int gmatch = lua_toboolean(L, lua_upvalueindex(2));
+    int plain = !gmatch && lua_gettop(L) >= 4 && lua_toboolean(L, 4) &&
+                lua_toboolean(L, lua_upvalueindex(3));
+    if (lp > HOUSE_PATTERN_MAX)
+        return luaL_error(L, "pattern of %d bytes refused (at most %d)", (int)lp,
+                          HOUSE_PATTERN_MAX);
+    if (ls > HOUSE_SUBJECT_MAX)
+        return luaL_error(L, "subject of %d bytes refused for a pattern (at most %d)",
+                          (int)ls, HOUSE_SUBJECT_MAX);
+    double cost = plain ? (double)ls * (double)(lp + 1) : pattern_cost(p, lp, ls, !gmatch);
+    if (cost > HOUSE_PATTERN_COST)
+        return luaL_error(L, "pattern '%s' is too costly on a subject of %d bytes "
+                          "(repetitions that may retry each other: the worst case "
+                          "would stall the engine)", p, (int)ls);
+    house_charge(L, cost / 16);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+    return lua_gettop(L);
+}
+
+/* string.rep: refuse what the memory cap cannot hold, and "" repeated. */
+static int sb_rep(lua_State *L)
+{
+    size_t l, lsep = 0;
+    luaL_checklstring(L, 1, &l);
+    lua_Integer n = luaL_checkinteger(L, 2);
+    luaL_optlstring(L, 3, "", &lsep);
+    if (n > 0) {
+        double total = (double)n * (double)l + (double)(n - 1) * (double)lsep;
+        if (total == 0) {
+            lua_pushliteral(L, "");
+            return 1;
+        }
+        if (total > (double)house_of(L)->cap)
+            return luaL_error(L, "string.rep: a result of %f bytes is over the memory cap",
+                              total);
+    }
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, 1);
+    return 1;
+}
+
+/* table.move: its loop runs in C, so it is charged to the budget. */
+static int sb_tmove(lua_State *L)
+{
+    lua_Integer f = luaL_checkinteger(L, 2), e = luaL_checkinteger(L, 3);
+    if (e >= f)
+        house_charge(L, (double)e - (double)f + 1);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, 1);
+    return 1;
+}
+
+/* setmetatable: a __gc metamethod runs with hooks off (no budget could
+ * stop it), so a metatable holding one is refused. */
+static int sb_setmetatable(lua_State *L)
+{
+    if (lua_type(L, 2) == LUA_TTABLE) {
+        lua_pushliteral(L, "__gc");
+        if (lua_rawget(L, 2) != LUA_TNIL)
+            return luaL_error(L, "setmetatable: __gc metamethods are not allowed "
+                              "in house rules (a finalizer cannot be interrupted)");
+        lua_pop(L, 1);
+    }
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, 1);
+    return 1;
+}
+
+/* coroutine.create / wrap: the new thread gets the count hook (threads
+ * inherit it anyway; this keeps it true if that ever changes). */
+static int sb_cocreate(lua_State *L)
+{
+    int wrap = lua_toboolean(L, lua_upvalueindex(2));
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, 1);
+    lua_State *co = NULL;
+    if (!wrap)
+        co = lua_tothread(L, -1);
+    else if (lua_getupvalue(L, -1, 1)) {
+        co = lua_tothread(L, -1);
+        lua_pop(L, 1);
+    }
+    if (!co)
+        return luaL_error(L, "coroutine: no thread was made");
+    lua_sethook(co, house_hook, LUA_MASKCOUNT, HOUSE_GRAIN);
+    return 1;
+}
+
+static Rng *house_rng(lua_State *L)
+{
+    House *h = house_of(L);
+    if (h->hook == HOOK_VETO && !h->vrng_ready) {
+        /* A veto judges a const game: its draws come from the game's seed,
+         * the position judged and the candidate, so the same question
+         * always gets the same answer (legal list, perft, play). */
+        const VariantOps *v = h->v;
+        uint64_t k = game_config(h->g)->seed ^ mix64(v->hash(h->g, h->st));
+        k = mix64(k ^ ((uint64_t)h->act->kind << 56) ^ ((uint64_t)h->act->seat << 48) ^
+                  ((uint64_t)h->act->figure << 40) ^ (uint64_t)h->act->code);
+        k = mix64(k ^ (uint64_t)(uint32_t)h->act->from.x ^
+                  ((uint64_t)(uint32_t)h->act->from.y << 32));
+        k = mix64(k ^ (uint64_t)(uint32_t)h->act->to.x ^
+                  ((uint64_t)(uint32_t)h->act->to.y << 32));
+        rng_seed(&h->vrng, k);
+        h->vrng_ready = 1;
+    }
+    if (!h->rng)
+        luaL_error(L, "math.random is the game's generator: only inside setup, "
+                   "veto and react");
+    return h->rng;
+}
+
+/* An integer in [0, n] from r. */
+static lua_Unsigned rng_upto(Rng *r, lua_Unsigned n)
+{
+    if (n < UINT32_MAX)
+        return rng_below(r, (uint32_t)(n + 1));
+    lua_Unsigned lim = n;
+    for (int s = 1; s < 64; s <<= 1)
+        lim |= lim >> s;
+    lua_Unsigned x;
+    do
+        x = rng_next(r) & lim;
+    while (x > n);
+    return x;
+}
+
+static int sb_random(lua_State *L)
+{
+    Rng *r = house_rng(L);
+    lua_Integer lo, hi;
+    switch (lua_gettop(L)) {
+    case 0:
+        lua_pushnumber(L, (lua_Number)(rng_next(r) >> 11) * 0x1.0p-53);
+        return 1;
+    case 1:
+        lo = 1;
+        hi = luaL_checkinteger(L, 1);
+        break;
+    case 2:
+        lo = luaL_checkinteger(L, 1);
+        hi = luaL_checkinteger(L, 2);
+        break;
+    default:
+        return luaL_error(L, "math.random: wrong number of arguments");
+    }
+    luaL_argcheck(L, lo <= hi, lua_gettop(L), "interval is empty");
+    lua_Unsigned span = (lua_Unsigned)hi - (lua_Unsigned)lo;
+    lua_pushinteger(L, (lua_Integer)((lua_Unsigned)lo + rng_upto(r, span)));
+    return 1;
+}
+
+static int sb_randomseed(lua_State *L)
+{
+    return luaL_error(L, "math.randomseed is not available: math.random is the "
+                      "game's seeded generator");
+}
+
+static int sb_print(lua_State *L)
+{
+    House *h = house_of(L);
+    int n = lua_gettop(L);
+    for (int i = 1; i <= n; i++) {
+        size_t len;
+        const char *s = luaL_tolstring(L, i, &len);
+        if (h->log.len + len + 2 > HOUSE_LOG_MAX) {
+            if (!strstr(sb_str(&h->log), "[log full]"))
+                sb_puts(&h->log, "[log full]\n");
+            return 0;
+        }
+        if (i > 1)
+            sb_putc(&h->log, '\t');
+        sb_putn(&h->log, s, len);
+        lua_pop(L, 1);
+    }
+    sb_putc(&h->log, '\n');
+    return 0;
+}
+
+static int sb_locked(lua_State *L)
+{
+    return luaL_error(L, "the string metatable is locked");
+}
+
+/* ---- The sandbox: building it ---------------------------------------- */
+
+/* Push a copy of the library table `name` (from package.loaded), leaving
+ * out `skip`. */
+static void lib_copy(lua_State *L, const char *name, const char *skip)
+{
+    lua_getfield(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+    lua_getfield(L, -1, name);
+    lua_newtable(L);
+    lua_pushnil(L);
+    while (lua_next(L, -3)) {
+        if (skip && lua_type(L, -2) == LUA_TSTRING && !strcmp(lua_tostring(L, -2), skip)) {
+            lua_pop(L, 1);
+            continue;
+        }
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_rawset(L, -4);
+    }
+    lua_remove(L, -2);
+    lua_remove(L, -2);
+}
+
+/* t[name] = closure(fn, t[name], extra...) with t at the top. */
+static void lib_wrap(lua_State *L, const char *name, lua_CFunction fn, int a, int b)
+{
+    lua_getfield(L, -1, name);
+    lua_pushboolean(L, a);
+    lua_pushboolean(L, b);
+    lua_pushcclosure(L, fn, 3);
+    lua_setfield(L, -2, name);
+}
+
+/* Push the sandboxed string library (a fresh copy). */
+static void lib_string(lua_State *L)
+{
+    lib_copy(L, LUA_STRLIBNAME, "dump");
+    lib_wrap(L, "find", sb_pattern, 0, 1);
+    lib_wrap(L, "match", sb_pattern, 0, 0);
+    lib_wrap(L, "gmatch", sb_pattern, 1, 0);
+    lib_wrap(L, "gsub", sb_pattern, 0, 0);
+    lib_wrap(L, "rep", sb_rep, 0, 0);
+}
+
+/* The shared string metatable: its methods are a sandboxed copy that no
+ * script can reach, and getmetatable("") gives a locked stand-in. */
+static void sandbox_strings(lua_State *L)
+{
+    lua_pushliteral(L, "");
+    lua_getmetatable(L, -1);
+    lib_string(L);
+    lua_setfield(L, -2, "__index");
+    lua_newuserdatauv(L, 0, 0);
+    lua_newtable(L);
+    lua_pushcfunction(L, sb_locked);
+    lua_setfield(L, -2, "__index");
+    lua_pushcfunction(L, sb_locked);
+    lua_setfield(L, -2, "__newindex");
+    lua_pushliteral(L, "locked");
+    lua_setfield(L, -2, "__metatable");
+    lua_setmetatable(L, -2);
+    lua_setfield(L, -2, "__metatable");
+    lua_pop(L, 2);
+}
+
+static int house_rule(lua_State *L);
+
+/* Push a new environment for script i. */
+static void sandbox_env(lua_State *L, House *h)
+{
+    static const char *const base[] = {
+        "assert", "error", "ipairs", "next", "pairs", "pcall", "xpcall",
+        "select", "tonumber", "tostring", "type", "rawequal", "rawget",
+        "rawlen", "rawset", "getmetatable"};
+    lua_newtable(L);
+    lua_pushglobaltable(L);
+    for (size_t i = 0; i < ARRAY_LEN(base); i++) {
+        lua_getfield(L, -1, base[i]);
+        lua_setfield(L, -3, base[i]);
+    }
+    lua_getfield(L, -1, "setmetatable");
+    lua_pushcclosure(L, sb_setmetatable, 1);
+    lua_setfield(L, -3, "setmetatable");
+    lua_pop(L, 1);
+    lua_pushcfunction(L, sb_print);
+    lua_setfield(L, -2, "print");
+    lua_pushlightuserdata(L, h);
+    lua_pushcclosure(L, house_rule, 1);
+    lua_setfield(L, -2, "rule");
+    lib_string(L);
+    lua_setfield(L, -2, "string");
+    lib_copy(L, LUA_TABLIBNAME, NULL);
+    lib_wrap(L, "move", sb_tmove, 0, 0);
+    lua_setfield(L, -2, "table");
+    lib_copy(L, LUA_MATHLIBNAME, NULL);
+    lua_pushcfunction(L, sb_random);
+    lua_setfield(L, -2, "random");
+    lua_pushcfunction(L, sb_randomseed);
+    lua_setfield(L, -2, "randomseed");
+    lua_setfield(L, -2, "math");
+    lib_copy(L, LUA_UTF8LIBNAME, NULL);
+    lua_setfield(L, -2, "utf8");
+    lib_copy(L, LUA_COLIBNAME, NULL);
+    lib_wrap(L, "create", sb_cocreate, 0, 0);
+    lib_wrap(L, "wrap", sb_cocreate, 1, 0);
+    lua_setfield(L, -2, "coroutine");
+    lua_pushvalue(L, -1);
+    lua_setfield(L, -2, "_G");
+}
+
+/* ---- The game seen from a hook ------------------------------------------ */
+
+static void need_game(lua_State *L, House *h, int state)
+{
+    if (!h->g)
+        luaL_error(L, "the game is only there inside setup, veto and react");
+    if (state && h->hook == HOOK_SETUP)
+        luaL_error(L, "setup: there is no position yet (only game.variant, "
+                   "game.sides, game.seats and game:param)");
+}
+
+static House *game_self(lua_State *L, int state)
+{
+    House *h = lua_touserdata(L, lua_upvalueindex(1));
+    need_game(L, h, state);
+    return h;
+}
+
+static int is_current(const House *h) { return h->st == game_state(h->g); }
+
+static Geometry house_geo(const House *h)
+{
+    if (h->v->geometry)
+        return h->v->geometry(h->g, h->st);
+    Geometry geo = {1, 8, 8};
+    return geo;
+}
+
+static void house_status(const House *h, Status *s)
+{
+    if (is_current(h)) {
+        game_status(h->g, s);
+    } else {
+        memset(s, 0, sizeof *s);
+        h->v->status(h->g, h->st, s);
+    }
+}
+
+static int side_arg(lua_State *L, House *h, int idx)
+{
+    const char *name = luaL_checkstring(L, idx);
+    for (int i = 0; i < game_nsides(h->g); i++)
+        if (str_ieq(name, game_side_name(h->g, i)))
+            return i;
+    return luaL_error(L, "no side is called '%s'", name);
+}
+
+static void push_square(lua_State *L, const Geometry *geo, Coord c)
+{
+    char buf[GEO_SQ_MAX];
+    lua_pushstring(L, geo_format_square(geo, c, buf));
+}
+
+/* The variant's view of seat for the state judged. */
+static void house_view(House *h, int seat, View *out)
+{
+    memset(out, 0, sizeof *out);
+    out->seat = seat;
+    out->nsides = game_nsides(h->g);
+    Status s;
+    house_status(h, &s);
+    out->status = s;
+    out->side_to_move = h->v->side_to_move(h->g, h->st);
+    out->seat_to_act = s.over ? -1 : h->v->to_act(h->g, h->st);
+    out->draw_offer_seat = -1;
+    out->geo = house_geo(h);
+    h->v->view(h->g, h->st, seat, out);
+}
+
+/* The full truth of piece p (from view -1): a figure hidden there is read
+ * from its owner's view. */
+static ViewPiece piece_truth(House *h, const ViewPiece *p, int *oseat)
+{
+    ViewPiece t = *p;
+    if (p->figure != FIG_HIDDEN || p->side < 0)
+        return t;
+    int seat = h->v->seat_of_side ? h->v->seat_of_side(h->g, h->st, p->side) : p->side;
+    if (seat < 0)
+        return t;
+    if (*oseat != seat) {
+        house_view(h, seat, h->oview);
+        *oseat = seat;
+    }
+    for (int i = 0; i < h->oview->npieces; i++)
+        if (coord_eq(h->oview->pieces[i].at, p->at))
+            t.figure = h->oview->pieces[i].figure;
+    return t;
+}
+
+static void push_piece(lua_State *L, House *h, const Geometry *geo, const ViewPiece *p)
+{
+    lua_createtable(L, 0, 7);
+    push_square(L, geo, p->at);
+    lua_setfield(L, -2, "square");
+    lua_pushinteger(L, p->at.x);
+    lua_setfield(L, -2, "x");
+    lua_pushinteger(L, p->at.y);
+    lua_setfield(L, -2, "y");
+    if (p->side >= 0) {
+        lua_pushstring(L, game_side_name(h->g, p->side));
+        lua_setfield(L, -2, "side");
+    }
+    char fig[2] = {figure_letter(p->figure), 0};
+    lua_pushstring(L, fig);
+    lua_setfield(L, -2, "figure");
+    if (p->flags & VP_MASKED) {
+        lua_pushboolean(L, 1);
+        lua_setfield(L, -2, "masked");
+    }
+    if (p->flags & VP_MERGED) {
+        lua_pushboolean(L, 1);
+        lua_setfield(L, -2, "merged");
+    }
+}
+
+/* Call fn for every piece, full truth. */
+static int gm_pieces(lua_State *L)
+{
+    House *h = game_self(L, 1);
+    house_view(h, -1, h->view);
+    Geometry geo = h->view->geo;
+    int oseat = -2;
+    lua_createtable(L, h->view->npieces, 0);
+    for (int i = 0; i < h->view->npieces; i++) {
+        ViewPiece t = piece_truth(h, &h->view->pieces[i], &oseat);
+        push_piece(L, h, &geo, &t);
+        lua_rawseti(L, -2, i + 1);
+    }
+    return 1;
+}
+
+static int gm_piece_at(lua_State *L)
+{
+    House *h = game_self(L, 1);
+    const char *sq = luaL_checkstring(L, 2);
+    house_view(h, -1, h->view);
+    Geometry geo = h->view->geo;
+    Error e;
+    Coord c;
+    const char *p = sq;
+    if (geo_parse_square(&geo, &p, &c, &e) || *p)
+        return luaL_error(L, "piece_at: '%s' is not a square", sq);
+    int oseat = -2;
+    for (int i = 0; i < h->view->npieces; i++)
+        if (coord_eq(h->view->pieces[i].at, c)) {
+            ViewPiece t = piece_truth(h, &h->view->pieces[i], &oseat);
+            push_piece(L, h, &geo, &t);
+            return 1;
+        }
+    lua_pushnil(L);
+    return 1;
+}
+
+static int gm_material(lua_State *L)
+{
+    House *h = game_self(L, 1);
+    int side = side_arg(L, h, 2);
+    house_view(h, -1, h->view);
+    const Params *p = game_params(h->g);
+    int oseat = -2;
+    lua_Integer sum = 0;
+    for (int i = 0; i < h->view->npieces; i++) {
+        if (h->view->pieces[i].side != side)
+            continue;
+        ViewPiece t = piece_truth(h, &h->view->pieces[i], &oseat);
+        if (t.figure < FIG__COUNT)
+            sum += p->values[t.figure];
+    }
+    lua_pushinteger(L, sum);
+    return 1;
+}
+
+static int gm_side_to_move(lua_State *L)
+{
+    House *h = game_self(L, 1);
+    int s = is_current(h) ? game_side_to_move(h->g) : h->v->side_to_move(h->g, h->st);
+    if (s < 0)
+        lua_pushnil(L);
+    else
+        lua_pushstring(L, game_side_name(h->g, s));
+    return 1;
+}
+
+static int gm_seat_to_act(lua_State *L)
+{
+    House *h = game_self(L, 1);
+    Status s;
+    house_status(h, &s);
+    int seat = s.over ? -1 : is_current(h) ? game_to_act(h->g) : h->v->to_act(h->g, h->st);
+    if (seat < 0)
+        lua_pushnil(L);
+    else
+        lua_pushstring(L, game_seat_name(h->g, seat));
+    return 1;
+}
+
+static int gm_move_number(lua_State *L)
+{
+    House *h = game_self(L, 1);
+    lua_pushinteger(L, game_history_len(h->g) + 1);
+    return 1;
+}
+
+static int gm_history(lua_State *L)
+{
+    House *h = game_self(L, 1);
+    int n = game_history_len(h->g);
+    lua_createtable(L, n, 0);
+    for (int i = 0; i < n; i++) {
+        const HistoryEntry *e = game_history(h->g, i);
+        lua_createtable(L, 0, 4);
+        lua_pushstring(L, e->text);
+        lua_setfield(L, -2, "text");
+        lua_pushstring(L, e->machine);
+        lua_setfield(L, -2, "machine");
+        lua_pushstring(L, game_seat_name(h->g, e->action.seat));
+        lua_setfield(L, -2, "seat");
+        lua_pushstring(L, action_kind_name(e->action.kind));
+        lua_setfield(L, -2, "kind");
+        lua_rawseti(L, -2, i + 1);
+    }
+    return 1;
+}
+
+static int gm_in_check(lua_State *L)
+{
+    House *h = game_self(L, 1);
+    int side = side_arg(L, h, 2);
+    Status s;
+    house_status(h, &s);
+    lua_pushboolean(L, (s.in_check >> side) & 1u);
+    return 1;
+}
+
+static int gm_over(lua_State *L)
+{
+    House *h = game_self(L, 1);
+    Status s;
+    house_status(h, &s);
+    lua_pushboolean(L, s.over);
+    return 1;
+}
+
+static int gm_position(lua_State *L)
+{
+    House *h = game_self(L, 1);
+    sb_reset(&h->tmp);
+    h->v->write_position(h->g, h->st, &h->tmp);
+    if (sb_failed(&h->tmp))
+        return luaL_error(L, "out of memory");
+    lua_pushstring(L, sb_str(&h->tmp));
+    return 1;
+}
+
+static int gm_param(lua_State *L)
+{
+    House *h = game_self(L, 0);
+    const char *name = luaL_checkstring(L, 2);
+    int i = params_index(h->v, name);
+    if (i < 0)
+        return luaL_error(L, "game:param: %s has no parameter '%s'", h->v->name, name);
+    const ParamDef *d = &h->v->params[i];
+    int val = game_param(h->g, i);
+    if (d->type == PARAM_BOOL)
+        lua_pushboolean(L, val);
+    else if (d->type == PARAM_INT)
+        lua_pushinteger(L, val);
+    else
+        lua_pushstring(L, d->choices[val]);
+    return 1;
+}
+
+static int gm_finish(lua_State *L)
+{
+    House *h = game_self(L, 1);
+    if (h->hook != HOOK_REACT)
+        return luaL_error(L, "game:finish is only allowed in react");
+    unsigned mask = 0;
+    if (lua_type(L, 2) == LUA_TSTRING) {
+        mask = 1u << side_arg(L, h, 2);
+    } else if (lua_type(L, 2) == LUA_TTABLE) {
+        lua_Integer n = luaL_len(L, 2);
+        for (lua_Integer i = 1; i <= n; i++) {
+            lua_geti(L, 2, i);
+            mask |= 1u << side_arg(L, h, lua_gettop(L));
+            lua_pop(L, 1);
+        }
+    } else if (!lua_isnoneornil(L, 2)) {
+        return luaL_error(L, "game:finish: winners must be a side name, a list of "
+                          "side names, or {} / nil for a draw");
+    }
+    const char *reason = luaL_checkstring(L, 3);
+    Status s;
+    game_status(h->g, &s);
+    if (!s.over) /* the first script to end the game decides */
+        game_end(h->mg, mask, reason);
+    return 0;
+}
+
+/* A fresh game object for one script: a userdata whose fields and
+ * methods come from a table no script can reach or change. */
+static void push_game_object(lua_State *L, House *h, int nsides, int nseats,
+                             const char *const *sides, const char *const *seats)
+{
+    static const luaL_Reg methods[] = {
+        {"side_to_move", gm_side_to_move}, {"seat_to_act", gm_seat_to_act},
+        {"move_number", gm_move_number},   {"history", gm_history},
+        {"pieces", gm_pieces},             {"piece_at", gm_piece_at},
+        {"in_check", gm_in_check},         {"over", gm_over},
+        {"material", gm_material},         {"position", gm_position},
+        {"param", gm_param},               {"finish", gm_finish},
+        {NULL, NULL}};
+    lua_newuserdatauv(L, 0, 0);
+    lua_newtable(L);                 /* metatable */
+    lua_newtable(L);                 /* __index */
+    lua_pushlightuserdata(L, h);
+    luaL_setfuncs(L, methods, 1);
+    lua_pushstring(L, h->v->name);
+    lua_setfield(L, -2, "variant");
+    lua_createtable(L, nsides, 0);
+    for (int i = 0; i < nsides; i++) {
+        lua_pushstring(L, sides[i]);
+        lua_rawseti(L, -2, i + 1);
+    }
+    lua_setfield(L, -2, "sides");
+    lua_createtable(L, nseats, 0);
+    for (int i = 0; i < nseats; i++) {
+        lua_pushstring(L, seats[i]);
+        lua_rawseti(L, -2, i + 1);
+    }
+    lua_setfield(L, -2, "seats");
+    lua_setfield(L, -2, "__index");
+    lua_pushcfunction(L, sb_locked);
+    lua_setfield(L, -2, "__newindex");
+    lua_pushliteral(L, "the game is read-only");
+    lua_setfield(L, -2, "__metatable");
+    lua_setmetatable(L, -2);
+}
+
+/* The names of the sides and seats are known only once a game exists;
+ * the game objects are filled at the first hook call with a game. */
+static void fill_game_objects(lua_State *L, House *h, const Game *g)
+{
+    const char *sides[MAX_SIDES], *seats[MAX_SEATS];
+    int ns = game_nsides(g), nt = game_nseats(g);
+    for (int i = 0; i < ns && i < MAX_SIDES; i++)
+        sides[i] = game_side_name(g, i);
+    for (int i = 0; i < nt && i < MAX_SEATS; i++)
+        seats[i] = game_seat_name(g, i);
+    for (int i = 0; i < h->n; i++) {
+        push_game_object(L, h, ns, nt, sides, seats);
+        h->s[i].game_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    }
+}
+
+/* ---- rule{...} -------------------------------------------------------- */
+
+static char *lua_strdup_or_error(lua_State *L, const char *s)
+{
+    char *d = cv_strdup(s);
+    if (!d)
+        luaL_error(L, "out of memory");
+    return d;
+}
+
+static void add_assign(lua_State *L, House *h, Script *sc, const char *text)
+{
+    Error e;
+    if (params_set(h->v, &h->scratch, text, &e))
+        luaL_error(L, "rule: %s", e.msg);
+    char **a = cv_realloc(sc->assigns, sizeof *a * (size_t)(sc->nassigns + 1));
+    if (!a)
+        luaL_error(L, "out of memory");
+    sc->assigns = a;
+    a[sc->nassigns] = lua_strdup_or_error(L, text);
+    sc->nassigns++;
+}
+
+static const char *param_expect(const ParamDef *d, char *buf, size_t n)
+{
+    if (d->type == PARAM_BOOL)
+        return "a boolean (true or false)";
+    if (d->type == PARAM_INT) {
+        snprintf(buf, n, "an integer from %d to %d", d->min, d->max);
+        return buf;
+    }
+    size_t k = (size_t)snprintf(buf, n, "a string, one of:");
+    for (int i = 0; d->choices[i] && k < n; i++)
+        k += (size_t)snprintf(buf + k, n - k, " %s", d->choices[i]);
+    return buf;
+}
+
+/* params = {NAME = value}: checked by params_set on the scratch table. */
+static void rule_params(lua_State *L, House *h, Script *sc, int t)
+{
+    luaL_checktype(L, t, LUA_TTABLE);
+    lua_pushnil(L);
+    while (lua_next(L, t)) {
+        if (lua_type(L, -2) != LUA_TSTRING)
+            luaL_error(L, "rule: params: keys must be parameter names (strings)");
+        const char *name = lua_tostring(L, -2);
+        char text[160], buf[200];
+        int i = params_index(h->v, name);
+        if (i < 0 || strchr(name, '=')) {
+            snprintf(text, sizeof text, "%s=0", name);
+            add_assign(L, h, sc, text); /* params_set names the valid ones */
+            luaL_error(L, "rule: params: unknown parameter '%s'", name);
+        }
+        const ParamDef *d = &h->v->params[i];
+        int ty = lua_type(L, -1);
+        if (d->type == PARAM_BOOL && ty == LUA_TBOOLEAN)
+            snprintf(text, sizeof text, "%s=%s", name, lua_toboolean(L, -1) ? "on" : "off");
+        else if (d->type != PARAM_BOOL && lua_isinteger(L, -1))
+            snprintf(text, sizeof text, "%s=%lld", name, (long long)lua_tointeger(L, -1));
+        else if (d->type != PARAM_BOOL && ty == LUA_TSTRING && lua_rawlen(L, -1) < 100)
+            snprintf(text, sizeof text, "%s=%s", name, lua_tostring(L, -1));
+        else
+            luaL_error(L, "rule: params.%s: expected %s, got a %s", name,
+                       param_expect(d, buf, sizeof buf), luaL_typename(L, -1));
+        add_assign(L, h, sc, text);
+        lua_pop(L, 1);
+    }
+}
+
+static void rule_values(lua_State *L, House *h, Script *sc, int t)
+{
+    luaL_checktype(L, t, LUA_TTABLE);
+    lua_pushnil(L);
+    while (lua_next(L, t)) {
+        const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "";
+        if (strlen(k) != 1 || figure_from_letter(k[0]) == FIG_NONE ||
+            figure_from_letter(k[0]) == FIG_HIDDEN)
+            luaL_error(L, "rule: values: keys must be figure letters (P N B R Q K)");
+        if (!lua_isinteger(L, -1))
+            luaL_error(L, "rule: values.%s: expected an integer, got a %s", k,
+                       luaL_typename(L, -1));
+        char text[64];
+        snprintf(text, sizeof text, "value.%s=%lld", k, (long long)lua_tointeger(L, -1));
+        add_assign(L, h, sc, text);
+        lua_pop(L, 1);
+    }
+}
+
+static void rule_variants(lua_State *L, House *h, int t)
+{
+    int ok = 0;
+    if (lua_type(L, t) == LUA_TSTRING) {
+        ok = str_ieq(lua_tostring(L, t), h->v->name);
+    } else if (lua_type(L, t) == LUA_TTABLE) {
+        lua_Integer n = (lua_Integer)lua_rawlen(L, t);
+        for (lua_Integer i = 1; i <= n; i++) {
+            if (lua_rawgeti(L, t, i) != LUA_TSTRING)
+                luaL_error(L, "rule: variants: expected variant names (strings)");
+            ok |= str_ieq(lua_tostring(L, -1), h->v->name);
+            lua_pop(L, 1);
+        }
+    } else {
+        luaL_error(L, "rule: variants: expected a string or a list of strings, got a %s",
+                   luaL_typename(L, t));
+    }
+    if (!ok)
+        luaL_error(L, "rule: this script is not for %s (its variants field says so)",
+                   h->v->name);
+}
+
+static void rule_type(lua_State *L, int idx, const char *field, int want)
+{
+    if (lua_type(L, idx) != want)
+        luaL_error(L, "rule: %s: expected a %s, got a %s", field, lua_typename(L, want),
+                   luaL_typename(L, idx));
+}
+
+static int house_rule(lua_State *L)
+{
+    static const char *const keys[] = {"name", "description", "variants", "params",
+                                       "values", "setup", "veto", "react", NULL};
+    House *h = lua_touserdata(L, lua_upvalueindex(1));
+    if (h->hook != HOOK_LOAD)
+        return luaL_error(L, "rule{} may only be called while the script loads");
+    Script *sc = &h->s[h->cur];
+    if (sc->ruled)
+        return luaL_error(L, "rule{} is called a second time (a script calls it once)");
+    sc->ruled = 1;
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_settop(L, 1);
+    lua_pushnil(L);
+    while (lua_next(L, 1)) {
+        int known = 0;
+        if (lua_type(L, -2) == LUA_TSTRING)
+            for (int i = 0; keys[i]; i++)
+                known |= !strcmp(lua_tostring(L, -2), keys[i]);
+        if (!known)
+            return luaL_error(L, "rule: unknown field '%s' (the fields are name, "
+                              "description, variants, params, values, setup, veto, react)",
+                              lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?");
+        lua_pop(L, 1);
+    }
+    if (lua_getfield(L, 1, "name") != LUA_TSTRING)
+        return luaL_error(L, "rule: name: expected a string (a short title), got a %s",
+                          luaL_typename(L, -1));
+    sc->title = lua_strdup_or_error(L, lua_tostring(L, -1));
+    if (lua_getfield(L, 1, "description") != LUA_TNIL) {
+        rule_type(L, -1, "description", LUA_TSTRING);
+        sc->desc = lua_strdup_or_error(L, lua_tostring(L, -1));
+    }
+    if (lua_getfield(L, 1, "variants") != LUA_TNIL)
+        rule_variants(L, h, lua_gettop(L));
+    if (lua_getfield(L, 1, "params") != LUA_TNIL)
+        rule_params(L, h, sc, lua_gettop(L));
+    if (lua_getfield(L, 1, "values") != LUA_TNIL)
+        rule_values(L, h, sc, lua_gettop(L));
+    int ty = lua_getfield(L, 1, "setup");
+    if (ty == LUA_TSTRING) {
+        sc->setup_text = lua_strdup_or_error(L, lua_tostring(L, -1));
+    } else if (ty == LUA_TFUNCTION) {
+        sc->setup_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+        lua_pushnil(L);
+    } else if (ty != LUA_TNIL) {
+        return luaL_error(L, "rule: setup: expected a position string or a function, "
+                          "got a %s", luaL_typename(L, -1));
+    }
+    if (lua_getfield(L, 1, "veto") != LUA_TNIL) {
+        rule_type(L, -1, "veto", LUA_TFUNCTION);
+        sc->veto_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+        lua_pushnil(L);
+    }
+    if (lua_getfield(L, 1, "react") != LUA_TNIL) {
+        rule_type(L, -1, "react", LUA_TFUNCTION);
+        sc->react_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+        lua_pushnil(L);
+    }
+    return 0;
+}
+
+/* ---- Loading ------------------------------------------------------------ */
+
+static int load_libs(lua_State *L)
+{
+    static const luaL_Reg libs[] = {
+        {LUA_GNAME, luaopen_base},         {LUA_STRLIBNAME, luaopen_string},
+        {LUA_TABLIBNAME, luaopen_table},   {LUA_MATHLIBNAME, luaopen_math},
+        {LUA_UTF8LIBNAME, luaopen_utf8},   {LUA_COLIBNAME, luaopen_coroutine},
+        {NULL, NULL}};
+    for (const luaL_Reg *l = libs; l->name; l++) {
+        luaL_requiref(L, l->name, l->func, 0);
+        lua_pop(L, 1);
+    }
+    sandbox_strings(L);
+    return 0;
+}
+
+typedef struct LoadArg {
+    House *h;
+    const HouseSource *src;
+} LoadArg;
+
+static int load_script(lua_State *L)
+{
+    LoadArg *a = lua_touserdata(L, 1);
+    House *h = a->h;
+    Script *sc = &h->s[h->cur];
+    sandbox_env(L, h);
+    lua_pushfstring(L, "=%s", sc->name);
+    if (luaL_loadbufferx(L, a->src->text, a->src->len, lua_tostring(L, -1), "t"))
+        return lua_error(L);
+    lua_pushvalue(L, -3);
+    if (!lua_setupvalue(L, -2, 1))
+        lua_pop(L, 1);
+    lua_call(L, 0, 0);
+    if (!sc->ruled)
+        return luaL_error(L, "%s: the script never calls rule{...}", sc->name);
+    return 0;
+}
+
+static int load_one(House *h, const HouseSource *src, int i)
+{
+    Script *sc = &h->s[i];
+    sc->setup_ref = sc->veto_ref = sc->react_ref = LUA_NOREF;
+    sc->game_ref = sc->action_ref = LUA_NOREF;
+    sc->name = cv_strdup(src->name ? src->name : "(script)");
+    if (!sc->name) {
+        str_copy(h->err, sizeof h->err, "out of memory");
+        return -1;
+    }
+    h->n = i + 1;
+    LoadArg a = {h, src};
+    return house_run(h, HOOK_LOAD, i, load_script, &a);
+}
+
+House *house_load(const VariantOps *v, int nsides, const HouseSource *src, int n,
+                  const HouseLimits *lim, Error *e)
+{
+    House *h = cv_calloc(sizeof *h);
+    Script *s = n > 0 ? cv_calloc(sizeof *s * (size_t)n) : NULL;
+    View *views = cv_calloc(sizeof *views * 2);
+    if (!h || (n > 0 && !s) || !views) {
+        free(h);
+        free(s);
+        free(views);
+        err_set(e, "out of memory");
+        return NULL;
+    }
+    h->v = v;
+    h->nsides = nsides ? nsides : v->default_sides;
+    h->s = s;
+    h->view = views;
+    h->oview = views + 1;
+    h->budget = lim && lim->instructions > 0 ? lim->instructions : HOUSE_DEFAULT_INSTRUCTIONS;
+    h->cap = lim && lim->memory > 0 ? lim->memory : HOUSE_DEFAULT_MEMORY;
+    params_defaults(v, &h->scratch);
+    sb_init(&h->log);
+    sb_init(&h->tmp);
+    h->L = lua_newstate(house_alloc, h);
+    if (!h->L) {
+        err_set(e, "out of memory (the memory cap is too small for Lua)");
+        house_free(h);
+        return NULL;
+    }
+    if (house_run(h, HOOK_LOAD, -1, load_libs, NULL)) {
+        err_set(e, "%s", h->err);
+        house_free(h);
+        return NULL;
+    }
+    for (int i = 0; i < n; i++) {
+        if (load_one(h, &src[i], i)) {
+            err_set(e, "%s", h->err);
+            house_free(h);
+            return NULL;
+        }
+    }
+    h->has_err = 0;
+    return h;
+}
+
+void house_free(House *h)
+{
+    if (!h)
+        return;
+    if (h->L) {
+        h->hook = HOOK_CLOSE;
+        h->spent = 0;
+        h->exceeded = 0;
+        lua_close(h->L);
+    }
+    for (int i = 0; i < h->n; i++) {
+        Script *sc = &h->s[i];
+        free(sc->name);
+        free(sc->title);
+        free(sc->desc);
+        free(sc->setup_text);
+        for (int k = 0; k < sc->nassigns; k++)
+            free(sc->assigns[k]);
+        free(sc->assigns);
+    }
+    free(h->s);
+    free(h->view);
+    sb_free(&h->log);
+    sb_free(&h->tmp);
+    free(h);
+}
+
+int house_params(House *h, Params *p, Error *e)
+{
+    Params q = *p;
+    for (int i = 0; i < h->n; i++)
+        for (int k = 0; k < h->s[i].nassigns; k++)
+            if (params_set(h->v, &q, h->s[i].assigns[k], e)) {
+                err_prefix(e, "house rule %s", h->s[i].name);
+                return -1;
+            }
+    *p = q;
+    return 0;
+}
+
+/* ---- The hooks ---------------------------------------------------------- */
+
+typedef struct HookArg {
+    House *h;
+    int script;
+    const Action *a;
+    StrBuf *out;       /* setup */
+    int forbid;        /* veto */
+    char *why;
+    size_t n;
+} HookArg;
+
+/* Push this script's game object (made at the first call with a game). */
+static void push_game(lua_State *L, House *h, int script)
+{
+    if (h->s[script].game_ref == LUA_NOREF)
+        fill_game_objects(L, h, h->g);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, h->s[script].game_ref);
+}
+
+/* Fill this script's action table with a (reused across calls). */
+static void push_action(lua_State *L, House *h, int script, const Action *a)
+{
+    Script *sc = &h->s[script];
+    if (sc->action_ref == LUA_NOREF) {
+        lua_createtable(L, 0, 6);
+        sc->action_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    }
+    lua_rawgeti(L, LUA_REGISTRYINDEX, sc->action_ref);
+    Geometry geo = house_geo(h);
+    int from = 0, to = 0;
+    switch (a->kind) {
+    case ACT_MOVE: case ACT_CHOOSE: from = to = 1; break;
+    case ACT_PLACE: case ACT_ANNOUNCE: to = 1; break;
+    case ACT_REVEAL: from = 1; to = !coord_eq(a->from, a->to); break;
+    default: break;
+    }
+    lua_pushstring(L, action_kind_name(a->kind));
+    lua_setfield(L, -2, "kind");
+    lua_pushstring(L, game_seat_name(h->g, a->seat));
+    lua_setfield(L, -2, "seat");
+    if (from)
+        push_square(L, &geo, a->from);
+    else
+        lua_pushnil(L);
+    lua_setfield(L, -2, "from");
+    if (to)
+        push_square(L, &geo, a->to);
+    else
+        lua_pushnil(L);
+    lua_setfield(L, -2, "to");
+    if (a->figure != FIG_NONE && a->figure < FIG_HIDDEN) {
+        char fig[2] = {figure_letter(a->figure), 0};
+        lua_pushstring(L, fig);
+    } else {
+        lua_pushnil(L);
+    }
+    lua_setfield(L, -2, "figure");
+    sb_reset(&h->tmp);
+    if (!action_is_meta(a->kind))
+        h->v->format(h->g, h->st, a, FMT_MACHINE, &h->tmp);
+    else
+        sb_puts(&h->tmp, action_kind_name(a->kind));
+    if (sb_failed(&h->tmp))
+        luaL_error(L, "out of memory");
+    lua_pushstring(L, sb_str(&h->tmp));
+    lua_setfield(L, -2, "text");
+}
+
+/* The position of a function for messages: "name:line". */
+static void where_defined(lua_State *L, int idx, char *buf, size_t n)
+{
+    lua_Debug ar;
+    lua_pushvalue(L, idx);
+    lua_getinfo(L, ">S", &ar);
+    snprintf(buf, n, "%s:%d", ar.short_src, ar.linedefined);
+}
+
+static int call_setup(lua_State *L)
+{
+    HookArg *a = lua_touserdata(L, 1);
+    House *h = a->h;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, h->s[a->script].setup_ref);
+    char at[128];
+    where_defined(L, -1, at, sizeof at);
+    push_game(L, h, a->script);
+    lua_call(L, 1, 1);
+    if (lua_type(L, -1) != LUA_TSTRING)
+        return luaL_error(L, "%s: setup returned a %s (expected a position string)", at,
+                          luaL_typename(L, -1));
+    sb_puts(a->out, lua_tostring(L, -1));
+    return 0;
+}
+
+static void house_enter(House *h, Game *mg, const Game *g, const void *st, Rng *rng)
+{
+    h->mg = mg;
+    h->g = g;
+    h->st = st;
+    h->rng = rng;
+    h->vrng_ready = 0;
+}
+
+static void house_leave(House *h)
+{
+    h->mg = NULL;
+    h->g = NULL;
+    h->st = NULL;
+    h->act = NULL;
+    h->rng = NULL;
+}
+
+static int hook_setup(void *ud, Game *g, StrBuf *out, Error *e)
+{
+    House *h = ud;
+    int last = -1;
+    for (int i = 0; i < h->n; i++)
+        if (h->s[i].setup_text || h->s[i].setup_ref != LUA_NOREF)
+            last = i;
+    if (last < 0)
+        return err_set(e, "no house rule sets up the game");
+    if (h->s[last].setup_text) {
+        sb_puts(out, h->s[last].setup_text);
+        return 0;
+    }
+    house_enter(h, g, g, game_state(g), game_rng(g));
+    HookArg a = {.h = h, .script = last, .out = out};
+    int rc = house_run(h, HOOK_SETUP, last, call_setup, &a);
+    house_leave(h);
+    if (rc)
+        return err_set(e, "%s", h->err);
+    return 0;
+}
+
+static int call_veto(lua_State *L)
+{
+    HookArg *a = lua_touserdata(L, 1);
+    House *h = a->h;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, h->s[a->script].veto_ref);
+    push_game(L, h, a->script);
+    push_action(L, h, a->script, a->a);
+    lua_call(L, 2, 1);
+    int ty = lua_type(L, -1);
+    if (ty == LUA_TNIL || (ty == LUA_TBOOLEAN && !lua_toboolean(L, -1)))
+        return 0;
+    if (ty != LUA_TSTRING) {
+        char at[128];
+        lua_rawgeti(L, LUA_REGISTRYINDEX, h->s[a->script].veto_ref);
+        where_defined(L, -1, at, sizeof at);
+        return luaL_error(L, "%s: veto returned a %s (expected nil, false or a reason "
+                          "string)", at, luaL_typename(L, -2));
+    }
+    a->forbid = 1;
+    str_copy(a->why, a->n, lua_tostring(L, -1));
+    return 0;
+}
+
+static int hook_veto(void *ud, const Game *g, const void *st, const Action *act,
+                     char *why, size_t n)
+{
+    House *h = ud;
+    for (int i = 0; i < h->n; i++) {
+        if (h->s[i].veto_ref == LUA_NOREF)
+            continue;
+        house_enter(h, NULL, g, st, &h->vrng);
+        h->act = act;
+        HookArg a = {.h = h, .script = i, .a = act, .why = why, .n = n};
+        int rc = house_run(h, HOOK_VETO, i, call_veto, &a);
+        house_leave(h);
+        if (rc) { /* a failing veto forbids, with its error as the reason */
+            str_copy(why, n, h->err);
+            return 1;
+        }
+        if (a.forbid)
+            return 1;
+    }
+    return 0;
+}
+
+static int call_react(lua_State *L)
+{
+    HookArg *a = lua_touserdata(L, 1);
+    House *h = a->h;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, h->s[a->script].react_ref);
+    push_game(L, h, a->script);
+    push_action(L, h, a->script, a->a);
+    lua_call(L, 2, 0);
+    return 0;
+}
+
+static int hook_react(void *ud, Game *g, const Action *act, Error *e)
+{
+    House *h = ud;
+    for (int i = 0; i < h->n; i++) {
+        if (h->s[i].react_ref == LUA_NOREF)
+            continue;
+        /* The action text is formatted in the new position (the history
+         * keeps the old one's). */
+        house_enter(h, g, g, game_state(g), game_rng(g));
+        h->act = act;
+        HookArg a = {.h = h, .script = i, .a = act};
+        int rc = house_run(h, HOOK_REACT, i, call_react, &a);
+        house_leave(h);
+        if (rc)
+            return err_set(e, "%s", h->err);
+    }
+    return 0;
+}
+
+GameHooks house_hooks(House *h)
+{
+    GameHooks k;
+    memset(&k, 0, sizeof k);
+    k.ud = h;
+    int veto = 0, react = 0, setup = 0;
+    for (int i = 0; i < h->n; i++) {
+        veto |= h->s[i].veto_ref != LUA_NOREF;
+        react |= h->s[i].react_ref != LUA_NOREF;
+        setup |= h->s[i].setup_text || h->s[i].setup_ref != LUA_NOREF;
+    }
+    if (setup)
+        k.setup = hook_setup;
+    if (veto)
+        k.veto = hook_veto;
+    if (react)
+        k.react = hook_react;
+    return k;
+}
+
+/* ---- Read access -------------------------------------------------------- */
+
+int house_count(const House *h) { return h->n; }
+const char *house_name(const House *h, int i) { return h->s[i].name; }
+const char *house_title(const House *h, int i)
+{
+    return h->s[i].title ? h->s[i].title : "";
+}
+const char *house_description(const House *h, int i)
+{
+    return h->s[i].desc ? h->s[i].desc : "";
+}
+const char *house_error(const House *h) { return h->has_err ? h->err : NULL; }
+void house_clear_error(House *h) { h->has_err = 0; }
+const char *house_log(const House *h) { return sb_str(&h->log); }
