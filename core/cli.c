@@ -7,6 +7,7 @@
  * before a game is started.  Errors go to stderr as "chessvar CMD: ...".
  */
 #include "cli.h"
+#include "house.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -29,7 +30,9 @@ enum {
     OPT_DEPTH = 1 << 7,
     OPT_DIVIDE = 1 << 8,
     OPT_BOTTOM = 1 << 9,
-    OPT_SEATS = 1 << 10
+    OPT_SEATS = 1 << 10,
+    OPT_RULES = 1 << 11,
+    OPT_VARIANT = 1 << 12
 };
 
 typedef struct OptionDef {
@@ -55,6 +58,10 @@ static const OptionDef OPTIONS[] = {
     {"--divide", OPT_DIVIDE, NULL, "one 'move: count' line per root action"},
     {"--bottom", OPT_BOTTOM, "SIDE", "keep SIDE at the bottom of the board (default: "
                                      "the side of the seat to act)"},
+    {"--rules", OPT_RULES, "FILE", "house rules: a Lua script; repeatable, applied in "
+                                   "order (docs/HOUSE-RULES.md)"},
+    {"--variant", OPT_VARIANT, "NAME", "the variant to check the scripts against "
+                                       "(default: orthodox)"},
 };
 
 enum { VARIANT_NONE, VARIANT_REQUIRED, VARIANT_OPTIONAL };
@@ -75,8 +82,10 @@ static int cmd_perft(const CliOptions *o);
 static int cmd_legal(const CliOptions *o);
 static int cmd_help(const CliOptions *o);
 static int cmd_rules(const CliOptions *o);
+static int cmd_check(const CliOptions *o);
 
-#define GAME_OPTS (OPT_FEN | OPT_SEED | OPT_LOAD | OPT_PARAM | OPT_SIDES | OPT_SEATS)
+#define GAME_OPTS \
+    (OPT_FEN | OPT_SEED | OPT_LOAD | OPT_PARAM | OPT_SIDES | OPT_SEATS | OPT_RULES)
 
 static const CommandDef COMMANDS[] = {
     {"menu", "[--ascii] [--seed N] [--bottom SIDE]", OPT_ASCII | OPT_SEED | OPT_BOTTOM,
@@ -90,31 +99,42 @@ static const CommandDef COMMANDS[] = {
      "One line each: name, type, default (and the value given with --param),\n"
      "the rule it belongs to, what it does and its valid values.", cmd_params},
     {"play", "VARIANT [--fen POS] [--seed N] [--load FILE] [--param NAME=VALUE]...\n"
-             "                     [--sides N] [--seats N] [--ascii] [--bottom SIDE]",
+             "                     [--sides N] [--seats N] [--ascii] [--bottom SIDE]\n"
+             "                     [--rules FILE]...",
      GAME_OPTS | OPT_ASCII | OPT_BOTTOM, VARIANT_OPTIONAL,
      "play a game in the terminal, hot-seat",
      "The board is shown from the point of view of the seat to act.  Type\n"
      "'help' at the prompt for the commands.  With --load the variant may be\n"
      "left out; a finished game loaded this way can be stepped through.\n"
      "--bottom white keeps White at the bottom (for a projector).", cli_play},
-    {"rules", "VARIANT [--param NAME=VALUE]...", OPT_PARAM, VARIANT_REQUIRED,
+    {"rules", "VARIANT [--param NAME=VALUE]... [--rules FILE]...", OPT_PARAM | OPT_RULES,
+     VARIANT_REQUIRED,
      "the rules of a variant as chessvar plays them",
      "Numbered as in the rule briefs (ORTH-1 ...), with the parameters' values;\n"
-     "a value given with --param that differs from the default is marked.",
+     "a value given with --param that differs from the default is marked.\n"
+     "With --rules, each script's name and description follow.",
      cmd_rules},
-    {"perft", "VARIANT [--fen POS] --depth N [--divide] [--param NAME=VALUE]...",
+    {"check", "FILE... [--variant NAME]", OPT_VARIANT, VARIANT_NONE,
+     "check house-rule scripts without playing",
+     "Loads each script against the variant (orthodox unless --variant says)\n"
+     "and makes a game with it: one line per script, 'FILE: ok (NAME)' or\n"
+     "the problem with file:line.  Exit status 0 when every script is clean,\n"
+     "1 otherwise.", cmd_check},
+    {"perft", "VARIANT [--fen POS] --depth N [--divide] [--param NAME=VALUE]...\n"
+              "                      [--rules FILE]...",
      GAME_OPTS | OPT_DEPTH | OPT_DIVIDE, VARIANT_OPTIONAL,
      "count the leaves of the action tree, like Stockfish's 'go perft'",
      "With --divide, one 'action: count' line per root action (machine\n"
      "notation, UCI for chess), then an empty line.  Always a last line\n"
      "'Nodes searched: N'.", cmd_perft},
-    {"legal", "VARIANT [--fen POS] [--param NAME=VALUE]...",
+    {"legal", "VARIANT [--fen POS] [--param NAME=VALUE]... [--rules FILE]...",
      GAME_OPTS, VARIANT_OPTIONAL,
      "list the legal actions of the seat to act, one per line",
      "Machine notation (UCI for chess); resign and draw actions are not\n"
      "listed.", cmd_legal},
     {"run", "VARIANT [--fen POS] [--seed N] [--load FILE] [--param NAME=VALUE]...\n"
-            "                    [--sides N] [--seats N] [--json] [--ascii]",
+            "                    [--sides N] [--seats N] [--json] [--ascii]\n"
+            "                    [--rules FILE]...",
      GAME_OPTS | OPT_JSON | OPT_ASCII, VARIANT_OPTIONAL,
      "batch mode: read commands from standard input, answer each",
      "One command per line; blank lines and lines starting with # are\n"
@@ -257,6 +277,23 @@ static int option_value(const CommandDef *c, const OptionDef *d,
             return usage_error(c->name, "--depth %s: give a whole number from 0 "
                                         "to 64", val);
         break;
+    case OPT_VARIANT:
+        o->variant = variant_find(val);
+        if (!o->variant) {
+            StrBuf b = STRBUF_INIT;
+            variant_names(&b);
+            usage_error(c->name, "--variant %s: unknown; the variants are: %s", val,
+                        sb_str(&b));
+            sb_free(&b);
+            return CLI_EXIT_USAGE;
+        }
+        break;
+    case OPT_RULES:
+        if (o->nrules == CLI_MAX_RULES)
+            return usage_error(c->name, "too many --rules options (at most %d)",
+                               CLI_MAX_RULES);
+        o->rules[o->nrules++] = val;
+        break;
     case OPT_PARAM:
         if (o->nparams == CLI_MAX_PARAMS)
             return usage_error(c->name, "too many --param options (at most %d)",
@@ -356,6 +393,10 @@ static int parse_args(const CommandDef *c, int argc, char **argv, int first,
         }
         if (c->fn == cmd_help && !*help_topic) {
             *help_topic = a;
+        } else if (c->fn == cmd_check) {
+            if (o->nrules == CLI_MAX_RULES)
+                return usage_error(c->name, "too many scripts (at most %d)", CLI_MAX_RULES);
+            o->rules[o->nrules++] = a;
         } else if (c->variant != VARIANT_NONE && !o->variant) {
             int rc = set_variant(c, a, o);
             if (rc)
@@ -366,6 +407,8 @@ static int parse_args(const CommandDef *c, int argc, char **argv, int first,
                                c->variant != VARIANT_NONE ? " (one variant only)" : "");
         }
     }
+    if (c->fn == cmd_check && !o->nrules)
+        return usage_error(c->name, "name the scripts to check: chessvar check FILE...");
     if (c->variant == VARIANT_REQUIRED && !o->variant) {
         StrBuf b = STRBUF_INIT;
         variant_names(&b);
@@ -397,6 +440,55 @@ static int help_on(const char *topic)
     }
     print_command_help(c);
     return CLI_EXIT_OK;
+}
+
+/* ---- House rules ---------------------------------------------------------- */
+
+#define SCRIPT_MAX (1u << 20) /* bytes of one script file */
+
+/* The whole file at path (NUL-terminated, *len without it), malloc'd;
+ * NULL with e naming the file and the reason. */
+static char *read_script(const char *path, size_t *len, Error *e)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return err_set(e, "--rules %s: %s", path, strerror(errno)), NULL;
+    char *buf = cv_realloc(NULL, SCRIPT_MAX + 1);
+    size_t n = buf ? fread(buf, 1, SCRIPT_MAX + 1, f) : 0;
+    int bad = ferror(f);
+    fclose(f);
+    if (!buf)
+        return err_set(e, "--rules %s: out of memory", path), NULL;
+    if (bad || n > SCRIPT_MAX) {
+        cv_realloc(buf, 0);
+        return err_set(e, "--rules %s: %s", path,
+                       bad ? "cannot read it" : "longer than 1 MiB"), NULL;
+    }
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+/* Load the scripts at paths (in order) against v. */
+static House *load_house(const VariantOps *v, int nsides, const char *const *paths, int n,
+                         Error *e)
+{
+    HouseSource src[CLI_MAX_RULES];
+    char *text[CLI_MAX_RULES];
+    int k = 0;
+    House *h = NULL;
+    for (; k < n; k++) {
+        text[k] = read_script(paths[k], &src[k].len, e);
+        if (!text[k])
+            break;
+        src[k].name = paths[k];
+        src[k].text = text[k];
+    }
+    if (k == n)
+        h = house_load(v, nsides, src, n, NULL, e);
+    while (k-- > 0)
+        cv_realloc(text[k], 0);
+    return h;
 }
 
 /* Issue 8, item 4: every command's output is checked at the end (a full
@@ -466,7 +558,18 @@ static int cli_dispatch(int argc, char **argv, const char **name)
         return rc;
     if (c->fn == cmd_help && topic)
         return help_on(topic);
-    return c->fn(&o);
+    if (o.nrules && c->fn != cmd_check) {
+        Error e = {""};
+        if (o.load)
+            return usage_error(c->name, "--rules with --load: a record is replayed with "
+                                        "the rules it was played with");
+        o.house = load_house(o.variant, o.sides, o.rules, o.nrules, &e);
+        if (!o.house)
+            return usage_error(c->name, "%s", e.msg);
+    }
+    rc = c->fn(&o);
+    house_free(o.house);
+    return rc;
 }
 
 /* ---- Shared by the commands -------------------------------------------- */
@@ -547,8 +650,15 @@ Game *cli_start_game(const CliOptions *o, uint64_t default_seed, Error *e,
             return NULL;
         }
     }
+    GameHooks hooks;
+    memset(&hooks, 0, sizeof hooks);
+    if (o->house) { /* the command line first, then the scripts in order */
+        if (house_params(o->house, &cfg.params, e))
+            return NULL;
+        hooks = house_hooks(o->house);
+    }
     cfg.params_set = 1;
-    Game *g = game_new(&cfg, e);
+    Game *g = game_new_hooked(&cfg, &hooks, e);
     if (!g && o->fen)
         err_prefix(e, "--fen");
     return g;
@@ -721,19 +831,83 @@ int cli_rules_text(const VariantOps *v, const Params *p, StrBuf *out)
     return 0;
 }
 
+/* Text wrapped at 74 columns, each line indented by 4. */
+static void put_wrapped(StrBuf *out, const char *text)
+{
+    int col = 0;
+    for (const char *w = text; *w;) {
+        while (*w == ' ' || *w == '\n')
+            w++;
+        size_t n = strcspn(w, " \n");
+        if (!n)
+            break;
+        if (col && col + 1 + (int)n > 74) {
+            sb_putc(out, '\n');
+            col = 0;
+        }
+        sb_puts(out, col ? " " : "    ");
+        sb_putn(out, w, n);
+        col += (col ? 1 : 4) + (int)n;
+        w += n;
+    }
+    if (col)
+        sb_putc(out, '\n');
+}
+
 static int cmd_rules(const CliOptions *o)
 {
     Params p;
     if (options_params(o, &p))
         return CLI_EXIT_USAGE;
+    Error e = {""};
+    if (o->house && house_params(o->house, &p, &e)) {
+        fprintf(stderr, "chessvar rules: %s\n", e.msg);
+        return CLI_EXIT_USAGE;
+    }
     StrBuf out = STRBUF_INIT;
     int rc = cli_rules_text(o->variant, &p, &out);
+    for (int i = 0; !rc && o->house && i < house_count(o->house); i++) {
+        sb_printf(&out, "%sHouse rule %d: %s (%s)\n", i ? "" : "\n", i + 1,
+                  house_title(o->house, i), house_name(o->house, i));
+        put_wrapped(&out, house_description(o->house, i));
+    }
     if (rc)
         fprintf(stderr, "chessvar rules: %s", sb_str(&out));
     else
         fputs(sb_str(&out), stdout);
     sb_free(&out);
     return rc ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+}
+
+/* `chessvar check FILE...`: each script alone, loaded and tried in a game. */
+static int cmd_check(const CliOptions *o)
+{
+    const VariantOps *v = o->variant ? o->variant : variant_find("orthodox");
+    int bad = 0;
+    for (int i = 0; i < o->nrules; i++) {
+        Error e = {""};
+        House *h = load_house(v, 0, &o->rules[i], 1, &e);
+        Game *g = NULL;
+        if (h) {
+            GameConfig cfg;
+            memset(&cfg, 0, sizeof cfg);
+            cfg.variant = v;
+            params_defaults(v, &cfg.params);
+            cfg.params_set = 1;
+            if (house_params(h, &cfg.params, &e) == 0) {
+                GameHooks hooks = house_hooks(h);
+                g = game_new_hooked(&cfg, &hooks, &e);
+            }
+        }
+        if (g)
+            printf("%s: ok (%s)\n", o->rules[i], house_title(h, 0));
+        else
+            printf("%s\n", e.msg);
+        bad |= !g;
+        game_free(g);
+        house_free(h);
+    }
+    return bad ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }
 
 /* Commands that need a game report a failed start the same way. */

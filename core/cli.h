@@ -27,6 +27,9 @@ enum {
 };
 
 #define CLI_MAX_PARAMS 64
+#define CLI_MAX_RULES 16
+
+typedef struct House House;
 #define CHESSVAR_VERSION "0.4.0"
 
 typedef struct CliOptions {
@@ -45,6 +48,9 @@ typedef struct CliOptions {
     int depth;                  /* --depth, -1 when not given */
     int divide;                 /* --divide */
     const char *bottom;         /* --bottom SIDE, NULL: the seat's own side */
+    int nrules;
+    const char *rules[CLI_MAX_RULES]; /* --rules FILE, in order */
+    House *house;               /* the scripts of --rules, loaded once per command */
 } CliOptions;
 
 /* The whole program: parse argv, run the command, return the exit status. */

@@ -25,6 +25,7 @@
 #include <editline/readline.h>
 
 #include "cli.h"
+#include "house.h"
 #include "record.h"
 
 typedef struct Play {
@@ -36,6 +37,7 @@ typedef struct Play {
     int shown_seat;          /* seat whose board is on the screen, -1 none,
                                 SHOWN_PUBLIC: what every seat may know */
     int loaded;              /* the game came from a file (full truth) */
+    const House *house;      /* the house rules of --rules, or NULL */
 } Play;
 
 #define SHOWN_PUBLIC (-2)
@@ -990,7 +992,10 @@ static int after_game(Play *p)
 /* Play g to its end, or until the player leaves. */
 static int play_loop(Play *p)
 {
-    printf("%s. Type 'help' for the commands.\n", game_variant(p->g)->title);
+    printf("%s", game_variant(p->g)->title);
+    for (int i = 0; p->house && i < house_count(p->house); i++)
+        printf("%s%s", i ? ", " : ", with house rules: ", house_title(p->house, i));
+    printf(". Type 'help' for the commands.\n");
     show(p);
     for (;;) {
         int seat = game_to_act(p->g);
@@ -1033,6 +1038,7 @@ static int play_games(const CliOptions *o, uint64_t seed)
     p.ro.ascii = o->ascii;
     p.ro.color = cli_use_color();
     e.msg[0] = '\0';
+    p.house = o->house;
     p.g = cli_start_game(o, seed, &e, &status);
     if (!p.g) {
         fprintf(stderr, "chessvar %s: %s\n", o->command, e.msg);

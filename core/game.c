@@ -1116,6 +1116,11 @@ int game_undo(Game *g, int n, Error *e)
     return 0;
 }
 
+int game_hooked(const Game *g)
+{
+    return g->hooks.setup || g->hooks.veto || g->hooks.react;
+}
+
 int game_hidden_info(const Game *g)
 {
     return g->cfg.variant->version >= 2 && g->cfg.variant->hidden_info;

@@ -126,6 +126,8 @@ int game_undo(Game *g, int n, Error *e);
  * after the game is over; otherwise -1 with a message naming the rule.
  * docs/MASQUES.md, "Taking back". */
 int game_undo_by(Game *g, int seat, int n, Error *e);
+/* Does the game run hooks (house rules: setup, veto, react)? */
+int game_hooked(const Game *g);
 /* Does the game hide facts from some seats (the variant's hidden_info)? */
 int game_hidden_info(const Game *g);
 /* Once a game with hidden facts is over, each seat may choose to show what

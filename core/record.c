@@ -214,6 +214,9 @@ int record_save_file(const Game *g, const char *path, Error *e)
     const char *named = str_clip(clip, sizeof clip, path);
     StrBuf text = STRBUF_INIT, tmp = STRBUF_INIT;
     unsigned long failures = cv_alloc_failures();
+    if (game_hooked(g))
+        return err_set(e, "%s: a game played with house rules (--rules) cannot be saved "
+                          "yet: its record would replay without them", named);
     if (record_save(g, &text) < 0) {
         int oom = cv_alloc_failures() != failures;
         sb_free(&text);

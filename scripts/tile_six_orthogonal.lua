@@ -1,0 +1,9 @@
+-- Tile Chess with six pawns per side that step only orthogonally
+-- (TILE-1 and TILE-5's parameters).
+rule {
+  name = "Six orthogonal pawns",
+  description = "Each side has six pawns, and a pawn steps straight (it " ..
+                "still captures diagonally).",
+  variants = {"tile"},
+  params = { pawns = "6", orthogonal_pawns = true },
+}

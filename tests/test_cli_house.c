@@ -1,0 +1,329 @@
+/*
+ * test_cli_house.c -- house rules (issue 11, ../shared/HOUSE-RULES.md) at
+ * the interfaces a person uses: `--rules FILE` on perft, legal, run and
+ * play, `chessvar check`, `chessvar rules VARIANT --rules FILE`, and the
+ * example scripts of scripts/ each shown acting (a game, a count, the
+ * rules text).  The Lua layer itself is tests/test_house.c's.
+ *
+ * Invariant: every expected figure is computed here by other means (the
+ * engine without scripts, counting the actions a rule forbids), never
+ * copied from the program's own output.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "../core/game.h"
+#include "../core/house.h"
+#include "support/testutil.h"
+
+typedef struct Run {
+    char *out, *err;
+    int status;
+} Run;
+
+/* Run "chessvar ARGS" with `input` on stdin. */
+static void run(Run *r, const char *args, const char *input)
+{
+    char in[] = "/tmp/chessvar_house_in_XXXXXX", err[] = "/tmp/chessvar_house_err_XXXXXX";
+    int fd = mkstemp(in);
+    assert_true(fd >= 0);
+    if (input)
+        assert_int_equal(write(fd, input, strlen(input)), (ssize_t)strlen(input));
+    close(fd);
+    fd = mkstemp(err);
+    assert_true(fd >= 0);
+    close(fd);
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "NO_COLOR= '%s' %s < '%s' 2> '%s'", tu_program(), args, in,
+             err);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    r->out = tu_read_stream(p);
+    const int st = pclose(p);
+    r->status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    FILE *f = fopen(err, "r");
+    assert_non_null(f);
+    r->err = tu_read_stream(f);
+    fclose(f);
+    unlink(in);
+    unlink(err);
+}
+
+static void run_free(Run *r)
+{
+    free(r->out);
+    free(r->err);
+}
+
+static void assert_has(const char *hay, const char *needle)
+{
+    if (!strstr(hay, needle))
+        fail_msg("\"%s\" is not in:\n%s", needle, hay);
+}
+
+/* Leaves of the orthodox tree at depth 3 whose last move is a Queen's
+ * (its record text starts with Q): what "no queen moves before move 5"
+ * removes at depth 3 (no Queen can move at ply 1 nor 2 from the start). */
+static uint64_t queen_leaves_at_3(void)
+{
+    Game *g = tu_orthodox(NULL);
+    ActionList l1 = ACTIONLIST_INIT, l2 = ACTIONLIST_INIT, l3 = ACTIONLIST_INIT;
+    uint64_t n = 0;
+    game_legal_play(g, &l1);
+    for (int i = 0; i < l1.n; i++) {
+        Game *a = game_clone(g);
+        assert_int_equal(game_apply(a, &l1.v[i], NULL), 0);
+        al_clear(&l2);
+        game_legal_play(a, &l2);
+        for (int j = 0; j < l2.n; j++) {
+            Game *b = game_clone(a);
+            assert_int_equal(game_apply(b, &l2.v[j], NULL), 0);
+            al_clear(&l3);
+            game_legal_play(b, &l3);
+            for (int k = 0; k < l3.n; k++) {
+                StrBuf t = STRBUF_INIT;
+                game_format(b, &l3.v[k], FMT_RECORD, &t);
+                n += sb_str(&t)[0] == 'Q';
+                sb_free(&t);
+            }
+            game_free(b);
+        }
+        game_free(a);
+    }
+    al_free(&l1);
+    al_free(&l2);
+    al_free(&l3);
+    game_free(g);
+    return n;
+}
+
+/* Capability 4 (vetoes) through perft and legal: the count drops by the
+ * Queen moves, the legal list lacks them. */
+static void test_house4_veto_in_perft_and_legal(void **state)
+{
+    (void)state;
+    Game *g = tu_orthodox(NULL);
+    const uint64_t plain = game_perft(g, 3);
+    game_free(g);
+    const uint64_t queen = queen_leaves_at_3();
+    assert_true(queen > 0);
+    Run r;
+    run(&r, "perft orthodox --depth 3 --rules scripts/no_queen_before_5.lua", NULL);
+    char want[64];
+    snprintf(want, sizeof want, "Nodes searched: %llu\n",
+             (unsigned long long)(plain - queen));
+    assert_string_equal(r.out, want);
+    assert_int_equal(r.status, 0);
+    run_free(&r);
+    run(&r, "legal orthodox --fen 'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w "
+            "KQkq - 0 2' --rules scripts/no_queen_before_5.lua", NULL);
+    assert_has(r.out, "g1f3\n");
+    assert_true(strstr(r.out, "d1h5") == NULL);
+    assert_true(strstr(r.out, "d1e2") == NULL);
+    run_free(&r);
+    run(&r, "legal orthodox --fen 'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w "
+            "KQkq - 0 2'", NULL);
+    assert_has(r.out, "d1h5\n");
+    run_free(&r);
+}
+
+/* Capability 4 in play: the vetoed move is refused with the script's
+ * reason; the game goes on; a house-rule game is not saved (yet) rather
+ * than saved without its rules. */
+static void test_house4_veto_reason_in_batch(void **state)
+{
+    (void)state;
+    Run r;
+    run(&r, "run orthodox --rules scripts/no_queen_before_5.lua",
+        "e4\ne5\nQh5\nNf3\nsave /tmp/chessvar_house_never.rec\n");
+    assert_has(r.out, "error: Qh5 is forbidden: no queen moves before move 5\n");
+    assert_has(r.out, "white: Nf3\n");
+    assert_has(r.out, "cannot be saved yet");
+    assert_int_equal(access("/tmp/chessvar_house_never.rec", F_OK), -1);
+    assert_int_equal(r.status, 1);
+    run_free(&r);
+}
+
+/* Capability 5 (reactions end the game): King of the Hill in batch and in
+ * the terminal, whose title names the rule. */
+static void test_house5_king_of_the_hill(void **state)
+{
+    (void)state;
+    Run r;
+    run(&r, "run orthodox --rules scripts/king_of_the_hill.lua",
+        "e4\na6\nKe2\na5\nKe3\na4\nKd4\nstatus\n");
+    assert_has(r.out, "game over: 1-0, white wins (white's King reached the hill)");
+    run_free(&r);
+    run(&r, "play orthodox --ascii --rules scripts/king_of_the_hill.lua", "quit\nyes\n");
+    assert_has(r.out, "Orthodox chess, with house rules: King of the Hill. Type 'help'");
+    run_free(&r);
+}
+
+/* `chessvar check`: clean scripts say ok and exit 0; a broken one is
+ * named with file:line and exit 1, and does not stop the others. */
+static void test_house_check_command(void **state)
+{
+    (void)state;
+    char bad[] = "/tmp/chessvar_house_bad_XXXXXX";
+    int fd = mkstemp(bad);
+    assert_true(fd >= 0);
+    const char *text = "rule {\n  name = 'broken',\n  veto = function(g, a)\n"
+                       "    if a.kind == then return 'x' end\n  end,\n}\n";
+    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    Run r;
+    run(&r, "check scripts/king_of_the_hill.lua scripts/no_queen_before_5.lua", NULL);
+    assert_has(r.out, "scripts/king_of_the_hill.lua: ok (King of the Hill)\n");
+    assert_has(r.out, "scripts/no_queen_before_5.lua: ok (No queen moves before move 5)\n");
+    assert_int_equal(r.status, 0);
+    run_free(&r);
+    char args[256];
+    snprintf(args, sizeof args, "check %s scripts/king_of_the_hill.lua", bad);
+    run(&r, args, NULL);
+    char where[64];
+    snprintf(where, sizeof where, "%s:4:", bad);
+    assert_has(r.out, where);
+    assert_has(r.out, "scripts/king_of_the_hill.lua: ok");
+    assert_int_equal(r.status, 1);
+    run_free(&r);
+    run(&r, "check scripts/tile_six_orthogonal.lua", NULL); /* not for orthodox */
+    assert_int_equal(r.status, 1);
+    assert_has(r.out, "tile");
+    run_free(&r);
+    run(&r, "check scripts/tile_six_orthogonal.lua --variant tile", NULL);
+    assert_int_equal(r.status, 0);
+    run_free(&r);
+    run(&r, "perft orthodox --depth 1 --rules /nonexistent/x.lua", NULL);
+    assert_int_equal(r.status, 2);
+    assert_has(r.err, "/nonexistent/x.lua");
+    run_free(&r);
+    unlink(bad);
+}
+
+/* `rules VARIANT --rules FILE`: the variant's rules with the scripts'
+ * parameter values, then each script's name and description.  The
+ * parameter scripts of scripts/ (MASQ-11, AMBI-6, ECHQ-9) show acting. */
+static void test_house1_parameter_scripts_in_rules_text(void **state)
+{
+    (void)state;
+    Run r;
+    run(&r, "rules masques --rules scripts/masques_allin_31.lua", NULL);
+    assert_has(r.out, "allin=31");
+    assert_has(r.out, "House rule 1: All-in at 31 (scripts/masques_allin_31.lua)\n");
+    run_free(&r);
+    run(&r, "rules ambigus --rules scripts/ambigus_mate.lua", NULL);
+    assert_has(r.out, "mate=on");
+    run_free(&r);
+    /* ECHQ-9: a takeover at move 2 is allowed by default, not with the script */
+    const char *moves = "e4\nd5\nexd5\nNf6\nas merged takeover\n";
+    run(&r, "run echiquete", moves);
+    assert_true(strstr(r.out, "error: takeover") == NULL);
+    run_free(&r);
+    run(&r, "run echiquete --rules scripts/echiquete_takeover_20.lua", moves);
+    assert_has(r.out, "error: takeover: not allowed now");
+    run_free(&r);
+}
+
+/* TILE-1, TILE-5 through a script: six pawns in every hand, pawns step
+ * orthogonally (a pawn alone beside the first piece has 3 steps, not 5). */
+static void test_house1_tile_script(void **state)
+{
+    (void)state;
+    Run r;
+    run(&r, "run tile --rules scripts/tile_six_orthogonal.lua", "position\n");
+    assert_has(r.out, "hand:w=KQRRBBNNPPPPPP,b=KQRRBBNNPPPPPP turn:w");
+    run_free(&r);
+    run(&r, "legal tile --fen 'wK0,0 wP1,0 bK3,0 turn:w' --rules "
+            "scripts/tile_six_orthogonal.lua", NULL);
+    assert_true(strstr(r.out, "1,0-2,1") == NULL); /* no diagonal step */
+    run_free(&r);
+}
+
+/* Capability 3: Chess960 gives exactly 960 starts, each with the bishops
+ * on both colours and the King between the Rooks, mirrored for black. */
+static void test_house3_chess960_has_960_starts(void **state)
+{
+    (void)state;
+    char *text = tu_read_file("scripts/chess960.lua");
+    assert_non_null(text);
+    HouseSource src = {"scripts/chess960.lua", text, strlen(text)};
+    Error e = {""};
+    House *h = house_load(tu_variant("orthodox"), 0, &src, 1, NULL, &e);
+    if (!h)
+        fail_msg("%s", e.msg);
+    GameHooks hooks = house_hooks(h);
+    char seen[1000][9];
+    int nseen = 0;
+    for (uint64_t seed = 1; seed <= 20000 && nseen < 960; seed++) {
+        GameConfig cfg;
+        memset(&cfg, 0, sizeof cfg);
+        cfg.variant = tu_variant("orthodox");
+        cfg.seed = seed;
+        Game *g = game_new_hooked(&cfg, &hooks, &e);
+        if (!g)
+            fail_msg("seed %llu: %s", (unsigned long long)seed, e.msg);
+        char *pos = tu_position(g);
+        char back[9], front[9];
+        memcpy(back, pos, 8);
+        back[8] = 0;
+        const char *last = strrchr(strtok(pos, " "), '/') + 1;
+        memcpy(front, last, 8);
+        front[8] = 0;
+        for (int i = 0; i < 8; i++) /* black mirrors white */
+            assert_int_equal(back[i], front[i] - 'A' + 'a');
+        int b0 = -1, b1 = -1, r0 = -1, k = -1, r1 = -1;
+        for (int i = 0; i < 8; i++) {
+            if (front[i] == 'B')
+                *(b0 < 0 ? &b0 : &b1) = i;
+            if (front[i] == 'R')
+                *(r0 < 0 ? &r0 : &r1) = i;
+            if (front[i] == 'K')
+                k = i;
+        }
+        assert_true((b0 + b1) % 2 == 1); /* both colours */
+        assert_true(r0 < k && k < r1);
+        int j = 0;
+        while (j < nseen && strcmp(seen[j], front))
+            j++;
+        if (j == nseen)
+            memcpy(seen[nseen++], front, 9);
+        free(pos);
+        game_free(g);
+    }
+    assert_int_equal(nseen, 960);
+    house_free(h);
+    free(text);
+}
+
+/* Capability 5 again: three-check counted from the history. */
+static void test_house5_three_check(void **state)
+{
+    (void)state;
+    Run r;
+    run(&r, "run orthodox --rules scripts/three_check.lua",
+        "e4\ne5\nBc4\nNc6\nBxf7+\nKxf7\nQh5+\ng6\nQxg6+\nstatus\n");
+    assert_has(r.out, "game over: 1-0, white wins (white gave check three times)");
+    run_free(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_house4_veto_in_perft_and_legal),
+        cmocka_unit_test(test_house4_veto_reason_in_batch),
+        cmocka_unit_test(test_house5_king_of_the_hill),
+        cmocka_unit_test(test_house_check_command),
+        cmocka_unit_test(test_house1_parameter_scripts_in_rules_text),
+        cmocka_unit_test(test_house1_tile_script),
+        cmocka_unit_test(test_house3_chess960_has_960_starts),
+        cmocka_unit_test(test_house5_three_check),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
