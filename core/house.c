@@ -413,6 +413,31 @@ static int sb_setmetatable(lua_State *L)
     return 1;
 }
 
+/* xpcall's message handler: Lua calls it before unwinding, so for an
+ * error raised by the count hook it would run with hooks off, where no
+ * budget reaches it.  Once the budget is spent the handler is skipped. */
+static int sb_msgh(lua_State *L)
+{
+    if (house_of(L)->exceeded)
+        return 1;
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, 1);
+    return 1;
+}
+
+static int sb_xpcall(lua_State *L)
+{
+    luaL_checktype(L, 2, LUA_TFUNCTION);
+    lua_pushvalue(L, 2);
+    lua_pushcclosure(L, sb_msgh, 1);
+    lua_replace(L, 2);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+    return lua_gettop(L);
+}
+
 /* coroutine.create / wrap: the new thread gets the count hook (threads
  * inherit it anyway; this keeps it true if that ever changes). */
 static int sb_cocreate(lua_State *L)
@@ -601,7 +626,7 @@ static int house_rule(lua_State *L);
 static void sandbox_env(lua_State *L, House *h)
 {
     static const char *const base[] = {
-        "assert", "error", "ipairs", "next", "pairs", "pcall", "xpcall",
+        "assert", "error", "ipairs", "next", "pairs", "pcall",
         "select", "tonumber", "tostring", "type", "rawequal", "rawget",
         "rawlen", "rawset", "getmetatable"};
     lua_newtable(L);
@@ -613,6 +638,9 @@ static void sandbox_env(lua_State *L, House *h)
     lua_getfield(L, -1, "setmetatable");
     lua_pushcclosure(L, sb_setmetatable, 1);
     lua_setfield(L, -3, "setmetatable");
+    lua_getfield(L, -1, "xpcall");
+    lua_pushcclosure(L, sb_xpcall, 1);
+    lua_setfield(L, -3, "xpcall");
     lua_pop(L, 1);
     lua_pushcfunction(L, sb_print);
     lua_setfield(L, -2, "print");
@@ -709,24 +737,34 @@ static void house_view(House *h, int seat, View *out)
     h->v->view(h->g, h->st, seat, out);
 }
 
-/* The full truth of piece p (from view -1): a figure hidden there is read
- * from its owner's view. */
-static ViewPiece piece_truth(House *h, const ViewPiece *p, int *oseat)
+/* The full truth of the pieces, into h->view: every seat's view merged
+ * (view -1 first, then each seat's: a piece one seat sees and another
+ * does not is still on the board, and the owner of a masked piece knows
+ * its figure).  Without hidden information view -1 is the truth. */
+static void house_truth(House *h)
 {
-    ViewPiece t = *p;
-    if (p->figure != FIG_HIDDEN || p->side < 0)
-        return t;
-    int seat = h->v->seat_of_side ? h->v->seat_of_side(h->g, h->st, p->side) : p->side;
-    if (seat < 0)
-        return t;
-    if (*oseat != seat) {
-        house_view(h, seat, h->oview);
-        *oseat = seat;
+    View *all = h->view, *w = h->oview;
+    house_view(h, -1, all);
+    if (h->v->version < 2 || !h->v->hidden_info)
+        return;
+    for (int seat = 0; seat < game_nseats(h->g); seat++) {
+        house_view(h, seat, w);
+        for (int i = 0; i < w->npieces; i++) {
+            const ViewPiece *p = &w->pieces[i];
+            int k = 0;
+            while (k < all->npieces && !coord_eq(all->pieces[k].at, p->at))
+                k++;
+            if (k == all->npieces) {
+                if (all->npieces < MAX_VIEW_PIECES)
+                    all->pieces[all->npieces++] = *p;
+            } else if (all->pieces[k].figure == FIG_HIDDEN) {
+                all->pieces[k].figure = p->figure;
+                all->pieces[k].flags |= p->flags;
+                if (all->pieces[k].side < 0)
+                    all->pieces[k].side = p->side;
+            }
+        }
     }
-    for (int i = 0; i < h->oview->npieces; i++)
-        if (coord_eq(h->oview->pieces[i].at, p->at))
-            t.figure = h->oview->pieces[i].figure;
-    return t;
 }
 
 static void push_piece(lua_State *L, House *h, const Geometry *geo, const ViewPiece *p)
@@ -759,13 +797,11 @@ static void push_piece(lua_State *L, House *h, const Geometry *geo, const ViewPi
 static int gm_pieces(lua_State *L)
 {
     House *h = game_self(L, 1);
-    house_view(h, -1, h->view);
+    house_truth(h);
     Geometry geo = h->view->geo;
-    int oseat = -2;
     lua_createtable(L, h->view->npieces, 0);
     for (int i = 0; i < h->view->npieces; i++) {
-        ViewPiece t = piece_truth(h, &h->view->pieces[i], &oseat);
-        push_piece(L, h, &geo, &t);
+        push_piece(L, h, &geo, &h->view->pieces[i]);
         lua_rawseti(L, -2, i + 1);
     }
     return 1;
@@ -775,18 +811,16 @@ static int gm_piece_at(lua_State *L)
 {
     House *h = game_self(L, 1);
     const char *sq = luaL_checkstring(L, 2);
-    house_view(h, -1, h->view);
+    house_truth(h);
     Geometry geo = h->view->geo;
     Error e;
     Coord c;
     const char *p = sq;
     if (geo_parse_square(&geo, &p, &c, &e) || *p)
         return luaL_error(L, "piece_at: '%s' is not a square", sq);
-    int oseat = -2;
     for (int i = 0; i < h->view->npieces; i++)
         if (coord_eq(h->view->pieces[i].at, c)) {
-            ViewPiece t = piece_truth(h, &h->view->pieces[i], &oseat);
-            push_piece(L, h, &geo, &t);
+            push_piece(L, h, &geo, &h->view->pieces[i]);
             return 1;
         }
     lua_pushnil(L);
@@ -797,16 +831,13 @@ static int gm_material(lua_State *L)
 {
     House *h = game_self(L, 1);
     int side = side_arg(L, h, 2);
-    house_view(h, -1, h->view);
+    house_truth(h);
     const Params *p = game_params(h->g);
-    int oseat = -2;
     lua_Integer sum = 0;
     for (int i = 0; i < h->view->npieces; i++) {
-        if (h->view->pieces[i].side != side)
-            continue;
-        ViewPiece t = piece_truth(h, &h->view->pieces[i], &oseat);
-        if (t.figure < FIG__COUNT)
-            sum += p->values[t.figure];
+        const ViewPiece *t = &h->view->pieces[i];
+        if (t->side == side && t->figure < FIG_HIDDEN)
+            sum += p->values[t->figure];
     }
     lua_pushinteger(L, sum);
     return 1;

@@ -1,0 +1,4 @@
+rule {
+  name = "unknown field",
+  vetoo = function() end,
+}

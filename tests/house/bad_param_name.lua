@@ -1,0 +1,4 @@
+rule {
+  name = "typo",
+  params = { castle = false },
+}

@@ -1,0 +1,4 @@
+rule {
+  name = "wrong type",
+  params = { castling = 3 },
+}

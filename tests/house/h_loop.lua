@@ -1,0 +1,2 @@
+rule { name = "loop" }
+while true do end

@@ -1,0 +1,6 @@
+rule {
+  name = "broken",
+  veto = function(game, action)
+    return if
+  end,
+}

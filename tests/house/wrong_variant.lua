@@ -1,0 +1,1 @@
+rule { name = "tile only", variants = {"tile"} }

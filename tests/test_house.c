@@ -1,0 +1,772 @@
+/*
+ * test_house.c -- house rules in Lua 5.4 (core/house.c, issue 11,
+ * ../shared/HOUSE-RULES.md): each capability on a real game (HOUSE1
+ * parameters, HOUSE2 values, HOUSE3 setup, HOUSE4 vetoes, HOUSE5
+ * reactions, HOUSE6 inspection on every variant) and the hostile scripts
+ * of the sandbox list, each refused quickly with a message naming the
+ * script, the process unharmed for the next House.
+ *
+ * Invariant: every test builds its own Houses and games with small limits
+ * (the scripts are the .lua files of tests/house/), so the suite stays fast.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../core/game.h"
+#include "../core/house.h"
+#include "support/testutil.h"
+
+#define SMALL_BUDGET 200000L
+#define SMALL_MEMORY ((size_t)4 << 20)
+
+/* ---- Helpers ----------------------------------------------------------- */
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* Load the named files of tests/house/ (NULL-terminated) against v; NULL
+ * with e on failure.  The texts live as long as the test (freed by
+ * free_texts). */
+typedef struct Loaded {
+    HouseSource src[8];
+    char *text[8];
+    int n;
+} Loaded;
+
+static House *load_files(Loaded *ld, const VariantOps *v, const char *const *files,
+                         Error *e)
+{
+    memset(ld, 0, sizeof *ld);
+    for (; files[ld->n]; ld->n++) {
+        char path[256];
+        snprintf(path, sizeof path, "tests/house/%s", files[ld->n]);
+        ld->text[ld->n] = tu_read_file(path);
+        assert_non_null(ld->text[ld->n]);
+        ld->src[ld->n].name = files[ld->n];
+        ld->src[ld->n].text = ld->text[ld->n];
+        ld->src[ld->n].len = strlen(ld->text[ld->n]);
+    }
+    HouseLimits lim = {SMALL_BUDGET, SMALL_MEMORY};
+    return house_load(v, 0, ld->src, ld->n, &lim, e);
+}
+
+static void free_texts(Loaded *ld)
+{
+    for (int i = 0; i < ld->n; i++)
+        free(ld->text[i]);
+}
+
+static House *load_text(const VariantOps *v, const char *name, const char *text,
+                        Error *e)
+{
+    HouseSource s = {name, text, strlen(text)};
+    HouseLimits lim = {SMALL_BUDGET, SMALL_MEMORY};
+    return house_load(v, 0, &s, 1, &lim, e);
+}
+
+/* A game of v under h (its params, values and hooks). */
+static Game *house_game_at(House *h, const VariantOps *v, uint64_t seed,
+                           const char *position, Error *e)
+{
+    GameConfig cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.variant = v;
+    cfg.seed = seed;
+    cfg.position = position;
+    params_defaults(v, &cfg.params);
+    if (house_params(h, &cfg.params, e))
+        return NULL;
+    cfg.params_set = 1;
+    GameHooks k = house_hooks(h);
+    return game_new_hooked(&cfg, &k, e);
+}
+
+static Game *house_game(House *h, const VariantOps *v, uint64_t seed, Error *e)
+{
+    return house_game_at(h, v, seed, NULL, e);
+}
+
+static void assert_has(const char *text, const char *want)
+{
+    if (!text || !strstr(text, want))
+        fail_msg("expected \"%s\" in: %s", want, text ? text : "(null)");
+}
+
+/* A clean House and game in the same process still work after a hostile
+ * script: a rule that sets parameters, and a veto that acts. */
+static void assert_next_game_clean(void)
+{
+    Loaded ld;
+    Error e;
+    const char *files[] = {"params.lua", "noqueen.lua", NULL};
+    const VariantOps *v = tu_variant("orthodox");
+    House *h = load_files(&ld, v, files, &e);
+    if (!h)
+        fail_msg("a clean House failed after a hostile one: %s", e.msg);
+    Game *g = house_game(h, v, 1, &e);
+    assert_non_null(g);
+    tu_play_line(g, "e4 e5");
+    assert_int_equal(game_perft(g, 1), 25); /* 29 less Qe2 Qf3 Qg4 Qh5 */
+    game_free(g);
+    house_free(h);
+    free_texts(&ld);
+}
+
+/* Loading file must fail within two seconds, naming the script and want. */
+static void hostile_load(const char *file, const char *want)
+{
+    Loaded ld;
+    Error e;
+    const char *files[] = {file, NULL};
+    double t0 = now();
+    House *h = load_files(&ld, tu_variant("orthodox"), files, &e);
+    double dt = now() - t0;
+    if (h) {
+        house_free(h);
+        fail_msg("%s loaded", file);
+    }
+    assert_has(e.msg, file);
+    assert_has(e.msg, want);
+    if (dt > 2.0)
+        fail_msg("%s took %.2f s to refuse", file, dt);
+    free_texts(&ld);
+    assert_next_game_clean();
+}
+
+/* ---- HOUSE1, HOUSE2: parameters and values ---------------------------- */
+
+static void test_house1_params_by_name_and_house2_values(void **state)
+{
+    (void)state;
+    Loaded ld;
+    Error e;
+    const char *files[] = {"params.lua", NULL};
+    const VariantOps *v = tu_variant("orthodox");
+    House *h = load_files(&ld, v, files, &e);
+    assert_non_null(h);
+    assert_int_equal(house_count(h), 1);
+    assert_string_equal(house_title(h, 0), "No castling, cheap queens");
+    assert_string_equal(house_description(h, 0), "Castling is off and a Queen is worth 9.");
+    Game *g = house_game(h, v, 1, &e);
+    assert_non_null(g);
+    assert_int_equal(game_param(g, params_index(v, "castling")), 0);
+    assert_int_equal(game_param(g, params_index(v, "fivefold")), 0);
+    assert_int_equal(game_params(g)->values[FIG_QUEEN], 9);
+    assert_int_equal(game_params(g)->values[FIG_KNIGHT], 4);
+    /* ORTH-5 with castling off: O-O is refused in a position allowing it. */
+    game_free(g);
+    house_free(h);
+    free_texts(&ld);
+}
+
+static void test_house1_tile_enum_by_integer(void **state)
+{
+    (void)state;
+    Loaded ld;
+    Error e;
+    const char *files[] = {"params_tile.lua", NULL};
+    const VariantOps *v = tu_variant("tile");
+    House *h = load_files(&ld, v, files, &e);
+    assert_non_null(h);
+    Params p;
+    params_defaults(v, &p);
+    assert_int_equal(house_params(h, &p, &e), 0);
+    StrBuf b = STRBUF_INIT;
+    params_diff(v, &p, &b);
+    assert_has(sb_str(&b), "pawns=6");
+    assert_has(sb_str(&b), "orthogonal_pawns=on");
+    sb_free(&b);
+    house_free(h);
+    free_texts(&ld);
+}
+
+static void test_house1_unknown_param_lists_valid_names(void **state)
+{
+    (void)state;
+    Loaded ld;
+    Error e;
+    const char *f1[] = {"bad_param_name.lua", NULL};
+    assert_null(load_files(&ld, tu_variant("orthodox"), f1, &e));
+    assert_has(e.msg, "bad_param_name.lua:1:");
+    assert_has(e.msg, "castle");
+    assert_has(e.msg, "castling"); /* the valid names are listed */
+    free_texts(&ld);
+    const char *f2[] = {"bad_param_type.lua", NULL};
+    assert_null(load_files(&ld, tu_variant("orthodox"), f2, &e));
+    assert_has(e.msg, "bad_param_type.lua:1:");
+    assert_has(e.msg, "params.castling: expected a boolean");
+    free_texts(&ld);
+}
+
+static void test_house_rule_fields_checked(void **state)
+{
+    (void)state;
+    Loaded ld;
+    Error e;
+    const char *f1[] = {"bad_field.lua", NULL};
+    assert_null(load_files(&ld, tu_variant("orthodox"), f1, &e));
+    assert_has(e.msg, "bad_field.lua:1: rule: unknown field 'vetoo'");
+    free_texts(&ld);
+    const char *f2[] = {"wrong_variant.lua", NULL};
+    assert_null(load_files(&ld, tu_variant("orthodox"), f2, &e));
+    assert_has(e.msg, "wrong_variant.lua:1: rule: this script is not for orthodox");
+    free_texts(&ld);
+    House *h = load_text(tu_variant("orthodox"), "none.lua", "local x = 1", &e);
+    assert_null(h);
+    assert_has(e.msg, "none.lua: the script never calls rule{...}");
+    h = load_text(tu_variant("orthodox"), "twice.lua",
+                  "rule{name='a'}\nrule{name='b'}", &e);
+    assert_null(h);
+    assert_has(e.msg, "twice.lua:2: rule{} is called a second time");
+    h = load_text(tu_variant("orthodox"), "react.lua", "rule{name='a', react=3}", &e);
+    assert_null(h);
+    assert_has(e.msg, "react.lua:1: rule: react: expected a function, got a number");
+}
+
+static void test_house_syntax_error_names_file_line(void **state)
+{
+    (void)state;
+    hostile_load("syntax.lua", "syntax.lua:4:");
+}
+
+/* ---- HOUSE3: setup ---------------------------------------------------- */
+
+static void test_house3_fixed_setup(void **state)
+{
+    (void)state;
+    Loaded ld;
+    Error e;
+    const char *files[] = {"setup_fixed.lua", NULL};
+    const VariantOps *v = tu_variant("orthodox");
+    House *h = load_files(&ld, v, files, &e);
+    assert_non_null(h);
+    Game *g = house_game(h, v, 3, &e);
+    assert_non_null(g);
+    char *pos = tu_position(g);
+    assert_string_equal(pos, "4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1");
+    free(pos);
+    game_free(g);
+    house_free(h);
+    free_texts(&ld);
+}
+
+/* Chess960 (HOUSE3): the back rank of a seed is always the same, it is a
+ * Chess960 rank (bishops on both colours, King between the Rooks), and
+ * the seeds reach several of them. */
+static void check_960(const char *fen)
+{
+    int b = -1, k = -1, r1 = -1, r2 = -1, bishops = 0;
+    for (int i = 0; i < 8; i++) {
+        char c = fen[i];
+        if (c == 'b')
+            bishops |= 1 << (i & 1), b = i;
+        if (c == 'k')
+            k = i;
+        if (c == 'r')
+            r1 < 0 ? (r1 = i) : (r2 = i);
+    }
+    (void)b;
+    if (bishops != 3 || !(r1 < k && k < r2) || fen[8] != '/')
+        fail_msg("not a Chess960 rank: %s", fen);
+}
+
+static void test_house3_chess960_seeded(void **state)
+{
+    (void)state;
+    Loaded ld;
+    Error e;
+    const char *files[] = {"chess960.lua", NULL};
+    const VariantOps *v = tu_variant("orthodox");
+    House *h = load_files(&ld, v, files, &e);
+    assert_non_null(h);
+    char first[8][80];
+    int distinct = 0;
+    for (uint64_t seed = 1; seed <= 8; seed++) {
+        Game *a = house_game(h, v, seed, &e), *b = house_game(h, v, seed, &e);
+        assert_non_null(a);
+        assert_non_null(b);
+        char *pa = tu_position(a), *pb = tu_position(b);
+        assert_string_equal(pa, pb); /* same seed, same start */
+        check_960(pa);
+        str_copy(first[seed - 1], sizeof first[0], pa);
+        int seen = 0;
+        for (uint64_t k = 0; k + 1 < seed; k++)
+            seen |= !strcmp(first[k], pa);
+        distinct += !seen;
+        assert_int_equal(game_param(a, params_index(v, "castling")), 0);
+        free(pa);
+        free(pb);
+        game_free(a);
+        game_free(b);
+    }
+    assert_true(distinct >= 4);
+    house_free(h);
+    free_texts(&ld);
+}
+
+/* ---- HOUSE4: vetoes ------------------------------------------------------ */
+
+static int queen_at(Game *g, Coord c)
+{
+    View *w = calloc(1, sizeof *w);
+    assert_int_equal(game_view(g, -1, w), 0);
+    int q = 0;
+    for (int i = 0; i < w->npieces; i++)
+        q |= coord_eq(w->pieces[i].at, c) && w->pieces[i].figure == FIG_QUEEN;
+    free(w);
+    return q;
+}
+
+/* Perft of an unhooked game with queen moves left out, counted here. */
+static uint64_t perft_no_queen(Game *g, int depth)
+{
+    ActionList l = ACTIONLIST_INIT;
+    game_legal_play(g, &l);
+    uint64_t n = 0;
+    for (int i = 0; i < l.n; i++) {
+        if (l.v[i].kind == ACT_MOVE && queen_at(g, l.v[i].from))
+            continue;
+        if (depth == 1) {
+            n++;
+            continue;
+        }
+        Game *c = game_clone(g);
+        Error e;
+        assert_int_equal(game_apply(c, &l.v[i], &e), 0);
+        n += perft_no_queen(c, depth - 1);
+        game_free(c);
+    }
+    al_free(&l);
+    return n;
+}
+
+static void test_house4_veto_no_queen_before_move_5(void **state)
+{
+    (void)state;
+    Loaded ld;
+    Error e;
+    const char *files[] = {"noqueen.lua", NULL};
+    const VariantOps *v = tu_variant("orthodox");
+    House *h = load_files(&ld, v, files, &e);
+    assert_non_null(h);
+    Game *g = house_game(h, v, 1, &e);
+    assert_non_null(g);
+    tu_play_line(g, "e4 e5"); /* move 3: the queens could move now */
+    Game *plain = tu_orthodox(NULL);
+    tu_play_line(plain, "e4 e5");
+    uint64_t want = perft_no_queen(plain, 2);
+    assert_true(want < game_perft(plain, 2)); /* the veto has work to do */
+    assert_int_equal(game_perft(g, 2), want);
+    assert_int_equal(game_perft(g, 1), perft_no_queen(plain, 1));
+    ActionList l = ACTIONLIST_INIT;
+    game_legal(g, 0, &l);
+    for (int i = 0; i < l.n; i++)
+        assert_false(l.v[i].kind == ACT_MOVE && queen_at(g, l.v[i].from));
+    al_free(&l);
+    Game *before = game_clone(g);
+    assert_int_equal(game_play(g, 0, "Qh5", &e), -1);
+    assert_has(e.msg, "no queen moves before move 5");
+    assert_true(game_same(g, before));
+    tu_play_line(g, "Nf3 Nc6"); /* move 5: the queen may go */
+    tu_play(g, 0, "Qe2");
+    game_free(before);
+    game_free(plain);
+    game_free(g);
+    house_free(h);
+    free_texts(&ld);
+}
+
+static void test_house4_veto_wrong_type_forbids_with_error(void **state)
+{
+    (void)state;
+    Loaded ld;
+    Error e;
+    const char *files[] = {"wrong_veto.lua", NULL};
+    const VariantOps *v = tu_variant("orthodox");
+    House *h = load_files(&ld, v, files, &e);
+    assert_non_null(h);
+    Game *g = house_game(h, v, 1, &e);
+    assert_non_null(g);
+    assert_int_equal(game_perft(g, 1), 0);
+    assert_int_equal(game_play(g, 0, "e4", &e), -1);
+    assert_has(e.msg, "wrong_veto.lua:1: veto returned a number");
+    assert_has(house_error(h), "house rule wrong_veto.lua, veto:");
+    house_clear_error(h);
+    assert_null(house_error(h));
+    game_free(g);
+    house_free(h);
+    free_texts(&ld);
+}
+
+/* A veto that loops: every action is forbidden with the budget error,
+ * quickly, and the game goes on being answerable. */
+static void test_house_sandbox_loop_in_veto(void **state)
+{
+    (void)state;
+    Loaded ld;
+    Error e;
+    const char *files[] = {"h_veto_loop.lua", NULL};
+    const VariantOps *v = tu_variant("orthodox");
+    House *h = load_files(&ld, v, files, &e);
+    assert_non_null(h);
+    Game *g = house_game(h, v, 1, &e);
+    assert_non_null(g);
+    double t0 = now();
+    assert_int_equal(game_play(g, 0, "e4", &e), -1);
+    assert_has(e.msg, "h_veto_loop.lua:1: instruction budget exceeded");
+    assert_has(house_error(h), "veto");
+    assert_true(now() - t0 < 2.0);
+    game_free(g);
+    house_free(h);
+    free_texts(&ld);
+    assert_next_game_clean();
+}
+
+/* ---- HOUSE5: reactions ------------------------------------------------- */
+
+static void test_house5_king_of_the_hill_ends_game(void **state)
+{
+    (void)state;
+    Loaded ld;
+    Error e;
+    const char *files[] = {"koth.lua", NULL};
+    const VariantOps *v = tu_variant("orthodox");
+    House *h = load_files(&ld, v, files, &e);
+    assert_non_null(h);
+    Game *g = house_game_at(h, v, 1, "4k3/p7/8/8/8/8/P7/4K3 w - - 0 1", &e);
+    assert_non_null(g);
+    tu_play_line(g, "Ke2 Kd8 Ke3 Ke8");
+    Status s;
+    game_status(g, &s);
+    assert_false(s.over);
+    tu_play(g, 0, "Ke4");
+    game_status(g, &s);
+    assert_true(s.over);
+    assert_int_equal(s.winners, 1u); /* white */
+    assert_string_equal(s.reason, "white King reached the hill");
+    game_free(g);
+    house_free(h);
+    free_texts(&ld);
+}
+
+static void test_house5_react_error_undoes_action(void **state)
+{
+    (void)state;
+    Loaded ld;
+    Error e;
+    const char *files[] = {"react_error.lua", NULL};
+    const VariantOps *v = tu_variant("orthodox");
+    House *h = load_files(&ld, v, files, &e);
+    assert_non_null(h);
+    Game *g = house_game(h, v, 1, &e);
+    assert_non_null(g);
+    Game *before = game_clone(g);
+    assert_int_equal(game_play(g, 0, "e4", &e), -1);
+    assert_has(e.msg, "react_error.lua:5: no e4 today");
+    assert_has(e.msg, "react");
+    assert_true(game_same(g, before));
+    tu_play(g, 0, "d4");
+    game_free(before);
+    game_free(g);
+    house_free(h);
+    free_texts(&ld);
+}
+
+/* ---- HOUSE6: inspection on every variant ------------------------------- */
+
+/* Play text by the seat to act under inspect.lua; return the log. */
+static void inspect_one(const char *variant, const char *text, const char *const *want)
+{
+    Loaded ld;
+    Error e;
+    const char *files[] = {"inspect.lua", NULL};
+    const VariantOps *v = tu_variant(variant);
+    House *h = load_files(&ld, v, files, &e);
+    if (!h)
+        fail_msg("%s: %s", variant, e.msg);
+    Game *g = house_game(h, v, 1, &e);
+    assert_non_null(g);
+    tu_play(g, game_to_act(g), text);
+    const char *log = house_log(h);
+    char *pos = tu_position(g);
+    char line[2200];
+    snprintf(line, sizeof line, "position\t%s\n", pos);
+    assert_has(log, line);
+    snprintf(line, sizeof line, "variant\t%s\t", variant);
+    assert_has(log, line);
+    for (int i = 0; want[i]; i++)
+        assert_has(log, want[i]);
+    free(pos);
+    game_free(g);
+    house_free(h);
+    free_texts(&ld);
+}
+
+static void test_house6_inspect_orthodox(void **state)
+{
+    (void)state;
+    const char *want[] = {"variant\torthodox\t2\t2\n",
+                          "action\tmove\twhite\te2\te4\tnil\te2e4\n",
+                          "turn\tblack\tblack\t2\n",
+                          "history\t1\te4\te2e4\twhite\tmove\n",
+                          "pieces\t32\n", "material\t40\n",
+                          "check\tfalse\tfalse\n", "at\te4\twhite\tP\tnil\n", NULL};
+    inspect_one("orthodox", "e4", want);
+}
+
+static void test_house6_inspect_ambigus(void **state)
+{
+    (void)state;
+    const char *want[] = {"variant\tambigus\t", "pieces\t32\n", "history\t1\t", NULL};
+    inspect_one("ambigus", "a3", want);
+}
+
+static void test_house6_inspect_echiquete(void **state)
+{
+    (void)state;
+    const char *want[] = {"action\tmove\twhite\tb1\tc3\tnil\tb1c3\n",
+                          "at\tc3\twhite\tN\tnil\n", NULL};
+    inspect_one("echiquete", "b1c3", want);
+}
+
+/* Tile (TILE-1): the plane's squares are "x,y". */
+static void test_house6_inspect_tile_plane_squares(void **state)
+{
+    (void)state;
+    const char *want[] = {"action\tplace\twhite\tnil\t0,0\tQ\t", "pieces\t1\n",
+                          "at\t0,0\twhite\tQ\tnil\n", NULL};
+    inspect_one("tile", "Q@0,0", want);
+}
+
+/* Masqués: the rule script sees the real figure of a masked piece, which
+ * the enemy's view does not show (MASQ hidden figures). */
+static void test_house6_inspect_masques_masked_figure(void **state)
+{
+    (void)state;
+    const char *want[] = {"action\tplace\twhite\tnil\ta1\tK\t",
+                          "at\ta1\twhite\tK\ttrue\n", "masked\ta1\twhite\tK\n", NULL};
+    inspect_one("masques", "place K a1", want);
+    Game *g = tu_game(&(TuGame){.variant = tu_variant("masques"), .seed = 1});
+    tu_play(g, 0, "place K a1");
+    View *w = calloc(1, sizeof *w);
+    assert_int_equal(game_view(g, 1, w), 0);
+    for (int i = 0; i < w->npieces; i++) /* black cannot know it (MASQ-2) */
+        assert_false(coord_eq(w->pieces[i].at, coord_make(0, 0)) &&
+                     w->pieces[i].figure == FIG_KING);
+    free(w);
+    game_free(g);
+}
+
+/* ---- The sandbox: hostile scripts ------------------------------------- */
+
+static void test_house_sandbox_infinite_loop(void **state)
+{
+    (void)state;
+    hostile_load("h_loop.lua", "h_loop.lua:2: instruction budget exceeded");
+}
+
+static void test_house_sandbox_loop_in_pcall(void **state)
+{
+    (void)state;
+    hostile_load("h_loop_pcall.lua", "instruction budget exceeded");
+}
+
+static void test_house_sandbox_loop_in_coroutine(void **state)
+{
+    (void)state;
+    hostile_load("h_loop_coroutine.lua", "instruction budget exceeded");
+}
+
+static void test_house_sandbox_loop_in_close_handler(void **state)
+{
+    (void)state;
+    hostile_load("h_loop_close.lua", "instruction budget exceeded");
+}
+
+static void test_house_sandbox_loop_in_gc_handler_refused(void **state)
+{
+    (void)state;
+    hostile_load("h_loop_gc.lua", "h_loop_gc.lua:2: setmetatable: __gc metamethods are "
+                                  "not allowed");
+}
+
+static void test_house_sandbox_loop_in_error_handler(void **state)
+{
+    (void)state;
+    hostile_load("h_loop_xpcall.lua", "instruction budget exceeded");
+}
+
+static void test_house_sandbox_memory_rep(void **state)
+{
+    (void)state;
+    hostile_load("h_mem_rep.lua", "h_mem_rep.lua:2: string.rep:");
+}
+
+static void test_house_sandbox_memory_concat(void **state)
+{
+    (void)state;
+    hostile_load("h_mem_concat.lua", "memory cap exceeded");
+}
+
+static void test_house_sandbox_memory_table(void **state)
+{
+    (void)state;
+    hostile_load("h_mem_table.lua", "memory cap exceeded");
+}
+
+static void test_house_sandbox_deep_recursion(void **state)
+{
+    (void)state;
+    hostile_load("h_recursion.lua", "memory cap exceeded");
+}
+
+static void test_house_sandbox_pattern_bomb(void **state)
+{
+    (void)state;
+    hostile_load("h_pattern.lua", "h_pattern.lua:3: pattern 'a*a*a*a*a*a*b' is too costly");
+}
+
+/* string.rep("", 2^62) and table.move over 2^40 keys loop in C. */
+static void test_house_sandbox_c_loops(void **state)
+{
+    (void)state;
+    hostile_load("h_empty_rep.lua", "instruction budget exceeded");
+}
+
+/* Every name the sandbox leaves out is unreachable: an error naming the
+ * script and the line. */
+static void test_house_sandbox_forbidden_names(void **state)
+{
+    (void)state;
+    static const char *const tries[] = {
+        "io.open('/etc/passwd')", "os.exit(1)", "os.time()", "package.loadlib('x','y')",
+        "require('io')", "debug.sethook()", "load('return 1')()", "loadstring('x')",
+        "dofile('/etc/passwd')", "loadfile('/etc/passwd')", "collectgarbage('stop')",
+        "string.dump(print)", "(''):dump()", "getmetatable('').__index.dump(print)",
+        "rawget(_G, 'io').open('x')", NULL};
+    for (int i = 0; tries[i]; i++) {
+        char text[200];
+        snprintf(text, sizeof text, "rule{name='x'}\nlocal _ = %s\n", tries[i]);
+        Error e;
+        House *h = load_text(tu_variant("orthodox"), "reach.lua", text, &e);
+        if (h) {
+            house_free(h);
+            fail_msg("reached: %s", tries[i]);
+        }
+        assert_has(e.msg, "reach.lua:2:");
+    }
+    assert_next_game_clean();
+}
+
+static void test_house_sandbox_binary_chunk_refused(void **state)
+{
+    (void)state;
+    static const char bin[] = "\x1bLua\x54\x00\x19\x93\r\n\x1a\n";
+    HouseSource s = {"bin.luac", bin, sizeof bin - 1};
+    Error e;
+    HouseLimits lim = {SMALL_BUDGET, SMALL_MEMORY};
+    assert_null(house_load(tu_variant("orthodox"), 0, &s, 1, &lim, &e));
+    assert_has(e.msg, "bin.luac");
+    assert_has(e.msg, "binary chunk");
+}
+
+/* Poisoning the string metatable or _G reaches neither a later script of
+ * the same House nor a later House. */
+static void test_house_sandbox_poison_string_and_G(void **state)
+{
+    (void)state;
+    Loaded ld;
+    Error e;
+    const char *files[] = {"h_poison.lua", "h_clean.lua", NULL};
+    House *h = load_files(&ld, tu_variant("orthodox"), files, &e);
+    if (!h)
+        fail_msg("%s", e.msg);
+    house_free(h);
+    free_texts(&ld);
+    const char *again[] = {"h_clean.lua", NULL};
+    h = load_files(&ld, tu_variant("orthodox"), again, &e);
+    assert_non_null(h);
+    house_free(h);
+    free_texts(&ld);
+    assert_next_game_clean();
+}
+
+/* math.random is the game's: randomseed is refused, and random outside a
+ * hook says where it may be used. */
+static void test_house_sandbox_random_is_the_games(void **state)
+{
+    (void)state;
+    Error e;
+    House *h = load_text(tu_variant("orthodox"), "seed.lua",
+                         "rule{name='x'}\nmath.randomseed(1)\n", &e);
+    assert_null(h);
+    assert_has(e.msg, "seed.lua:2: math.randomseed is not available");
+    h = load_text(tu_variant("orthodox"), "rand.lua", "rule{name='x'}\nmath.random()\n", &e);
+    assert_null(h);
+    assert_has(e.msg, "rand.lua:2: math.random is the game's generator");
+}
+
+/* print goes to the House's log, nowhere else. */
+static void test_house_print_goes_to_log(void **state)
+{
+    (void)state;
+    Error e;
+    House *h = load_text(tu_variant("orthodox"), "p.lua",
+                         "rule{name='x'}\nprint('hello', 1, nil)\n", &e);
+    assert_non_null(h);
+    assert_string_equal(house_log(h), "hello\t1\tnil\n");
+    house_free(h);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_house1_params_by_name_and_house2_values),
+        cmocka_unit_test(test_house1_tile_enum_by_integer),
+        cmocka_unit_test(test_house1_unknown_param_lists_valid_names),
+        cmocka_unit_test(test_house_rule_fields_checked),
+        cmocka_unit_test(test_house_syntax_error_names_file_line),
+        cmocka_unit_test(test_house3_fixed_setup),
+        cmocka_unit_test(test_house3_chess960_seeded),
+        cmocka_unit_test(test_house4_veto_no_queen_before_move_5),
+        cmocka_unit_test(test_house4_veto_wrong_type_forbids_with_error),
+        cmocka_unit_test(test_house_sandbox_loop_in_veto),
+        cmocka_unit_test(test_house5_king_of_the_hill_ends_game),
+        cmocka_unit_test(test_house5_react_error_undoes_action),
+        cmocka_unit_test(test_house6_inspect_orthodox),
+        cmocka_unit_test(test_house6_inspect_ambigus),
+        cmocka_unit_test(test_house6_inspect_echiquete),
+        cmocka_unit_test(test_house6_inspect_tile_plane_squares),
+        cmocka_unit_test(test_house6_inspect_masques_masked_figure),
+        cmocka_unit_test(test_house_sandbox_infinite_loop),
+        cmocka_unit_test(test_house_sandbox_loop_in_pcall),
+        cmocka_unit_test(test_house_sandbox_loop_in_coroutine),
+        cmocka_unit_test(test_house_sandbox_loop_in_close_handler),
+        cmocka_unit_test(test_house_sandbox_loop_in_gc_handler_refused),
+        cmocka_unit_test(test_house_sandbox_loop_in_error_handler),
+        cmocka_unit_test(test_house_sandbox_memory_rep),
+        cmocka_unit_test(test_house_sandbox_memory_concat),
+        cmocka_unit_test(test_house_sandbox_memory_table),
+        cmocka_unit_test(test_house_sandbox_deep_recursion),
+        cmocka_unit_test(test_house_sandbox_pattern_bomb),
+        cmocka_unit_test(test_house_sandbox_c_loops),
+        cmocka_unit_test(test_house_sandbox_forbidden_names),
+        cmocka_unit_test(test_house_sandbox_binary_chunk_refused),
+        cmocka_unit_test(test_house_sandbox_poison_string_and_G),
+        cmocka_unit_test(test_house_sandbox_random_is_the_games),
+        cmocka_unit_test(test_house_print_goes_to_log),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
