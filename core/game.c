@@ -588,7 +588,7 @@ int game_vetoed(const Game *g, const Action *a, char *why, size_t n)
     if (!g->hooks.veto)
         return 0;
     char buf[256] = "";
-    if (!g->hooks.veto(g->hooks.ud, g, g->st, a, buf, sizeof buf))
+    if (!g->hooks.veto(g->hooks.ud, g, g->st, 0, a, buf, sizeof buf))
         return 0;
     if (why)
         str_copy(why, n, buf[0] ? buf : "forbidden by a house rule");
@@ -596,7 +596,7 @@ int game_vetoed(const Game *g, const Action *a, char *why, size_t n)
 }
 
 /* The variant's play actions for seat in state st, minus vetoed ones. */
-static void legal_play(const Game *g, const void *st, int seat, ActionList *out)
+static void legal_play(const Game *g, const void *st, int ply, int seat, ActionList *out)
 {
     int first = out->n;
     g->cfg.variant->legal(g, st, seat, out);
@@ -605,7 +605,7 @@ static void legal_play(const Game *g, const void *st, int seat, ActionList *out)
     int k = first;
     for (int i = first; i < out->n; i++) {
         char why[8];
-        if (!g->hooks.veto(g->hooks.ud, g, st, &out->v[i], why, sizeof why))
+        if (!g->hooks.veto(g->hooks.ud, g, st, ply, &out->v[i], why, sizeof why))
             out->v[k++] = out->v[i];
     }
     out->n = k;
@@ -634,7 +634,7 @@ void game_legal(const Game *g, int seat, ActionList *out)
     game_status(g, &s);
     if (s.over || seat < 0 || seat >= g->cfg.nseats)
         return;
-    legal_play(g, g->st, seat, out);
+    legal_play(g, g->st, 0, seat, out);
     if (!seat_sides(g, seat))
         return;
     if (may_resign(g, seat))
@@ -655,7 +655,7 @@ void game_legal_play(const Game *g, ActionList *out)
 {
     int seat = game_to_act(g);
     if (seat >= 0)
-        legal_play(g, g->st, seat, out);
+        legal_play(g, g->st, 0, seat, out);
 }
 
 /* ---- Text --------------------------------------------------------------- */
@@ -916,7 +916,7 @@ static int is_legal(const Game *g, const Action *a)
         Status s;
         game_status(g, &s);
         if (!s.over && a->seat < g->cfg.nseats)
-            legal_play(g, g->st, a->seat, &legal);
+            legal_play(g, g->st, 0, a->seat, &legal);
     }
     int found = legal.failed ? -2 : al_find(&legal, a);
     al_free(&legal);
@@ -1218,6 +1218,7 @@ typedef struct PerftCtx {
     unsigned char *blobs; /* one blob per remaining depth */
     ActionList *lists;    /* one list per remaining depth */
     int failed;           /* memory ran out: the count is worthless */
+    int top;              /* the remaining depth at g's own state (ply 0) */
 } PerftCtx;
 
 static uint64_t perft_rec(PerftCtx *c, const void *st, int depth)
@@ -1228,7 +1229,7 @@ static uint64_t perft_rec(PerftCtx *c, const void *st, int depth)
         return 0;
     ActionList *l = &c->lists[depth];
     al_clear(l);
-    legal_play(c->g, st, seat, l);
+    legal_play(c->g, st, c->top - depth, seat, l);
     c->failed |= l->failed;
     if (depth == 1)
         return (uint64_t)l->n;
@@ -1258,6 +1259,7 @@ static int perft_init(PerftCtx *c, const Game *g, int depth)
 {
     memset(c, 0, sizeof *c);
     c->g = g;
+    c->top = depth;
     c->size = g->cfg.variant->state_size;
     int levels = depth > 0 ? depth + 1 : 1;
     c->blobs = cv_calloc(c->size * (size_t)levels);

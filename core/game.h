@@ -34,8 +34,10 @@ typedef struct GameHooks {
     /* Build the start position instead of the variant: write a position
      * string into out (may draw from game_rng(g)).  -1 with e on failure. */
     int (*setup)(void *ud, Game *g, StrBuf *out, Error *e);
-    /* Forbid a candidate action: return 1 and write a reason for people. */
-    int (*veto)(void *ud, const Game *g, const void *st, const Action *a,
+    /* Forbid a candidate action: return 1 and write a reason for people.
+     * st is the state judged: g's own (ply 0), or in perft a state `ply`
+     * actions after g's (those actions are in no history). */
+    int (*veto)(void *ud, const Game *g, const void *st, int ply, const Action *a,
                 char *why, size_t n);
     /* After an action is applied (the new state is in g).  May end the game
      * with game_end().  -1 with e: the action is undone, the error given. */

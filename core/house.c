@@ -69,6 +69,7 @@ struct House {
     const Game *g;              /* the game, read */
     const void *st;             /* the state judged (veto: maybe not g's) */
     const Action *act;          /* veto: the candidate */
+    int ply;                    /* veto: actions from g's state to st (perft) */
     Rng *rng;                   /* math.random's generator, NULL outside */
     Rng vrng;
     int vrng_ready;
@@ -870,7 +871,7 @@ static int gm_seat_to_act(lua_State *L)
 static int gm_move_number(lua_State *L)
 {
     House *h = game_self(L, 1);
-    lua_pushinteger(L, game_history_len(h->g) + 1);
+    lua_pushinteger(L, game_history_len(h->g) + 1 + (h->hook == HOOK_VETO ? h->ply : 0));
     return 1;
 }
 
@@ -1502,7 +1503,7 @@ static int call_veto(lua_State *L)
     return 0;
 }
 
-static int hook_veto(void *ud, const Game *g, const void *st, const Action *act,
+static int hook_veto(void *ud, const Game *g, const void *st, int ply, const Action *act,
                      char *why, size_t n)
 {
     House *h = ud;
@@ -1511,6 +1512,7 @@ static int hook_veto(void *ud, const Game *g, const void *st, const Action *act,
             continue;
         house_enter(h, NULL, g, st, &h->vrng);
         h->act = act;
+        h->ply = ply;
         HookArg a = {.h = h, .script = i, .a = act, .why = why, .n = n};
         int rc = house_run(h, HOOK_VETO, i, call_veto, &a);
         house_leave(h);

@@ -144,7 +144,7 @@ static void test_house4_veto_reason_in_batch(void **state)
     run(&r, "run orthodox --rules scripts/no_queen_before_5.lua",
         "e4\ne5\nQh5\nNf3\nsave /tmp/chessvar_house_never.rec\n");
     assert_has(r.out, "error: Qh5 is forbidden: no queen moves before move 5\n");
-    assert_has(r.out, "white: Nf3\n");
+    assert_has(r.out, "white: Nf3 (g1f3)\n");
     assert_has(r.out, "cannot be saved yet");
     assert_int_equal(access("/tmp/chessvar_house_never.rec", F_OK), -1);
     assert_int_equal(r.status, 1);
@@ -222,12 +222,13 @@ static void test_house1_parameter_scripts_in_rules_text(void **state)
     assert_has(r.out, "mate=on");
     run_free(&r);
     /* ECHQ-9: a takeover at move 2 is allowed by default, not with the script */
-    const char *moves = "e4\nd5\nexd5\nNf6\nas merged takeover\n";
+    const char *moves = "e4\nd5\nexd5\nNf6\nas black takeover\n";
     run(&r, "run echiquete", moves);
-    assert_true(strstr(r.out, "error: takeover") == NULL);
+    assert_has(r.out, "black takes over the merged pieces");
     run_free(&r);
     run(&r, "run echiquete --rules scripts/echiquete_takeover_20.lua", moves);
-    assert_has(r.out, "error: takeover: not allowed now");
+    assert_true(strstr(r.out, "black takes over") == NULL);
+    assert_has(r.out, "error: ");
     run_free(&r);
 }
 
@@ -313,6 +314,63 @@ static void test_house5_three_check(void **state)
     run_free(&r);
 }
 
+/* Leaves at depth `depth` of g where no Queen moves in the first `banned`
+ * plies: counted without hooks, by the record texts. */
+static uint64_t count_no_queen(const Game *g, int depth, int banned)
+{
+    if (depth == 0)
+        return 1;
+    ActionList l = ACTIONLIST_INIT;
+    game_legal_play(g, &l);
+    uint64_t n = 0;
+    for (int i = 0; i < l.n; i++) {
+        StrBuf t = STRBUF_INIT;
+        game_format(g, &l.v[i], FMT_RECORD, &t);
+        const int queen = sb_str(&t)[0] == 'Q';
+        sb_free(&t);
+        if (queen && banned > 0)
+            continue;
+        Game *c = game_clone(g);
+        assert_int_equal(game_apply(c, &l.v[i], NULL), 0);
+        n += count_no_queen(c, depth - 1, banned - 1);
+        game_free(c);
+    }
+    al_free(&l);
+    return n;
+}
+
+/* Capability 4: a veto that depends on the move number is judged at the
+ * position perft reaches, not at perft's root: from ply 7, "no queen
+ * moves before move 5" (the first eight plies) bans Queen moves at plies
+ * 7 and 8 and allows them at ply 9. */
+static void test_house4_veto_move_number_in_perft(void **state)
+{
+    (void)state;
+    char *text = tu_read_file("scripts/no_queen_before_5.lua");
+    assert_non_null(text);
+    HouseSource src = {"scripts/no_queen_before_5.lua", text, strlen(text)};
+    Error e = {""};
+    House *h = house_load(tu_variant("orthodox"), 0, &src, 1, NULL, &e);
+    assert_non_null(h);
+    GameHooks hooks = house_hooks(h);
+    Game *g = tu_game(&(TuGame){.hooks = &hooks});
+    Game *plain = tu_orthodox(NULL);
+    const char *line[] = {"e4", "e5", "d4", "d5", "c4", "c5"};
+    for (int i = 0; i < 6; i++) {
+        tu_play(g, game_to_act(g), line[i]);
+        tu_play(plain, game_to_act(plain), line[i]);
+    }
+    const uint64_t want = count_no_queen(plain, 3, 2);
+    assert_true(want < game_perft(plain, 3));
+    assert_true(want > count_no_queen(plain, 3, 3)); /* ply 9 Queen moves count */
+    assert_int_equal(game_perft(g, 3), want);
+    assert_int_equal(game_perft_generic(g, 3), want);
+    game_free(plain);
+    game_free(g);
+    house_free(h);
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -324,6 +382,7 @@ int main(void)
         cmocka_unit_test(test_house1_tile_script),
         cmocka_unit_test(test_house3_chess960_has_960_starts),
         cmocka_unit_test(test_house5_three_check),
+        cmocka_unit_test(test_house4_veto_move_number_in_perft),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -500,10 +500,10 @@ static void test_repetitions_counted(void **state)
 /* ---- Hooks --------------------------------------------------------------- */
 
 /* Veto: no knight moves (from b1, g1, b8, g8 at the start). */
-static int veto_knights(void *ud, const Game *g, const void *st,
+static int veto_knights(void *ud, const Game *g, const void *st, int ply,
                         const Action *a, char *why, size_t n)
 {
-    (void)ud, (void)g, (void)st;
+    (void)ud, (void)g, (void)st, (void)ply;
     int knight_file = a->from.x == 1 || a->from.x == 6;
     int home_rank = a->from.y == 0 || a->from.y == 7;
     if (a->kind != ACT_MOVE || !knight_file || !home_rank)
@@ -534,10 +534,10 @@ static void test_hook_veto_removes_from_legal_and_perft(void **state)
 }
 
 /* Veto on the toy: the judge may never guess "odd". */
-static int veto_odd(void *ud, const Game *g, const void *st, const Action *a,
+static int veto_odd(void *ud, const Game *g, const void *st, int ply, const Action *a,
                     char *why, size_t n)
 {
-    (void)ud, (void)g, (void)st;
+    (void)ud, (void)g, (void)st, (void)ply;
     if (a->kind != ACT_CHOOSE || a->amount != 1)
         return 0;
     snprintf(why, n, "odd guesses are banned");

@@ -14,7 +14,9 @@
  *   - NO_COLOR=1, standard input from /dev/null (a command pipes its own
  *     input with printf);
  *   - SHARED = the shared data folder, absolute (env SHARED, default
- *     ../shared): a session writes "$SHARED/rules/..." , never ../shared.
+ *     ../shared): a session writes "$SHARED/rules/..." , never ../shared;
+ *   - `scripts` in the directory: a link to the repository's scripts/
+ *     (the house rules), so a session says `--rules scripts/...`.
  * Only standard output is compared: a command shows its errors with 2>&1.
  * The exit status is not compared (a session shows it with `; echo $?`),
  * but a command killed by a signal, running over 60 s or reporting a
@@ -585,6 +587,12 @@ static void session_check(const Doc *d, int open, int close, Ctx *c,
     char dir[] = "/tmp/chessvar_docs_XXXXXX";
     assert_non_null(mkdtemp(dir));
     snprintf(c->last_dir, sizeof c->last_dir, "%s", dir);
+    { /* the example house rules, as `scripts/...` from the session */
+        char from[PATH_MAX], to[PATH_MAX + 16];
+        assert_non_null(realpath("scripts", from));
+        snprintf(to, sizeof to, "%s/scripts", dir);
+        assert_int_equal(symlink(from, to), 0);
+    }
     c->sessions++;
     for (int i = open + 1; i < close;) {
         int e = i + 1;
@@ -745,6 +753,7 @@ static const char SELF_DOC[] =
     "$ printf 'e4\\nsave g.rec\\n' | chessvar run orthodox > /dev/null\n"
     "$ ls; echo \"[$NO_COLOR]\"; test -d \"$SHARED\" && echo shared\n"
     "g.rec\n"
+    "scripts\n"
     "[1]\n"
     "shared\n"
     "$ chessvar legal orthodox --load g.rec | head -n 2\n"
