@@ -74,6 +74,13 @@ struct House {
     Rng vrng;
     int vrng_ready;
     View *view, *oview;         /* scratch for game:pieces() */
+    /* h->view holds the truth of this state of this game (the blob and
+     * history length it was built for): the candidates of one position
+     * share it, so a veto that looks at the board builds it once. */
+    unsigned char *truth_blob;
+    const Game *truth_g;
+    int truth_hist, truth_ok;
+    Params truth_params;
 };
 
 /* ---- Memory and the instruction budget ------------------------------- */
@@ -716,9 +723,20 @@ static int side_arg(lua_State *L, House *h, int idx)
     return luaL_error(L, "no side is called '%s'", name);
 }
 
+/* A square as the variant writes it; a board square ("e4") without a
+ * printf, as a veto pushes two per candidate action. */
 static void push_square(lua_State *L, const Geometry *geo, Coord c)
 {
     char buf[GEO_SQ_MAX];
+    if (geo->bounded && c.x >= 0 && c.x < 26 && c.y >= 0 && c.y < 99) {
+        int n = 0;
+        buf[n++] = (char)('a' + c.x);
+        if (c.y + 1 >= 10)
+            buf[n++] = (char)('0' + (c.y + 1) / 10);
+        buf[n++] = (char)('0' + (c.y + 1) % 10);
+        lua_pushlstring(L, buf, (size_t)n);
+        return;
+    }
     lua_pushstring(L, geo_format_square(geo, c, buf));
 }
 
@@ -745,7 +763,22 @@ static void house_view(House *h, int seat, View *out)
 static void house_truth(House *h)
 {
     View *all = h->view, *w = h->oview;
+    const size_t size = h->v->state_size;
+    if (h->truth_ok && h->truth_g == h->g && h->truth_hist == game_history_len(h->g) &&
+        !memcmp(h->truth_blob, h->st, size) &&
+        !memcmp(&h->truth_params, game_params(h->g), sizeof h->truth_params))
+        return;
+    h->truth_ok = 0;
+    if (!h->truth_blob)
+        h->truth_blob = cv_realloc(NULL, size);
     house_view(h, -1, all);
+    if (h->truth_blob) {
+        memcpy(h->truth_blob, h->st, size);
+        h->truth_g = h->g;
+        h->truth_hist = game_history_len(h->g);
+        h->truth_params = *game_params(h->g);
+        h->truth_ok = 1;
+    }
     if (h->v->version < 2 || !h->v->hidden_info)
         return;
     for (int seat = 0; seat < game_nseats(h->g); seat++) {
@@ -1328,6 +1361,7 @@ void house_free(House *h)
     }
     free(h->s);
     free(h->view);
+    free(h->truth_blob);
     sb_free(&h->log);
     sb_free(&h->tmp);
     free(h);
@@ -1367,11 +1401,36 @@ static void push_game(lua_State *L, House *h, int script)
 }
 
 /* Fill this script's action table with a (reused across calls). */
+/* action.text: the machine text of the action being judged, made when a
+ * script reads it (most vetoes never do). */
+static int action_index(lua_State *L)
+{
+    House *h = lua_touserdata(L, lua_upvalueindex(1));
+    const char *key = lua_tostring(L, 2);
+    if (!key || strcmp(key, "text") != 0 || !h->act || !h->g)
+        return 0;
+    const Action *a = h->act;
+    sb_reset(&h->tmp);
+    if (!action_is_meta(a->kind))
+        h->v->format(h->g, h->st, a, FMT_MACHINE, &h->tmp);
+    else
+        sb_puts(&h->tmp, action_kind_name(a->kind));
+    if (sb_failed(&h->tmp))
+        return luaL_error(L, "out of memory");
+    lua_pushstring(L, sb_str(&h->tmp));
+    return 1;
+}
+
 static void push_action(lua_State *L, House *h, int script, const Action *a)
 {
     Script *sc = &h->s[script];
     if (sc->action_ref == LUA_NOREF) {
         lua_createtable(L, 0, 6);
+        lua_createtable(L, 0, 1); /* action.text is written only when read */
+        lua_pushlightuserdata(L, h);
+        lua_pushcclosure(L, action_index, 1);
+        lua_setfield(L, -2, "__index");
+        lua_setmetatable(L, -2);
         sc->action_ref = luaL_ref(L, LUA_REGISTRYINDEX);
     }
     lua_rawgeti(L, LUA_REGISTRYINDEX, sc->action_ref);
@@ -1404,15 +1463,6 @@ static void push_action(lua_State *L, House *h, int script, const Action *a)
         lua_pushnil(L);
     }
     lua_setfield(L, -2, "figure");
-    sb_reset(&h->tmp);
-    if (!action_is_meta(a->kind))
-        h->v->format(h->g, h->st, a, FMT_MACHINE, &h->tmp);
-    else
-        sb_puts(&h->tmp, action_kind_name(a->kind));
-    if (sb_failed(&h->tmp))
-        luaL_error(L, "out of memory");
-    lua_pushstring(L, sb_str(&h->tmp));
-    lua_setfield(L, -2, "text");
 }
 
 /* The position of a function for messages: "name:line". */
