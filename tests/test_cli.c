@@ -33,11 +33,7 @@
 
 /* ---- Running the program ------------------------------------------------ */
 
-typedef struct Run {
-    char *out;   /* standard output */
-    char *err;   /* standard error */
-    int status;  /* exit status, -1 if it did not exit normally */
-} Run;
+typedef TuRun Run; /* tests/support/testutil.h */
 
 static void temp_path(char *buf, size_t n, const char *tag)
 {
@@ -45,46 +41,6 @@ static void temp_path(char *buf, size_t n, const char *tag)
     int fd = mkstemp(buf);
     assert_true(fd >= 0);
     close(fd);
-}
-
-/* Run "chessvar ARGS" (ARGS as shell words) with the n bytes of `input`
- * on stdin (NUL bytes included). */
-static void run_n(Run *r, const char *args, const char *input, size_t n)
-{
-    char in[64], err[64];
-    temp_path(in, sizeof in, "in");
-    temp_path(err, sizeof err, "err");
-    FILE *f = fopen(in, "w");
-    assert_non_null(f);
-    if (n)
-        assert_int_equal(fwrite(input, 1, n, f), n);
-    fclose(f);
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd, "NO_COLOR= '%s' %s < '%s' 2> '%s'", tu_program(), args,
-             in, err);
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    r->out = tu_read_stream(p);
-    int st = pclose(p);
-    r->status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    f = fopen(err, "r");
-    assert_non_null(f);
-    r->err = tu_read_stream(f);
-    fclose(f);
-    unlink(in);
-    unlink(err);
-}
-
-/* Run "chessvar ARGS" (ARGS as shell words) with `input` on stdin. */
-static void run(Run *r, const char *args, const char *input)
-{
-    run_n(r, args, input, input ? strlen(input) : 0);
-}
-
-static void run_free(Run *r)
-{
-    free(r->out);
-    free(r->err);
 }
 
 static int count_lines(const char *s)
@@ -144,7 +100,7 @@ typedef struct Expect {
 static void expect(const Expect *x)
 {
     Run r;
-    run(&r, x->args, x->input);
+    tu_run(&r, x->args, x->input);
     if (r.status != x->status)
         fail_msg("chessvar %s: exit status %d, expected %d\nstdout:\n%s"
                  "stderr:\n%s", x->args, r.status, x->status, r.out, r.err);
@@ -162,7 +118,7 @@ static void expect(const Expect *x)
         assert_string_equal(r.err, x->err_is);
     if (x->lines > 0)
         assert_int_equal(count_lines(r.out), x->lines);
-    run_free(&r);
+    tu_run_free(&r);
 }
 
 static void expect_all(const Expect *cases, size_t n)
@@ -399,14 +355,14 @@ static void test_run_never_cuts_a_character(void **state)
             char args[64];
             snprintf(args, sizeof args, "run %s%s", variants[v], json ? " --json" : "");
             Run r;
-            run(&r, args, in.s);
+            tu_run(&r, args, in.s);
             assert_int_equal(r.status, 1);
             if (!utf8_ok(r.out, strlen(r.out)))
                 fail_msg("chessvar %s: output not valid UTF-8:\n%s", args, r.out);
             if (json)
                 assert_int_equal(assert_json_lines(r.out),
                                  (int)(ARRAY_LEN(heads) * ARRAY_LEN(counts)));
-            run_free(&r);
+            tu_run_free(&r);
         }
     }
     sb_free(&in);
@@ -431,7 +387,7 @@ static void test_run_refuses_invalid_utf8(void **state)
         char in[64];
         snprintf(in, sizeof in, "%s\nstatus\n", bad[i]);
         Run r;
-        run(&r, "run orthodox --json", in);
+        tu_run(&r, "run orthodox --json", in);
         assert_int_equal(r.status, 1);
         char first[256];
         line_at(r.out, 0, first, sizeof first);
@@ -439,7 +395,7 @@ static void test_run_refuses_invalid_utf8(void **state)
                           "valid UTF-8 text\"}") != 0)
             fail_msg("line %zu: %s", i, first);
         assert_contains(r.out, "\"ply\":0"); /* nothing was played */
-        run_free(&r);
+        tu_run_free(&r);
     }
     /* Valid four-byte text is text: the variant reads and refuses it. */
     expect(&(Expect){.args = "run orthodox --json", .input = "e4\xf0\x9f\x98\x80\n",
@@ -472,10 +428,10 @@ static void test_write_errors_exit_1(void **state)
         char args[128];
         snprintf(args, sizeof args, "%s > /dev/full", cases[i].args);
         Run r;
-        run(&r, args, cases[i].input);
+        tu_run(&r, args, cases[i].input);
         if (r.status != 1 || !strstr(r.err, "cannot write"))
             fail_msg("chessvar %s: exit %d, stderr: %s", args, r.status, r.err);
-        run_free(&r);
+        tu_run_free(&r);
     }
 }
 
@@ -493,12 +449,12 @@ static void test_no_silent_truncation(void **state)
     /* A NUL byte: the line is refused, e4 is not played. */
     static const char nul[] = "e4\0junk\nstatus\n";
     Run r;
-    run_n(&r, "run orthodox --json", nul, sizeof nul - 1);
+    tu_run_n(&r, "run orthodox --json", nul, sizeof nul - 1);
     assert_int_equal(r.status, 1);
     assert_contains(r.out, "{\"ok\":false,\"cmd\":\"none\",\"error\":\"the line holds a "
                            "NUL byte\"}");
     assert_contains(r.out, "\"ply\":0");
-    run_free(&r);
+    tu_run_free(&r);
     /* Numbers with a blank or sign in front are not numbers. */
     expect(&(Expect){.args = "run orthodox --seed ' -1'", .status = 2,
                      .err = {"--seed  -1: give a whole number"}});
@@ -519,9 +475,9 @@ static void test_no_silent_truncation(void **state)
         sb_putc(&path, 'a' + i % 26);
     assert_true(path.len > 1100);
     sb_printf(&cmd, "e4\nas white save %s\n", path.s);
-    run(&r, "run orthodox", cmd.s);
+    tu_run(&r, "run orthodox", cmd.s);
     assert_int_equal(r.status, 0);
-    run_free(&r);
+    tu_run_free(&r);
     char *back = tu_read_file(path.s);
     assert_non_null(back); /* the whole path was written ... */
     assert_contains(back, "1. white: e4");
@@ -648,7 +604,7 @@ static void test_perft_and_divide(void **state)
                      .out_is = "Nodes searched: 8902\n"});
 
     Run r;
-    run(&r, "perft orthodox --depth 3 --divide", NULL);
+    tu_run(&r, "perft orthodox --depth 3 --divide", NULL);
     assert_int_equal(r.status, 0);
     int lines = count_lines(r.out);
     assert_int_equal(lines, 20 + 2); /* 20 root moves, a blank line, the total */
@@ -667,7 +623,7 @@ static void test_perft_and_divide(void **state)
     assert_contains(r.out, "e2e4: 600\n");
     assert_string_equal(line_at(r.out, 20, buf, sizeof buf), "");
     assert_string_equal(line_at(r.out, 21, buf, sizeof buf), "Nodes searched: 8902");
-    run_free(&r);
+    tu_run_free(&r);
 
     /* Kiwipete, depth 2: 2039 (chessprogramming wiki), castling and ep. */
     expect(&(Expect){.args = "perft orthodox --depth 2 --fen '" TU_FEN_KIWIPETE "'",
@@ -726,7 +682,7 @@ static void test_run_scholars_mate_orth7(void **state)
                              "game over: 1-0, white wins (checkmate)"}});
 
     Run r;
-    run(&r, "run orthodox --json", SCHOLAR "status\nlegal\n");
+    tu_run(&r, "run orthodox --json", SCHOLAR "status\nlegal\n");
     assert_int_equal(r.status, 0);
     assert_int_equal(assert_json_lines(r.out), 9);
     char buf[1024];
@@ -737,7 +693,7 @@ static void test_run_scholars_mate_orth7(void **state)
     assert_contains(buf, "\"to_act\":null");
     line_at(r.out, 8, buf, sizeof buf);
     assert_contains(buf, "\"actions\":[]");
-    run_free(&r);
+    tu_run_free(&r);
 
     /* After the mate nothing more may be played: an error, exit 1. */
     expect(&(Expect){.args = "run orthodox", .input = SCHOLAR "Ke7\n",
@@ -750,7 +706,7 @@ static void test_run_illegal_move_changes_nothing(void **state)
 {
     (void)state;
     Run r;
-    run(&r, "run orthodox", "e4\nposition\ne4\nKe3\nposition\nhistory\n");
+    tu_run(&r, "run orthodox", "e4\nposition\ne4\nKe3\nposition\nhistory\n");
     assert_int_equal(r.status, 1);
     char before[256], after[256];
     /* e4 answers 3 lines; then position; then two errors; position */
@@ -765,14 +721,14 @@ static void test_run_illegal_move_changes_nothing(void **state)
                         "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
     assert_int_equal(count_str(r.out, "error: "), 2);
     assert_contains(r.out, "\ne4\n"); /* history: one action */
-    run_free(&r);
+    tu_run_free(&r);
 
-    run(&r, "run orthodox --json", "e2e5\nposition\n");
+    tu_run(&r, "run orthodox --json", "e2e5\nposition\n");
     assert_int_equal(r.status, 1);
     assert_int_equal(assert_json_lines(r.out), 2);
     assert_contains(r.out, "{\"ok\":false,\"cmd\":\"play\",\"error\":\"");
     assert_contains(r.out, "\"position\":\"" TU_FEN_START "\"");
-    run_free(&r);
+    tu_run_free(&r);
 }
 
 static void test_run_json_one_object_per_command(void **state)
@@ -784,7 +740,7 @@ static void test_run_json_one_object_per_command(void **state)
                      "e4\n  e5  \nNf3\nposition\nhistory\nparams\nundo\nundo 99\n"
                      "as nobody e5\nas black\nsave\nxyzzy \"quoted\"\\\n\xff\xfe\n"
                      "quit\nlegal\n";
-    run(&r, "run orthodox --json", in);
+    tu_run(&r, "run orthodox --json", in);
     /* failing: undo 99, as nobody, as black, save, xyzzy, the bad bytes */
     assert_int_equal(r.status, 1);
     assert_int_equal(assert_json_lines(r.out), 20); /* stops at quit */
@@ -797,7 +753,7 @@ static void test_run_json_one_object_per_command(void **state)
     assert_contains(r.out, "\"history\":[{\"seat\":\"white\",\"kind\":\"move\","
                            "\"text\":\"e4\",\"machine\":\"e2e4\"}");
     assert_contains(r.out, "\"undone\":1");
-    run_free(&r);
+    tu_run_free(&r);
 }
 
 static void test_run_undo(void **state)
@@ -812,12 +768,12 @@ static void test_run_resign_orth8(void **state)
 {
     (void)state;
     Run r;
-    run(&r, "run orthodox --json", "e4\nas black resign\nstatus\n");
+    tu_run(&r, "run orthodox --json", "e4\nas black resign\nstatus\n");
     assert_int_equal(r.status, 0);
     assert_int_equal(assert_json_lines(r.out), 3);
     assert_contains(r.out, "\"result\":\"1-0\",\"winners\":[\"white\"],"
                            "\"reason\":\"black resigned\"");
-    run_free(&r);
+    tu_run_free(&r);
 
     expect(&(Expect){.args = "run orthodox", .input = "as white resign\n",
                      .out = {"game over: 0-1, black wins (white resigned)"}});
@@ -850,7 +806,7 @@ static void test_run_masques_answers_hide_setup(void **state)
     (void)state;
     static char buf[1 << 16];
     Run r;
-    run(&r, "run masques --json",
+    tu_run(&r, "run masques --json",
         "arrange QNBRKBNR/PPPPPPPP\nas black history\nposition\n"
         "as black view\nstandard\n");
     assert_int_equal(r.status, 1); /* position was refused */
@@ -870,7 +826,7 @@ static void test_run_masques_answers_hide_setup(void **state)
     const char *blk = line_at(r.out, 4, buf, sizeof buf);
     assert_contains(blk, "you arrange your pieces in the standard order");
     assert_null(strstr(blk, "white: you")); /* white's own lines stay white's */
-    run_free(&r);
+    tu_run_free(&r);
 }
 
 #define MASQ_START "r~n~b~q~k~b~n~r~/p~p~p~p~p~p~p~p~/8/8/8/8/P~P~P~P~P~P~P~P~/" \
@@ -894,7 +850,7 @@ static void test_run_masq12_private_answers_refused(void **state)
     (void)state;
     static char buf[1 << 16];
     Run r;
-    run(&r, "run masques --json --fen '" MASQ_START "'",
+    tu_run(&r, "run masques --json --fen '" MASQ_START "'",
         "e2e4\nview white\nlegal white\nas white view black\nas white legal black\n"
         "as black view\nas black view black\nas black legal black\nas white view\n"
         "as black resign\nas white view black\n");
@@ -912,7 +868,7 @@ static void test_run_masq12_private_answers_refused(void **state)
     assert_null(strstr(own, "\"side\":\"white\",\"figure\":\"king\""));
     /* After the end, another seat's view is public. */
     assert_contains(line_at(r.out, 10, buf, sizeof buf), "{\"ok\":true,\"cmd\":\"as\"");
-    run_free(&r);
+    tu_run_free(&r);
 }
 
 /* MASQ-12, docs/RECORDS.md: the record of a Masqués game in progress holds
@@ -931,7 +887,7 @@ static void test_run_masq12_save_needs_every_seat(void **state)
              "as white save %s/c.rec\n",
              dir, dir, dir, dir, dir);
     Run r;
-    run(&r, "run masques --json --fen '" MASQ_START "'", in);
+    tu_run(&r, "run masques --json --fen '" MASQ_START "'", in);
     assert_int_equal(r.status, 0);
     const char *first = line_at(r.out, 1, buf, sizeof buf);
     assert_contains(first, "\"saved\":false,\"agreed\":[\"black\"],\"waiting\":[\"white\"]");
@@ -939,19 +895,19 @@ static void test_run_masq12_save_needs_every_seat(void **state)
     /* another file starts a new agreement: b.rec waits for black */
     assert_contains(line_at(r.out, 2, buf, sizeof buf), "\"saved\":false");
     assert_contains(line_at(r.out, 3, buf, sizeof buf), "\"saved\":false");
-    run_free(&r);
+    tu_run_free(&r);
     assert_int_not_equal(access(path, F_OK), 0);
 
     snprintf(in, sizeof in,
              "e2e4\nas black save %s/a.rec\nas white save %s/a.rec\n"
              "as black save %s/c.rec\ne7e5\nas white save %s/c.rec\n",
              dir, dir, dir, dir);
-    run(&r, "run masques --fen '" MASQ_START "'", in);
+    tu_run(&r, "run masques --fen '" MASQ_START "'", in);
     assert_int_equal(r.status, 0);
     assert_contains(r.out, "black agrees to save to");
     assert_contains(r.out, "waiting for white");
     assert_contains(r.out, "(it holds every seat's hidden facts: keep it closed");
-    run_free(&r);
+    tu_run_free(&r);
     FILE *f = fopen(path, "r");
     assert_non_null(f);
     char head[128] = "";
@@ -976,7 +932,7 @@ static void test_run_masq12_undo_own_actions_only(void **state)
 {
     (void)state;
     Run r;
-    run(&r, "run masques --json --fen '" MASQ_START "'",
+    tu_run(&r, "run masques --json --fen '" MASQ_START "'",
         "e2e4\ne7e5\nas white undo\nundo\nas black undo\nhistory\n");
     assert_int_equal(r.status, 1);
     assert_refusal(r.out, 2, "white may take back only its own actions, and black acted "
@@ -987,7 +943,7 @@ static void test_run_masq12_undo_own_actions_only(void **state)
     assert_contains(line_at(r.out, 4, buf, sizeof buf), "\"undone\":1");
     assert_contains(line_at(r.out, 5, buf, sizeof buf), "\"history\":[{\"seat\":\"white\"");
     assert_null(strstr(line_at(r.out, 5, buf, sizeof buf), "e7e5"));
-    run_free(&r);
+    tu_run_free(&r);
 }
 
 /* MASQ-16, MASQ-12: after the end masked pieces stay masked unless their
@@ -1002,7 +958,7 @@ static void test_run_masq16_show_after_the_end(void **state)
     snprintf(in, sizeof in, "e2e4\nas white show\nas black resign\nas black view\n"
                             "as white show\nas white show\nas black view\nsave %s\n", path);
     Run r;
-    run(&r, "run masques --json --fen '" MASQ_START "'", in);
+    tu_run(&r, "run masques --json --fen '" MASQ_START "'", in);
     assert_int_equal(r.status, 1);
     assert_refusal(r.out, 1, "the game is not over");
     const char *before = line_at(r.out, 3, buf, sizeof buf);
@@ -1015,18 +971,18 @@ static void test_run_masq16_show_after_the_end(void **state)
     assert_contains(after, "\"square\":\"e1\",\"x\":4,\"y\":0,\"side\":\"white\","
                            "\"figure\":\"king\",\"letter\":\"K\",\"flags\":[\"masked\"]");
     assert_contains(after, "white has shown its pieces; black's masked pieces stay masked");
-    run_free(&r);
+    tu_run_free(&r);
     /* the record keeps it: loaded, black still sees White's figures, and
      * White still does not see Black's */
     char args[128];
     snprintf(args, sizeof args, "run --load %s --json", path);
-    run(&r, args, "as black view\nas white view\n");
+    tu_run(&r, args, "as black view\nas white view\n");
     assert_int_equal(r.status, 0);
     assert_contains(line_at(r.out, 0, buf, sizeof buf),
                     "\"side\":\"white\",\"figure\":\"king\"");
     assert_null(strstr(line_at(r.out, 1, buf, sizeof buf),
                        "\"side\":\"black\",\"figure\":\"king\""));
-    run_free(&r);
+    tu_run_free(&r);
     FILE *f = fopen(path, "r");
     assert_non_null(f);
     char *text = tu_read_stream(f);
@@ -1045,7 +1001,7 @@ static void test_play_masq16_end_is_public(void **state)
 {
     (void)state;
     Run r;
-    run(&r, "play masques --ascii --fen '" MASQ_START "'",
+    tu_run(&r, "play masques --ascii --fen '" MASQ_START "'",
         "e2e4\nresign\nyes\nshow\nno\nyes\nquit\n");
     assert_non_null(strstr(r.out, "game over: 1-0, white wins (black resigned)"));
     const char *end = strstr(r.out, "black: resign the game? (yes/no)> yes");
@@ -1061,7 +1017,7 @@ static void test_play_masq16_end_is_public(void **state)
     assert_contains(asked, "black: show your masked pieces to everyone? (yes/no)> yes");
     assert_contains(asked, "black has shown its pieces");
     assert_contains(asked, "r~  n~  b~  q~  k~");
-    run_free(&r);
+    tu_run_free(&r);
 }
 
 /* Issue 8, item 5: a path too long to be a file name is refused with the
@@ -1114,18 +1070,18 @@ static void test_run_view_text_orientation(void **state)
     (void)state;
     Run r;
     char buf[256];
-    run(&r, "run orthodox --ascii", "view white\n");
+    tu_run(&r, "run orthodox --ascii", "view white\n");
     assert_int_equal(r.status, 0);
     assert_string_equal(line_at(r.out, 0, buf, sizeof buf), "   a  b  c  d  e  f  g  h");
     assert_string_equal(line_at(r.out, 1, buf, sizeof buf),
                         "8  r  n  b  q  k  b  n  r  8");
     assert_string_equal(line_at(r.out, 8, buf, sizeof buf),
                         "1  R  N  B  Q  K  B  N  R  1");
-    run_free(&r);
+    tu_run_free(&r);
 
     /* Black sees the board turned: rank 1 on top, h on the left; the last
      * move (e2e4) bracketed. */
-    run(&r, "run orthodox --ascii", "e4\nview black\n");
+    tu_run(&r, "run orthodox --ascii", "e4\nview black\n");
     assert_int_equal(r.status, 0);
     const char *v = strstr(r.out, "   h  g");
     assert_non_null(v);
@@ -1133,12 +1089,12 @@ static void test_run_view_text_orientation(void **state)
     assert_string_equal(line_at(v, 2, buf, sizeof buf), "2  P  P  P [.] P  P  P  P  2");
     assert_string_equal(line_at(v, 4, buf, sizeof buf), "4  .  .  . [P] .  .  .  .  4");
     assert_contains(v, "last move: e4\nblack to move\n");
-    run_free(&r);
+    tu_run_free(&r);
 
-    run(&r, "run orthodox", "view\n");
+    tu_run(&r, "run orthodox", "view\n");
     assert_contains(r.out, "\u265C");  /* Unicode by default */
     assert_true(strchr(r.out, '\x1b') == NULL); /* no colours into a pipe */
-    run_free(&r);
+    tu_run_free(&r);
 }
 
 /* A saved record loads back to the same game: position and history. */
@@ -1149,20 +1105,20 @@ static void test_save_and_load(void **state)
     temp_path(path, sizeof path, "rec");
     Run r, l;
     snprintf(in, sizeof in, "e4\nc5\nNf3\nd6\nd4\ncxd4\nsave %s\nposition\nhistory\n", path);
-    run(&r, "run orthodox --param fivefold=off --seed 7", in);
+    tu_run(&r, "run orthodox --param fivefold=off --seed 7", in);
     assert_int_equal(r.status, 0);
     assert_contains(r.out, "saved to");
 
     char args[256];
     snprintf(args, sizeof args, "run orthodox --load %s", path);
-    run(&l, args, "position\nhistory\nparams\n");
+    tu_run(&l, args, "position\nhistory\nparams\n");
     assert_int_equal(l.status, 0);
     const char *fen = "rnbqkbnr/pp2pppp/3p4/8/3pP3/5N2/PPP2PPP/RNBQKB1R w KQkq - 0 4";
     assert_contains(r.out, fen);
     assert_contains(l.out, fen);
     assert_contains(l.out, "e4 c5 Nf3 d6 d4 cxd4\n");
     assert_contains(l.out, "now off"); /* the parameter came back too */
-    run_free(&l);
+    tu_run_free(&l);
 
     /* The record names its variant and takes no new start options. */
     snprintf(args, sizeof args, "run orthodox --load %s --fen '%s'", path, TU_FEN_START);
@@ -1174,11 +1130,11 @@ static void test_save_and_load(void **state)
     expect(&(Expect){.args = args, .input = "Nxd4\nquit\n",
                      .out = {"loaded", "white plays Nxd4"}});
 
-    run(&l, "run orthodox --load /nonexistent/chessvar.rec", "");
+    tu_run(&l, "run orthodox --load /nonexistent/chessvar.rec", "");
     assert_int_not_equal(l.status, 0);
     assert_contains(l.err, "/nonexistent/chessvar.rec");
-    run_free(&l);
-    run_free(&r);
+    tu_run_free(&l);
+    tu_run_free(&r);
     unlink(path);
 }
 
@@ -1311,9 +1267,9 @@ static void test_play_review_again_menu(void **state)
                              "The game is over."}});
     /* The board at a ply: after 1. f3 the f-pawn stands on f3. */
     Run r;
-    run(&r, args, "start\nnext\ndone\nquit\n");
+    tu_run(&r, args, "start\nnext\ndone\nquit\n");
     assert_contains(r.out, "3  .  .  .  .  .  P  .  .  3");
-    run_free(&r);
+    tu_run_free(&r);
     /* again: a new game of the same variant; menu: back to the variants */
     expect(&(Expect){.args = "play orthodox --ascii",
                      .input = "f3\ne5\ng4\nQh4#\nagain\ne4\nresign\nyes\nmenu\nq\n",
@@ -1330,7 +1286,7 @@ static void test_play_bottom_side(void **state)
 {
     (void)state;
     Run r;
-    run(&r, "play orthodox --ascii --bottom white", "e4\nbottom black\nbottom auto\n"
+    tu_run(&r, "play orthodox --ascii --bottom white", "e4\nbottom black\nbottom auto\n"
                                                     "bottom red\n");
     /* Black to act, White kept at the bottom: rank 8 on top. */
     const char *black_turn = strstr(r.out, "black> bottom black");
@@ -1346,7 +1302,7 @@ static void test_play_bottom_side(void **state)
     /* bottom black then auto: both show Black's side at the bottom */
     assert_int_equal(count_str(black_turn, "   h  g  f  e  d  c  b  a"), 4);
     assert_contains(r.out, "no side 'red'; the sides are: white, black (or auto)");
-    run_free(&r);
+    tu_run_free(&r);
     expect(&(Expect){.args = "play orthodox --bottom red", .status = 2,
                      .err = {"no side 'red'"}});
 }

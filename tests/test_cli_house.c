@@ -23,45 +23,6 @@
 #include "../core/house.h"
 #include "support/testutil.h"
 
-typedef struct Run {
-    char *out, *err;
-    int status;
-} Run;
-
-/* Run "chessvar ARGS" with `input` on stdin. */
-static void run(Run *r, const char *args, const char *input)
-{
-    char in[] = "/tmp/chessvar_house_in_XXXXXX", err[] = "/tmp/chessvar_house_err_XXXXXX";
-    int fd = mkstemp(in);
-    assert_true(fd >= 0);
-    if (input)
-        assert_int_equal(write(fd, input, strlen(input)), (ssize_t)strlen(input));
-    close(fd);
-    fd = mkstemp(err);
-    assert_true(fd >= 0);
-    close(fd);
-    char cmd[2048];
-    snprintf(cmd, sizeof cmd, "NO_COLOR= '%s' %s < '%s' 2> '%s'", tu_program(), args, in,
-             err);
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    r->out = tu_read_stream(p);
-    const int st = pclose(p);
-    r->status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    FILE *f = fopen(err, "r");
-    assert_non_null(f);
-    r->err = tu_read_stream(f);
-    fclose(f);
-    unlink(in);
-    unlink(err);
-}
-
-static void run_free(Run *r)
-{
-    free(r->out);
-    free(r->err);
-}
-
 static void assert_has(const char *hay, const char *needle)
 {
     if (!strstr(hay, needle))
@@ -114,24 +75,24 @@ static void test_house4_veto_in_perft_and_legal(void **state)
     game_free(g);
     const uint64_t queen = queen_leaves_at_3();
     assert_true(queen > 0);
-    Run r;
-    run(&r, "perft orthodox --depth 3 --rules scripts/no_queen_before_5.lua", NULL);
+    TuRun r;
+    tu_run(&r, "perft orthodox --depth 3 --rules scripts/no_queen_before_5.lua", NULL);
     char want[64];
     snprintf(want, sizeof want, "Nodes searched: %llu\n",
              (unsigned long long)(plain - queen));
     assert_string_equal(r.out, want);
     assert_int_equal(r.status, 0);
-    run_free(&r);
-    run(&r, "legal orthodox --fen 'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w "
+    tu_run_free(&r);
+    tu_run(&r, "legal orthodox --fen 'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w "
             "KQkq - 0 2' --rules scripts/no_queen_before_5.lua", NULL);
     assert_has(r.out, "g1f3\n");
     assert_true(strstr(r.out, "d1h5") == NULL);
     assert_true(strstr(r.out, "d1e2") == NULL);
-    run_free(&r);
-    run(&r, "legal orthodox --fen 'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w "
+    tu_run_free(&r);
+    tu_run(&r, "legal orthodox --fen 'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w "
             "KQkq - 0 2'", NULL);
     assert_has(r.out, "d1h5\n");
-    run_free(&r);
+    tu_run_free(&r);
 }
 
 /* Capability 4 in play: the vetoed move is refused with the script's
@@ -140,15 +101,15 @@ static void test_house4_veto_in_perft_and_legal(void **state)
 static void test_house4_veto_reason_in_batch(void **state)
 {
     (void)state;
-    Run r;
-    run(&r, "run orthodox --rules scripts/no_queen_before_5.lua",
+    TuRun r;
+    tu_run(&r, "run orthodox --rules scripts/no_queen_before_5.lua",
         "e4\ne5\nQh5\nNf3\nsave /tmp/chessvar_house_never.rec\n");
     assert_has(r.out, "error: Qh5 is forbidden: no queen moves before move 5\n");
     assert_has(r.out, "white: Nf3 (g1f3)\n");
     assert_has(r.out, "cannot be saved yet");
     assert_int_equal(access("/tmp/chessvar_house_never.rec", F_OK), -1);
     assert_int_equal(r.status, 1);
-    run_free(&r);
+    tu_run_free(&r);
 }
 
 /* Capability 5 (reactions end the game): King of the Hill in batch and in
@@ -156,14 +117,14 @@ static void test_house4_veto_reason_in_batch(void **state)
 static void test_house5_king_of_the_hill(void **state)
 {
     (void)state;
-    Run r;
-    run(&r, "run orthodox --rules scripts/king_of_the_hill.lua",
+    TuRun r;
+    tu_run(&r, "run orthodox --rules scripts/king_of_the_hill.lua",
         "e4\na6\nKe2\na5\nKe3\na4\nKd4\nstatus\n");
     assert_has(r.out, "game over: 1-0, white wins (white's King reached the hill)");
-    run_free(&r);
-    run(&r, "play orthodox --ascii --rules scripts/king_of_the_hill.lua", "quit\nyes\n");
+    tu_run_free(&r);
+    tu_run(&r, "play orthodox --ascii --rules scripts/king_of_the_hill.lua", "quit\nyes\n");
     assert_has(r.out, "Orthodox chess, with house rules: King of the Hill. Type 'help'");
-    run_free(&r);
+    tu_run_free(&r);
 }
 
 /* `chessvar check`: clean scripts say ok and exit 0; a broken one is
@@ -178,32 +139,32 @@ static void test_house_check_command(void **state)
                        "    if a.kind == then return 'x' end\n  end,\n}\n";
     assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
     close(fd);
-    Run r;
-    run(&r, "check scripts/king_of_the_hill.lua scripts/no_queen_before_5.lua", NULL);
+    TuRun r;
+    tu_run(&r, "check scripts/king_of_the_hill.lua scripts/no_queen_before_5.lua", NULL);
     assert_has(r.out, "scripts/king_of_the_hill.lua: ok (King of the Hill)\n");
     assert_has(r.out, "scripts/no_queen_before_5.lua: ok (No queen moves before move 5)\n");
     assert_int_equal(r.status, 0);
-    run_free(&r);
+    tu_run_free(&r);
     char args[256];
     snprintf(args, sizeof args, "check %s scripts/king_of_the_hill.lua", bad);
-    run(&r, args, NULL);
+    tu_run(&r, args, NULL);
     char where[64];
     snprintf(where, sizeof where, "%s:4:", bad);
     assert_has(r.out, where);
     assert_has(r.out, "scripts/king_of_the_hill.lua: ok");
     assert_int_equal(r.status, 1);
-    run_free(&r);
-    run(&r, "check scripts/tile_six_orthogonal.lua", NULL); /* not for orthodox */
+    tu_run_free(&r);
+    tu_run(&r, "check scripts/tile_six_orthogonal.lua", NULL); /* not for orthodox */
     assert_int_equal(r.status, 1);
     assert_has(r.out, "tile");
-    run_free(&r);
-    run(&r, "check scripts/tile_six_orthogonal.lua --variant tile", NULL);
+    tu_run_free(&r);
+    tu_run(&r, "check scripts/tile_six_orthogonal.lua --variant tile", NULL);
     assert_int_equal(r.status, 0);
-    run_free(&r);
-    run(&r, "perft orthodox --depth 1 --rules /nonexistent/x.lua", NULL);
+    tu_run_free(&r);
+    tu_run(&r, "perft orthodox --depth 1 --rules /nonexistent/x.lua", NULL);
     assert_int_equal(r.status, 2);
     assert_has(r.err, "/nonexistent/x.lua");
-    run_free(&r);
+    tu_run_free(&r);
     unlink(bad);
 }
 
@@ -213,23 +174,23 @@ static void test_house_check_command(void **state)
 static void test_house1_parameter_scripts_in_rules_text(void **state)
 {
     (void)state;
-    Run r;
-    run(&r, "rules masques --rules scripts/masques_allin_31.lua", NULL);
+    TuRun r;
+    tu_run(&r, "rules masques --rules scripts/masques_allin_31.lua", NULL);
     assert_has(r.out, "allin=31");
     assert_has(r.out, "House rule 1: All-in at 31 (scripts/masques_allin_31.lua)\n");
-    run_free(&r);
-    run(&r, "rules ambigus --rules scripts/ambigus_mate.lua", NULL);
+    tu_run_free(&r);
+    tu_run(&r, "rules ambigus --rules scripts/ambigus_mate.lua", NULL);
     assert_has(r.out, "mate=on");
-    run_free(&r);
+    tu_run_free(&r);
     /* ECHQ-9: a takeover at move 2 is allowed by default, not with the script */
     const char *moves = "e4\nd5\nexd5\nNf6\nas black takeover\n";
-    run(&r, "run echiquete", moves);
+    tu_run(&r, "run echiquete", moves);
     assert_has(r.out, "black takes over the merged pieces");
-    run_free(&r);
-    run(&r, "run echiquete --rules scripts/echiquete_takeover_20.lua", moves);
+    tu_run_free(&r);
+    tu_run(&r, "run echiquete --rules scripts/echiquete_takeover_20.lua", moves);
     assert_true(strstr(r.out, "black takes over") == NULL);
     assert_has(r.out, "error: ");
-    run_free(&r);
+    tu_run_free(&r);
 }
 
 /* TILE-1, TILE-5 through a script: six pawns in every hand, pawns step
@@ -237,14 +198,14 @@ static void test_house1_parameter_scripts_in_rules_text(void **state)
 static void test_house1_tile_script(void **state)
 {
     (void)state;
-    Run r;
-    run(&r, "run tile --rules scripts/tile_six_orthogonal.lua", "position\n");
+    TuRun r;
+    tu_run(&r, "run tile --rules scripts/tile_six_orthogonal.lua", "position\n");
     assert_has(r.out, "hand:w=KQRRBBNNPPPPPP,b=KQRRBBNNPPPPPP turn:w");
-    run_free(&r);
-    run(&r, "legal tile --fen 'wK0,0 wP1,0 bK3,0 turn:w' --rules "
+    tu_run_free(&r);
+    tu_run(&r, "legal tile --fen 'wK0,0 wP1,0 bK3,0 turn:w' --rules "
             "scripts/tile_six_orthogonal.lua", NULL);
     assert_true(strstr(r.out, "1,0-2,1") == NULL); /* no diagonal step */
-    run_free(&r);
+    tu_run_free(&r);
 }
 
 /* Capability 3: Chess960 gives exactly 960 starts, each with the bishops
@@ -307,11 +268,11 @@ static void test_house3_chess960_has_960_starts(void **state)
 static void test_house5_three_check(void **state)
 {
     (void)state;
-    Run r;
-    run(&r, "run orthodox --rules scripts/three_check.lua",
+    TuRun r;
+    tu_run(&r, "run orthodox --rules scripts/three_check.lua",
         "e4\ne5\nBc4\nNc6\nBxf7+\nKxf7\nQh5+\ng6\nQxg6+\nstatus\n");
     assert_has(r.out, "game over: 1-0, white wins (white gave check three times)");
-    run_free(&r);
+    tu_run_free(&r);
 }
 
 /* Leaves at depth `depth` of g where no Queen moves in the first `banned`

@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "testutil.h"
 
@@ -394,4 +396,51 @@ void tu_arrange_text(const int *fig, int side, char *out, size_t n)
     for (int f = 0; f < 8; f++)
         out[k++] = figure_letter(fig[front * 8 + f]);
     out[k] = '\0';
+}
+
+/* ---- Running the program ------------------------------------------------ */
+
+static void run_temp(char *buf, size_t n, const char *tag)
+{
+    snprintf(buf, n, "/tmp/chessvar_test_%s_XXXXXX", tag);
+    int fd = mkstemp(buf);
+    assert_true(fd >= 0);
+    close(fd);
+}
+
+void tu_run_n(TuRun *r, const char *args, const char *input, size_t n)
+{
+    char in[64], err[64];
+    run_temp(in, sizeof in, "in");
+    run_temp(err, sizeof err, "err");
+    FILE *f = fopen(in, "w");
+    assert_non_null(f);
+    if (n)
+        assert_int_equal(fwrite(input, 1, n, f), n);
+    fclose(f);
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "NO_COLOR= '%s' %s < '%s' 2> '%s'", tu_program(), args,
+             in, err);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    r->out = tu_read_stream(p);
+    int st = pclose(p);
+    r->status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    f = fopen(err, "r");
+    assert_non_null(f);
+    r->err = tu_read_stream(f);
+    fclose(f);
+    unlink(in);
+    unlink(err);
+}
+
+void tu_run(TuRun *r, const char *args, const char *input)
+{
+    tu_run_n(r, args, input, input ? strlen(input) : 0);
+}
+
+void tu_run_free(TuRun *r)
+{
+    free(r->out);
+    free(r->err);
 }

@@ -135,6 +135,18 @@ char *tu_read_file(const char *path);
 /* The program under test: $CHESSVAR, else ./chessvar (tests run from the
  * repository root). */
 const char *tu_program(void);
+/* The program run as a user runs it: "chessvar ARGS" (ARGS as shell
+ * words) through /bin/sh, NO_COLOR unset, with the n bytes of input (NUL
+ * bytes included) on stdin; its standard output, standard error (both
+ * malloc'd) and exit status (-1 if it did not exit normally). */
+typedef struct TuRun {
+    char *out;
+    char *err;
+    int status;
+} TuRun;
+void tu_run_n(TuRun *r, const char *args, const char *input, size_t n);
+void tu_run(TuRun *r, const char *args, const char *input); /* input: a string or NULL */
+void tu_run_free(TuRun *r);
 /* Masqués: "arrange BACK/FRONT" (docs/MASQUES.md, setup) for side, from
  * figures by square (fig[sq], a1 = 0); out holds at least 26 bytes. */
 void tu_arrange_text(const int *fig, int side, char *out, size_t n);
