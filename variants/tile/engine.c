@@ -48,12 +48,41 @@ typedef struct Board {
 
 /* ---- Small facts of a state ------------------------------------------------- */
 
+const uint8_t TILE_FIGURES[6] = {FIG_KING, FIG_QUEEN, FIG_ROOK, FIG_BISHOP, FIG_KNIGHT,
+                                 FIG_PAWN};
+
+int tile_hand_size(const TileState *s, int colour)
+{
+    int k = 0;
+    for (int f = FIG_PAWN; f <= FIG_KING; f++)
+        k += s->hand[colour][f];
+    return k;
+}
+
+void tile_write_hand(const TileState *s, int colour, StrBuf *out)
+{
+    for (int o = 0; o < 6; o++)
+        for (int j = 0; j < s->hand[colour][TILE_FIGURES[o]]; j++)
+            sb_putc(out, figure_letter(TILE_FIGURES[o]));
+}
+
+void tile_box(const TileState *s, int32_t *x0, int32_t *y0, int32_t *x1, int32_t *y1)
+{
+    *x0 = *x1 = *y0 = *y1 = 0;
+    for (int i = 0; i < s->n; i++) {
+        const TPiece *q = &s->p[i];
+        if (!i || q->x < *x0) *x0 = q->x;
+        if (!i || q->x > *x1) *x1 = q->x;
+        if (!i || q->y < *y0) *y0 = q->y;
+        if (!i || q->y > *y1) *y1 = q->y;
+    }
+}
+
 int tile_placing(const TileState *s)
 {
     for (int c = 0; c < s->nsides; c++)
-        for (int f = FIG_PAWN; f <= FIG_KING; f++)
-            if (s->hand[c][f])
-                return 1;
+        if (tile_hand_size(s, c))
+            return 1;
     return 0;
 }
 
@@ -142,14 +171,8 @@ static inline void bd_set(Board *b, int32_t x, int32_t y, int v)
 
 static void bd_build(Board *b, const TileState *s)
 {
-    int32_t x0 = 0, x1 = 0, y0 = 0, y1 = 0;
-    for (int i = 0; i < s->n; i++) {
-        const TPiece *q = &s->p[i];
-        if (!i || q->x < x0) x0 = q->x;
-        if (!i || q->x > x1) x1 = q->x;
-        if (!i || q->y < y0) y0 = q->y;
-        if (!i || q->y > y1) y1 = q->y;
-    }
+    int32_t x0, x1, y0, y1;
+    tile_box(s, &x0, &y0, &x1, &y1);
     b->x0 = b->ox = x0 - 2;
     b->y0 = b->oy = y0 - 2;
     b->x1 = x1 + 2;
@@ -602,12 +625,8 @@ static void gen_placements(Gen *G)
     const TileState *s = G->s;
     Board *b = G->b;
     const uint8_t *hand = s->hand[G->seat];
-    int left = 0;
-    for (int f = FIG_PAWN; f <= FIG_KING; f++)
-        left += hand[f];
+    const int left = tile_hand_size(s, G->seat);
     /* the frontier, in a fixed order (the pieces' order, then 8 directions) */
-    static const int ORDER[6] = {FIG_KING, FIG_QUEEN, FIG_ROOK, FIG_BISHOP, FIG_KNIGHT,
-                                 FIG_PAWN};
     int32_t fx[TILE_MAX_PIECES * 8], fy[TILE_MAX_PIECES * 8];
     int nf = 0;
     if (!b->n) {
@@ -628,7 +647,7 @@ static void gen_placements(Gen *G)
             bd_set(b, fx[j], fy[j], -1);
     }
     for (int o = 0; o < 6 && !G->stop; o++) {
-        const int f = ORDER[o];
+        const int f = TILE_FIGURES[o];
         if (!hand[f] || (f == FIG_KING && left > 1))
             continue;
         uint8_t ok[TILE_MAX_PIECES * 8];
@@ -709,19 +728,11 @@ static int next_in_game(const TileState *s, int seat)
     return seat;
 }
 
-static int hand_size(const TileState *s, int c)
-{
-    int k = 0;
-    for (int f = FIG_PAWN; f <= FIG_KING; f++)
-        k += s->hand[c][f];
-    return k;
-}
-
 static int next_placer(const TileState *s, int seat)
 {
     for (int k = 1; k <= s->nsides; k++) {
         const int c = (seat + k) % s->nsides;
-        if (hand_size(s, c))
+        if (tile_hand_size(s, c))
             return c;
     }
     return -1;
@@ -884,9 +895,7 @@ int tile_explain(const Game *g, const TileState *s, const TMove *m, char *why, s
     G.lenient = game_param(g, TP_LENIENT);
     if (m->kind == TM_PLACE) {
         const uint8_t *hand = s->hand[seat];
-        int left = 0;
-        for (int f = FIG_PAWN; f <= FIG_KING; f++)
-            left += hand[f];
+        const int left = tile_hand_size(s, seat);
         if (!hand[m->fig])
             return snprintf(why, n, "%s has no %s left to place", TILE_COLOURS[seat],
                             figure_name(m->fig)), -1;

@@ -135,10 +135,7 @@ static int check_state(const Game *g, TileState *s, Error *e)
             return err_set(e, "%s is commanded by %s, so its King was captured: it "
                               "cannot have one (TILE-10)",
                            TILE_COLOURS[c], TILE_COLOURS[s->cmd[c]]);
-        int others = 0;
-        for (int f = FIG_PAWN; f < FIG_KING; f++)
-            others += s->hand[c][f];
-        if (count[FIG_KING] && others)
+        if (count[FIG_KING] && tile_hand_size(s, c) > s->hand[c][FIG_KING])
             return err_set(e, "%s's King is on the table while %s still has pieces in "
                               "hand: the King is placed last (TILE-2)",
                            TILE_COLOURS[c], TILE_COLOURS[c]);
@@ -146,14 +143,9 @@ static int check_state(const Game *g, TileState *s, Error *e)
     if (!tile_in_game(s, s->turn))
         return err_set(e, "turn:%c: %s is out of the game", TILE_LETTERS[s->turn],
                        TILE_COLOURS[s->turn]);
-    if (placing) {
-        int left = 0;
-        for (int f = FIG_PAWN; f <= FIG_KING; f++)
-            left += s->hand[s->turn][f];
-        if (!left)
-            return err_set(e, "turn:%c: %s has nothing left to place", TILE_LETTERS[s->turn],
-                           TILE_COLOURS[s->turn]);
-    }
+    if (placing && !tile_hand_size(s, s->turn))
+        return err_set(e, "turn:%c: %s has nothing left to place", TILE_LETTERS[s->turn],
+                       TILE_COLOURS[s->turn]);
     if (s->passes > tile_seats_in_game(s))
         return err_set(e, "passes:%d: more than the %d seats in the game", s->passes,
                        tile_seats_in_game(s));
@@ -163,13 +155,8 @@ static int check_state(const Game *g, TileState *s, Error *e)
     for (int i = 1; i < s->n; i++)
         if (s->p[i].x == s->p[i - 1].x && s->p[i].y == s->p[i - 1].y)
             return err_set(e, "two pieces on %ld,%ld", (long)s->p[i].x, (long)s->p[i].y);
-    int32_t x0 = 0, x1 = 0, y0 = 0, y1 = 0;
-    for (int i = 0; i < s->n; i++) {
-        if (!i || s->p[i].x < x0) x0 = s->p[i].x;
-        if (!i || s->p[i].x > x1) x1 = s->p[i].x;
-        if (!i || s->p[i].y < y0) y0 = s->p[i].y;
-        if (!i || s->p[i].y > y1) y1 = s->p[i].y;
-    }
+    int32_t x0, x1, y0, y1;
+    tile_box(s, &x0, &y0, &x1, &y1);
     /* a group of n pieces spans at most n - 1 squares: check that first,
      * so that the grid of the engine always holds the table */
     if ((s->n && ((int64_t)x1 - x0 >= s->n || (int64_t)y1 - y0 >= s->n)) ||
@@ -279,8 +266,6 @@ int tile_init(const Game *g, TileState *s, const char *text, Error *e)
 
 void tile_write(const TileState *s, StrBuf *out)
 {
-    static const int ORDER[6] = {FIG_KING, FIG_QUEEN, FIG_ROOK, FIG_BISHOP, FIG_KNIGHT,
-                                 FIG_PAWN};
     for (int i = 0; i < s->n; i++)
         sb_printf(out, "%s%c%c%ld,%ld", i ? " " : "", TILE_LETTERS[s->p[i].col],
                   figure_letter(s->p[i].fig), (long)s->p[i].x, (long)s->p[i].y);
@@ -289,15 +274,10 @@ void tile_write(const TileState *s, StrBuf *out)
         sb_puts(out, s->n ? " hand:" : "hand:");
         int any = 0;
         for (int c = 0; c < s->nsides; c++) {
-            int k = 0;
-            for (int f = FIG_PAWN; f <= FIG_KING; f++)
-                k += s->hand[c][f];
-            if (!k)
+            if (!tile_hand_size(s, c))
                 continue;
             sb_printf(out, "%s%c=", any++ ? "," : "", TILE_LETTERS[c]);
-            for (int o = 0; o < 6; o++)
-                for (int j = 0; j < s->hand[c][ORDER[o]]; j++)
-                    sb_putc(out, figure_letter(ORDER[o]));
+            tile_write_hand(s, c, out);
         }
     }
     sb_printf(out, "%sturn:%c", s->n || placing ? " " : "", TILE_LETTERS[s->turn]);

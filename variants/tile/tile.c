@@ -442,11 +442,8 @@ static uint64_t tile_hash(const Game *g, const void *st)
 {
     (void)g;
     const TileState *s = cst(st);
-    int32_t x0 = 0, y0 = 0;
-    for (int i = 0; i < s->n; i++) {
-        if (!i || s->p[i].x < x0) x0 = s->p[i].x;
-        if (!i || s->p[i].y < y0) y0 = s->p[i].y;
-    }
+    int32_t x0, y0, x1, y1;
+    tile_box(s, &x0, &y0, &x1, &y1);
     uint64_t h = mix64(0x74696c65ULL ^ s->turn);
     for (int i = 0; i < s->n; i++) {
         const TPiece *q = &s->p[i];
@@ -519,17 +516,13 @@ static void last_move(const Game *g, View *v)
 static void view_info(const Game *g, const TileState *s, int seat, View *v)
 {
     StrBuf b = STRBUF_INIT;
-    static const int ORDER[6] = {FIG_KING, FIG_QUEEN, FIG_ROOK, FIG_BISHOP, FIG_KNIGHT,
-                                 FIG_PAWN};
     if (tile_placing(s)) {
         sb_puts(&b, "placement (TILE-2): in hand");
         for (int c = 0; c < s->nsides; c++) {
             sb_printf(&b, "%s %s ", c ? "," : "", TILE_COLOURS[c]);
-            int k = 0;
-            for (int o = 0; o < 6; o++)
-                for (int j = 0; j < s->hand[c][ORDER[o]]; j++, k++)
-                    sb_putc(&b, figure_letter(ORDER[o]));
-            if (!k)
+            if (tile_hand_size(s, c))
+                tile_write_hand(s, c, &b);
+            else
                 sb_puts(&b, "-");
         }
         sb_printf(&b, "\n%s moves first once every piece is placed",

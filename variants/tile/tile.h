@@ -67,6 +67,13 @@ typedef int (*TileVisit)(void *ud, const TMove *m);
 /* ---- Engine (engine.c) ---- */
 extern const char TILE_LETTERS[TILE_MAX_SIDES + 1]; /* "wbrugy" */
 extern const char *const TILE_COLOURS[TILE_MAX_SIDES];
+/* The figures in the order hands are written and placements listed. */
+extern const uint8_t TILE_FIGURES[6]; /* K Q R B N P */
+int tile_hand_size(const TileState *s, int colour);
+/* The letters of colour's hand in TILE_FIGURES order ("KQRRBBNNPPPP"). */
+void tile_write_hand(const TileState *s, int colour, StrBuf *out);
+/* The bounding box of the pieces (all 0 for an empty table). */
+void tile_box(const TileState *s, int32_t *x0, int32_t *y0, int32_t *x1, int32_t *y1);
 int tile_placing(const TileState *s);   /* some hand is not empty */
 int tile_in_game(const TileState *s, int seat);
 int tile_seats_in_game(const TileState *s);
