@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "support/testutil.h"
+#include "support/tile_doc.h"
 #include "../core/render.h"
 
 #define TEXT 128
@@ -236,39 +237,15 @@ static void test_tile11_agreement_of_every_seat_with_value_table(void **state)
 static void test_tile_doc_perft_table(void **state)
 {
     (void)state;
-    char *doc = tu_read_file("docs/TILE.md");
-    assert_non_null(doc);
-    char *save = NULL, *prev_pos = NULL;
-    int rows = 0;
-    for (char *line = strtok_r(doc, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-        if (strncmp(line, "| T", 3) != 0)
-            continue;
-        char *cell[10], *cs = NULL;
-        int n = 0;
-        for (char *c = strtok_r(line, "|", &cs); c && n < 10; c = strtok_r(NULL, "|", &cs)) {
-            while (*c == ' ')
-                c++;
-            char *end = c + strlen(c);
-            while (end > c && end[-1] == ' ')
-                *--end = 0;
-            cell[n++] = c;
-        }
-        assert_int_equal(n, 7);
-        const int sides = atoi(cell[1]);
-        const char *params = strcmp(cell[2], "-") ? cell[2] : NULL;
-        char *pos = NULL;
-        if (cell[3][0] == '`') {
-            pos = cell[3] + 1;
-            pos[strlen(pos) - 1] = 0;
-            prev_pos = pos;
-        } else if (!strncmp(cell[3], "as ", 3)) {
-            pos = prev_pos;
-        } else {
-            assert_string_equal(cell[3], "start");
-        }
-        Game *g = tile_at(sides, pos, params);
+    TileDocRow rows[TILE_DOC_ROWS];
+    const int n = tile_doc_rows(rows, TILE_DOC_ROWS);
+    assert_int_equal(n, 8);
+    for (int i = 0; i < n; i++) {
+        const TileDocRow *r = &rows[i];
+        Game *g = tile_at(r->sides, r->position[0] ? r->position : NULL,
+                          r->params[0] ? r->params : NULL);
         for (int d = 1; d <= 3; d++) {
-            const uint64_t want = strtoull(cell[3 + d], NULL, 10);
+            const uint64_t want = r->count[d - 1];
             if (d == 3 && want > 500000 && TU_SANITIZED)
                 continue; /* the big ones: plain build only */
             assert_int_equal(game_perft(g, d), want);
@@ -276,10 +253,7 @@ static void test_tile_doc_perft_table(void **state)
                 assert_int_equal(game_perft_generic(g, d), want);
         }
         game_free(g);
-        rows++;
     }
-    assert_int_equal(rows, 8);
-    free(doc);
 }
 
 /* TILE-2..9: every example of `help` is read, as the action it stands

@@ -33,6 +33,7 @@
 
 #include "../core/game.h"
 #include "support/testutil.h"
+#include "support/tile_doc.h"
 #include "support/tile_brute.h"
 
 #define MAXT 4096
@@ -390,45 +391,24 @@ static void test_tile3_king_capture_leaving_one_piece(void **state)
 static void test_tile_doc_table_equals_brute(void **state)
 {
     (void)state;
-    char *doc = tu_read_file("docs/TILE.md");
-    assert_non_null(doc);
-    char *save = NULL, *prev = NULL;
-    int rows = 0;
-    for (char *line = strtok_r(doc, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-        if (strncmp(line, "| T", 3) != 0)
-            continue;
-        char *cell[8], *cs = NULL;
-        int n = 0;
-        for (char *c = strtok_r(line, "|", &cs); c && n < 8; c = strtok_r(NULL, "|", &cs)) {
-            while (*c == ' ')
-                c++;
-            for (char *end = c + strlen(c); end > c && end[-1] == ' ';)
-                *--end = 0;
-            cell[n++] = c;
-        }
-        assert_int_equal(n, 7);
-        Case c = {atoi(cell[1]), -1, strstr(cell[2], "orthogonal_pawns=on") != NULL,
-                  strstr(cell[2], "lenient_trapped=on") != NULL, NULL, 0, 3, cell[0]};
-        if (cell[3][0] == '`') {
-            c.position = cell[3] + 1;
-            cell[3][strlen(cell[3]) - 1] = 0;
-            prev = cell[3] + 1;
-        } else if (!strncmp(cell[3], "as ", 3)) {
-            c.position = prev;
-        }
+    TileDocRow rows[TILE_DOC_ROWS];
+    const int n = tile_doc_rows(rows, TILE_DOC_ROWS);
+    assert_int_equal(n, 8);
+    for (int i = 0; i < n; i++) {
+        const TileDocRow *r = &rows[i];
+        Case c = {r->sides, -1, r->orthogonal_pawns, r->lenient_trapped,
+                  r->position[0] ? r->position : NULL, 0, 3, r->id};
         TbPos p = brute_pos(&c);
         for (int d = 1; d <= 3; d++) {
-            const uint64_t want = strtoull(cell[3 + d], NULL, 10);
+            const uint64_t want = r->count[d - 1];
             if (want > (TU_SANITIZED ? 20000u : 300000u))
                 continue; /* the counter is slow on purpose */
-            if (tb_perft(&p, d) != want)
+            const uint64_t got = tb_perft(&p, d);
+            if (got != want)
                 fail_msg("docs/TILE.md %s d%d: the counter finds %" PRIu64 ", the doc %" PRIu64,
-                         cell[0], d, tb_perft(&p, d), want);
+                         r->id, d, got, want);
         }
-        rows++;
     }
-    assert_int_equal(rows, 8);
-    free(doc);
 }
 
 /* The contract's refusals: the engine and the brute accept and refuse the
