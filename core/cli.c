@@ -446,48 +446,28 @@ static int help_on(const char *topic)
 
 #define SCRIPT_MAX (1u << 20) /* bytes of one script file */
 
-/* The whole file at path (NUL-terminated, *len without it), malloc'd;
- * NULL with e naming the file and the reason. */
-static char *read_script(const char *path, size_t *len, Error *e)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return err_set(e, "--rules %s: %s", path, strerror(errno)), NULL;
-    char *buf = cv_realloc(NULL, SCRIPT_MAX + 1);
-    size_t n = buf ? fread(buf, 1, SCRIPT_MAX + 1, f) : 0;
-    int bad = ferror(f);
-    fclose(f);
-    if (!buf)
-        return err_set(e, "--rules %s: out of memory", path), NULL;
-    if (bad || n > SCRIPT_MAX) {
-        cv_realloc(buf, 0);
-        return err_set(e, "--rules %s: %s", path,
-                       bad ? "cannot read it" : "longer than 1 MiB"), NULL;
-    }
-    buf[n] = '\0';
-    *len = n;
-    return buf;
-}
-
 /* Load the scripts at paths (in order) against v. */
 static House *load_house(const VariantOps *v, int nsides, const char *const *paths, int n,
                          Error *e)
 {
     HouseSource src[CLI_MAX_RULES];
-    char *text[CLI_MAX_RULES];
+    StrBuf text[CLI_MAX_RULES];
     int k = 0;
     House *h = NULL;
     for (; k < n; k++) {
-        text[k] = read_script(paths[k], &src[k].len, e);
-        if (!text[k])
+        sb_init(&text[k]);
+        if (record_read_file(paths[k], "script", SCRIPT_MAX, &text[k], e)) {
+            sb_free(&text[k]);
             break;
+        }
         src[k].name = paths[k];
-        src[k].text = text[k];
+        src[k].text = sb_str(&text[k]);
+        src[k].len = text[k].len;
     }
     if (k == n)
         h = house_load(v, nsides, src, n, NULL, e);
     while (k-- > 0)
-        cv_realloc(text[k], 0);
+        sb_free(&text[k]);
     return h;
 }
 

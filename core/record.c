@@ -721,7 +721,7 @@ Game *record_load_from(const char *text, const char *source_name,
 /* Open path for reading if it is a regular file: opened without waiting
  * (a FIFO without a writer would block), checked, then made blocking.
  * NULL with e otherwise. */
-static FILE *open_record(const char *path, Error *e)
+static FILE *open_regular(const char *path, const char *what, Error *e)
 {
     char clip[100]; /* the path as messages show it: a long one is clipped,
                      * so the reason after it is never cut off */
@@ -735,7 +735,7 @@ static FILE *open_record(const char *path, Error *e)
         return NULL;
     }
     if (!S_ISREG(st.st_mode)) {
-        err_set(e, "%s %s: a record is a file", named, file_kind(st.st_mode));
+        err_set(e, "%s %s: a %s is a file", named, file_kind(st.st_mode), what);
         close(fd);
         return NULL;
     }
@@ -749,43 +749,54 @@ static FILE *open_record(const char *path, Error *e)
     return f;
 }
 
-Game *record_load_file(const char *path, Error *e)
+int record_read_file(const char *path, const char *what, size_t max, StrBuf *out,
+                     Error *e)
 {
     char clip[100]; /* the path as messages show it: a long one is clipped,
                      * so the reason after it is never cut off */
     const char *named = str_clip(clip, sizeof clip, path);
-    FILE *f = open_record(path, e);
+    FILE *f = open_regular(path, what, e);
     if (!f)
-        return NULL;
-    StrBuf text = STRBUF_INIT;
+        return -1;
     char chunk[8192];
     size_t n;
     int too_big = 0;
     while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
-        if (text.len + n > RECORD_MAX_BYTES) {
+        if (out->len + n > max) {
             too_big = 1;
             break;
         }
-        sb_putn(&text, chunk, n);
+        sb_putn(out, chunk, n);
     }
     int bad = ferror(f) ? (errno ? errno : EIO) : 0;
     fclose(f);
-    Game *g = NULL;
     if (bad)
-        err_set(e, "%s: cannot read: %s", named, strerror(bad));
-    else if (too_big)
-        err_set(e, "%s: too large for a record (over %u bytes)", named,
-                RECORD_MAX_BYTES);
-    else if (text.len > 0 && memchr(text.s, '\0', text.len)) {
-        /* A NUL would silently end the text early: name its line. */
-        const char *nul = memchr(text.s, '\0', text.len);
-        int line = 1;
-        for (const char *q = text.s; q < nul; q++)
-            line += *q == '\n';
-        err_set(e, "%s:%d: a NUL byte (this is not a text record)", named,
-                line);
-    } else
-        g = record_load(sb_str(&text), named, e);
+        return err_set(e, "%s: cannot read: %s", named, strerror(bad));
+    if (too_big)
+        return err_set(e, "%s: too large for a %s (over %zu bytes)", named, what, max);
+    if (sb_failed(out))
+        return err_set(e, "%s: out of memory", named);
+    return 0;
+}
+
+Game *record_load_file(const char *path, Error *e)
+{
+    char clip[100];
+    const char *named = str_clip(clip, sizeof clip, path);
+    StrBuf text = STRBUF_INIT;
+    Game *g = NULL;
+    if (record_read_file(path, "record", RECORD_MAX_BYTES, &text, e) == 0) {
+        if (text.len > 0 && memchr(text.s, '\0', text.len)) {
+            /* A NUL would silently end the text early: name its line. */
+            const char *nul = memchr(text.s, '\0', text.len);
+            int line = 1;
+            for (const char *q = text.s; q < nul; q++)
+                line += *q == '\n';
+            err_set(e, "%s:%d: a NUL byte (this is not a text record)", named, line);
+        } else {
+            g = record_load(sb_str(&text), named, e);
+        }
+    }
     sb_free(&text);
     return g;
 }

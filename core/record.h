@@ -42,6 +42,11 @@ Game *record_load(const char *text, const char *source_name, Error *e);
  * regular file: a directory, FIFO or device is refused at once (a FIFO
  * without a writer would block). */
 Game *record_load_file(const char *path, Error *e);
+/* The bytes of the regular file at path (what names it in messages: "a
+ * record", "a script"; no FIFO or device is waited on), at most max,
+ * appended to out.  -1 with e naming the file and the reason. */
+int record_read_file(const char *path, const char *what, size_t max, StrBuf *out,
+                     Error *e);
 /* record_load, finding the Variant tag's name in `variants` (a
  * NULL-terminated table such as variant_registry) instead of the built-in
  * registry: for variants that are not built in (tests, later scripts). */

@@ -161,6 +161,10 @@ static void test_house_check_command(void **state)
     tu_run(&r, "check scripts/tile_six_orthogonal.lua --variant tile", NULL);
     assert_int_equal(r.status, 0);
     tu_run_free(&r);
+    tu_run(&r, "check scripts", NULL); /* read as records are: regular files only */
+    assert_string_equal(r.out, "scripts is a directory: a script is a file\n");
+    assert_int_equal(r.status, 1);
+    tu_run_free(&r);
     tu_run(&r, "perft orthodox --depth 1 --rules /nonexistent/x.lua", NULL);
     assert_int_equal(r.status, 2);
     assert_has(r.err, "/nonexistent/x.lua");
