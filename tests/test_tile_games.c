@@ -284,6 +284,11 @@ static void test_tile_help_examples_are_played(void **state)
         if (k == ARRAY_LEN(CASES))
             fail_msg("help example \"%s\" has no position here", v->help[n].example);
         Game *g = tile_at(CASES[k].sides, CASES[k].pos, NULL);
+        View *view = calloc(1, sizeof *view); /* TILE-9: told to pass, and only then */
+        assert_int_equal(game_view(g, game_to_act(g), view), 0);
+        assert_int_equal(strstr(view->question, "no legal move: pass (TILE-9)") != NULL,
+                         !strcmp(CASES[k].example, "pass"));
+        free(view);
         const int before = game_history_len(g);
         tu_play(g, game_to_act(g), CASES[k].example);
         assert_true(game_history_len(g) > before);

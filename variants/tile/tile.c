@@ -513,6 +513,14 @@ static void last_move(const Game *g, View *v)
     }
 }
 
+/* The kind of the first action generated, then stop: a pass is generated
+ * only when there is no move (TILE-9), so a first pass means "must pass". */
+static int first_kind(void *ud, const TMove *m)
+{
+    *(int *)ud = m->kind;
+    return 1;
+}
+
 static void view_info(const Game *g, const TileState *s, int seat, View *v)
 {
     StrBuf b = STRBUF_INIT;
@@ -564,13 +572,12 @@ static void view_info(const Game *g, const TileState *s, int seat, View *v)
             snprintf(v->question, sizeof v->question,
                      "%s: place a piece (Q@1,0), or random for the rest of the table",
                      TILE_COLOURS[seat]);
-        else if (tile_gen(g, s, NULL, NULL) == 1) {
-            ActionList l = ACTIONLIST_INIT;
-            tile_legal_op(g, s, seat, &l);
-            if (l.n == 1 && l.v[0].kind == ACT_PASS)
+        else {
+            int kind = 0;
+            tile_gen(g, s, first_kind, &kind);
+            if (kind == TM_PASS)
                 snprintf(v->question, sizeof v->question,
                          "%s: no legal move: pass (TILE-9)", TILE_COLOURS[seat]);
-            al_free(&l);
         }
     }
 }
