@@ -75,6 +75,8 @@ struct Game {
     int ended;               /* set by resign, agreement, claim, game_end */
     Status forced;
     unsigned shown;          /* seats that showed their secrets after the end */
+    int reacting;            /* inside the reaction hook: game_edit allowed */
+    int react_keyed;         /* ... after an action that pushed a key */
 };
 
 /* ---- Small helpers ------------------------------------------------------ */
@@ -836,6 +838,34 @@ void game_end(Game *g, unsigned winners, const char *reason)
     end_game(g, winners, reason);
 }
 
+int game_edit(Game *g, const Edit *ed, Error *e)
+{
+    const VariantOps *v = g->cfg.variant;
+    if (!g->reacting)
+        return err_set(e, "the position may be edited only by a house rule's reaction");
+    if (!g->react_keyed)
+        return err_set(e, "the position may be edited only after a play action "
+                          "(not after a resignation or a draw offer)");
+    if (v->version < 4 || !v->edit)
+        return err_set(e, "%s takes no edits of its position", v->name);
+    if (ed->kind != EDIT_ADD && ed->kind != EDIT_REMOVE && ed->kind != EDIT_CHANGE)
+        return err_set(e, "unknown edit %d", ed->kind);
+    int nmsgs = g->msgs.n;
+    memcpy(g->scratch, g->st, v->state_size);
+    if (v->edit(g, g->scratch, ed, &g->msgs, e)) {
+        ev_truncate(&g->msgs, nmsgs);
+        return -1;
+    }
+    void *t = g->st;
+    g->st = g->scratch;
+    g->scratch = t;
+    /* The repetition key of this ply is the edited position's. */
+    keys_truncate(g, g->nkeys - 1);
+    if (g->msgs.failed || push_key(g, v->hash(g, g->st)))
+        return err_set(e, "out of memory");
+    return 0;
+}
+
 /* Seats still in the game: those commanding at least one side. */
 static unsigned playing_seats(const Game *g)
 {
@@ -986,9 +1016,14 @@ static int apply_checked(Game *g, const Action *a, Error *e)
         if (g->msgs.failed || push_hist(g, &h, &mark))
             rc = err_set(e, "out of memory");
     }
-    if (rc == 0 && g->hooks.react && g->hooks.react(g->hooks.ud, g, a, e)) {
-        err_prefix(e, "house rule (after %s)", h.text);
-        rc = -1;
+    if (rc == 0 && g->hooks.react) {
+        g->reacting = 1;
+        g->react_keyed = g->nkeys > snap.nkeys;
+        if (g->hooks.react(g->hooks.ud, g, a, e)) {
+            err_prefix(e, "house rule (after %s)", h.text);
+            rc = -1;
+        }
+        g->reacting = 0;
     }
     if (rc == 0) {
         Status s;
@@ -1275,12 +1310,46 @@ static void perft_done(PerftCtx *c, int depth)
     free(c->blobs);
 }
 
+/* Perft through whole games: each action applied to a clone by
+ * game_apply, so a house rule's reaction (an edit, an end) acts in the
+ * tree as in play.  An action its reaction refuses is not counted.  Sets
+ * *failed when memory ran out. */
+static uint64_t perft_games(const Game *g, int depth, int *failed)
+{
+    Status s;
+    game_status(g, &s);
+    if (s.over || depth <= 0)
+        return s.over ? 0 : 1;
+    ActionList l = ACTIONLIST_INIT;
+    game_legal_play(g, &l);
+    *failed |= l.failed;
+    uint64_t n = 0;
+    if (depth == 1)
+        n = (uint64_t)l.n;
+    for (int i = 0; depth > 1 && i < l.n && !*failed; i++) {
+        Game *c = game_clone(g);
+        Error e;
+        if (!c)
+            *failed = 1;
+        else if (game_apply(c, &l.v[i], &e) == 0)
+            n += perft_games(c, depth - 1, failed);
+        game_free(c);
+    }
+    al_free(&l);
+    return n;
+}
+
 static uint64_t perft_top(const Game *g, int depth, int generic)
 {
     Status s;
     game_status(g, &s);
     if (s.over)
         return depth <= 0 ? 1 : 0;
+    if (g->hooks.react) {
+        int failed = 0;
+        uint64_t n = perft_games(g, depth, &failed);
+        return failed ? GAME_PERFT_NOMEM : n;
+    }
     PerftCtx c;
     uint64_t n = GAME_PERFT_NOMEM;
     if (perft_init(&c, g, depth) == 0)
@@ -1294,12 +1363,44 @@ static uint64_t perft_top(const Game *g, int depth, int generic)
 uint64_t game_perft(const Game *g, int depth) { return perft_top(g, depth, 0); }
 uint64_t game_perft_generic(const Game *g, int depth) { return perft_top(g, depth, 1); }
 
+/* game_perft_divide through whole games (a reaction hook is in place). */
+static uint64_t perft_divide_games(const Game *g, int depth,
+                                   void (*fn)(void *ud, const char *move, uint64_t n),
+                                   void *ud)
+{
+    ActionList root = ACTIONLIST_INIT;
+    game_legal_play(g, &root);
+    int failed = root.failed;
+    uint64_t total = 0;
+    for (int i = 0; !failed && i < root.n; i++) {
+        Game *c = game_clone(g);
+        Error e;
+        HistoryEntry h;
+        if (!c) {
+            failed = 1;
+            break;
+        }
+        if (game_apply(c, &root.v[i], &e) == 0) {
+            uint64_t n = perft_games(c, depth - 1, &failed);
+            h = c->hist[c->nhist - 1];
+            if (fn && !failed)
+                fn(ud, h.machine, n);
+            total += n;
+        }
+        game_free(c);
+    }
+    al_free(&root);
+    return failed ? GAME_PERFT_NOMEM : total;
+}
+
 uint64_t game_perft_divide(const Game *g, int depth,
                            void (*fn)(void *ud, const char *move, uint64_t n),
                            void *ud)
 {
     if (depth <= 0)
         return 1;
+    if (g->hooks.react)
+        return perft_divide_games(g, depth, fn, ud);
     ActionList root = ACTIONLIST_INIT;
     game_legal_play(g, &root);
     PerftCtx c;

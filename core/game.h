@@ -140,6 +140,11 @@ int game_show(Game *g, int seat, Error *e);
 unsigned game_shown(const Game *g);
 /* End the game now (hooks, tests): winners is a side mask, 0 = draw. */
 void game_end(Game *g, unsigned winners, const char *reason);
+/* Change the position from inside a reaction hook, after a play action
+ * (remove, add, change a piece: core/variant.h Edit): the variant checks
+ * its invariants; the ply's repetition key becomes the edited position's.
+ * -1 with e naming what the change would break; the game is unchanged. */
+int game_edit(Game *g, const Edit *ed, Error *e);
 /* The draw offer pending, as the offering seat, or -1. */
 int game_draw_offer(const Game *g);
 

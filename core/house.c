@@ -1004,6 +1004,86 @@ static int gm_finish(lua_State *L)
     return 0;
 }
 
+/* ---- The checked edit API (react only) ------------------------------------ */
+
+static Coord square_arg(lua_State *L, House *h, int idx, const char *fn)
+{
+    const char *sq = luaL_checkstring(L, idx);
+    Geometry geo = house_geo(h);
+    Error e;
+    Coord c;
+    const char *p = sq;
+    if (geo_parse_square(&geo, &p, &c, &e) || *p)
+        luaL_error(L, "game:%s: '%s' is not a square", fn, sq);
+    return c;
+}
+
+static int figure_arg(lua_State *L, int idx, const char *fn)
+{
+    const char *f = luaL_checkstring(L, idx);
+    int fig = strlen(f) == 1 ? figure_from_letter(f[0]) : FIG_NONE;
+    if (fig == FIG_NONE || fig == FIG_HIDDEN)
+        luaL_error(L, "game:%s: '%s' is not a figure (P N B R Q K)", fn, f);
+    return fig;
+}
+
+/* Hand the edit to the core, which asks the variant to keep its
+ * invariants; a refusal is this call's error (the reaction then fails and
+ * the action is undone). */
+static int edit_run(lua_State *L, House *h, const Edit *ed, const char *fn)
+{
+    Error e;
+    if (game_edit(h->mg, ed, &e))
+        return luaL_error(L, "game:%s: %s", fn, e.msg);
+    h->st = game_state(h->mg); /* the core swapped its blobs */
+    lua_pushboolean(L, 1);
+    return 1;
+}
+
+static House *edit_self(lua_State *L, const char *fn)
+{
+    House *h = game_self(L, 1);
+    if (h->hook != HOOK_REACT || !h->mg)
+        luaL_error(L, "game:%s is only allowed in react", fn);
+    return h;
+}
+
+static int gm_remove(lua_State *L)
+{
+    House *h = edit_self(L, "remove");
+    Edit ed = {.kind = EDIT_REMOVE, .side = -1};
+    ed.at = square_arg(L, h, 2, "remove");
+    return edit_run(L, h, &ed, "remove");
+}
+
+/* game:add(square, side, figure [, {masked = true}]) */
+static int gm_add(lua_State *L)
+{
+    House *h = edit_self(L, "add");
+    Edit ed = {.kind = EDIT_ADD};
+    ed.at = square_arg(L, h, 2, "add");
+    ed.side = side_arg(L, h, 3);
+    ed.figure = figure_arg(L, 4, "add");
+    if (lua_istable(L, 5)) {
+        lua_getfield(L, 5, "masked");
+        ed.masked = lua_toboolean(L, -1);
+        lua_pop(L, 1);
+    } else if (!lua_isnoneornil(L, 5)) {
+        return luaL_error(L, "game:add: the fifth argument is a table of options "
+                          "({masked = true})");
+    }
+    return edit_run(L, h, &ed, "add");
+}
+
+static int gm_change(lua_State *L)
+{
+    House *h = edit_self(L, "change");
+    Edit ed = {.kind = EDIT_CHANGE, .side = -1};
+    ed.at = square_arg(L, h, 2, "change");
+    ed.figure = figure_arg(L, 3, "change");
+    return edit_run(L, h, &ed, "change");
+}
+
 /* A fresh game object for one script: a userdata whose fields and
  * methods come from a table no script can reach or change. */
 static void push_game_object(lua_State *L, House *h, int nsides, int nseats,
@@ -1016,7 +1096,8 @@ static void push_game_object(lua_State *L, House *h, int nsides, int nseats,
         {"in_check", gm_in_check},         {"over", gm_over},
         {"material", gm_material},         {"position", gm_position},
         {"param", gm_param},               {"finish", gm_finish},
-        {NULL, NULL}};
+        {"remove", gm_remove},             {"add", gm_add},
+        {"change", gm_change},             {NULL, NULL}};
     lua_newuserdatauv(L, 0, 0);
     lua_newtable(L);                 /* metatable */
     lua_newtable(L);                 /* __index */

@@ -76,6 +76,22 @@ typedef struct View {
     Status status;
 } View;
 
+/* ---- Edits (house rules' reactions) ---------------------------------- */
+enum EditKind {
+    EDIT_REMOVE = 1, /* take the piece on `at` off the board */
+    EDIT_ADD,        /* put a new piece on the empty square `at` */
+    EDIT_CHANGE      /* give the piece on `at` another figure (same owner) */
+};
+
+typedef struct Edit {
+    int kind;       /* EditKind */
+    Coord at;
+    int side;       /* EDIT_ADD: the owner side (Échiqueté: ES_MERGED, 2, for a
+                       merged piece) */
+    int figure;     /* EDIT_ADD, EDIT_CHANGE: the Figure (never FIG_HIDDEN) */
+    int masked;     /* EDIT_ADD (Masqués): the piece enters masked */
+} Edit;
+
 /* ---- Text styles ------------------------------------------------------ */
 enum { FMT_RECORD = 0, /* records and people: SAN for chess */
        FMT_MACHINE = 1 /* legal lists, perft divide: UCI for chess */ };
@@ -89,7 +105,8 @@ typedef struct VariantHelp {
 
 /* ---- The ops table ---------------------------------------------------- */
 typedef struct VariantOps {
-    int version;               /* 1; 2 with the fields after history_text; 3 with values */
+    int version;               /* 1; 2 with the fields after history_text; 3 with values;
+                                  4 with edit */
     const char *name;          /* command-line name: "orthodox" */
     const char *title;         /* "Orthodox chess" */
     const char *summary;       /* one line for the menu */
@@ -195,6 +212,18 @@ typedef struct VariantOps {
     /* Optional: what a draw the core decides (agreement, a claim) adds to
      * its reason, e.g. Tile's scores (TILE-11): "scores: white 40, ...". */
     void (*draw_note)(const Game *g, const void *st, char *buf, size_t n);
+
+    /* ---- version 4 ---- */
+    /* Optional: change the position as a house rule's reaction asks
+     * (core/game.h game_edit): remove, add or change a piece, keeping every
+     * invariant of the variant (one King per side where required, Tile's
+     * unity, Masqués' hidden figures hidden, Échiqueté's merged pieces
+     * consistent, castling rights and en passant that still make sense).
+     * Tell the seats what they may know through ev (never a figure a seat
+     * may not see).  -1 with e naming the invariant when the change would
+     * break one; st may then be garbage (the core edits a copy).  NULL:
+     * the variant takes no edits. */
+    int (*edit)(const Game *g, void *st, const Edit *ed, Events *ev, Error *e);
 } VariantOps;
 
 /* Messages to seats.  seat_mask bit i: seat i sees the text.  ev may be
