@@ -446,8 +446,7 @@ static int help_on(const char *topic)
 
 #define SCRIPT_MAX (1u << 20) /* bytes of one script file */
 
-/* Load the scripts at paths (in order) against v. */
-static House *load_house(const VariantOps *v, int nsides, const char *const *paths, int n,
+House *cli_load_house(const VariantOps *v, int nsides, const char *const *paths, int n,
                          Error *e)
 {
     HouseSource src[CLI_MAX_RULES];
@@ -543,7 +542,7 @@ static int cli_dispatch(int argc, char **argv, const char **name)
         if (o.load)
             return usage_error(c->name, "--rules with --load: a record is replayed with "
                                         "the rules it was played with");
-        o.house = load_house(o.variant, o.sides, o.rules, o.nrules, &e);
+        o.house = cli_load_house(o.variant, o.sides, o.rules, o.nrules, &e);
         if (!o.house)
             return usage_error(c->name, "%s", e.msg);
     }
@@ -636,6 +635,8 @@ Game *cli_start_game(const CliOptions *o, uint64_t default_seed, Error *e,
         if (house_params(o->house, &cfg.params, e))
             return NULL;
         hooks = house_hooks(o->house);
+        cfg.scripts = house_scripts(o->house);
+        cfg.nscripts = house_count(o->house);
     }
     cfg.params_set = 1;
     Game *g = game_new_hooked(&cfg, &hooks, e);
@@ -866,7 +867,7 @@ static int cmd_check(const CliOptions *o)
     int bad = 0;
     for (int i = 0; i < o->nrules; i++) {
         Error e = {""};
-        House *h = load_house(v, 0, &o->rules[i], 1, &e);
+        House *h = cli_load_house(v, 0, &o->rules[i], 1, &e);
         Game *g = NULL;
         if (h) {
             GameConfig cfg;

@@ -53,6 +53,16 @@ typedef struct CliOptions {
     House *house;               /* the scripts of --rules, loaded once per command */
 } CliOptions;
 
+/* The menu's answer to "which house rules": numbers from 1 to n separated
+ * by spaces (or commas), each once, into picked (0-based, at most
+ * CLI_MAX_RULES); "" picks none.  0, or -1 with e saying what to type. */
+int cli_menu_rules(const char *line, int n, int *picked, int *npicked, Error *e);
+
+/* Load the script files at paths (in order) against v with nsides sides
+ * (0: the default): NULL with e naming the file and the problem. */
+House *cli_load_house(const VariantOps *v, int nsides, const char *const *paths, int n,
+                      Error *e);
+
 /* The whole program: parse argv, run the command, return the exit status. */
 int cli_main(int argc, char **argv);
 

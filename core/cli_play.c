@@ -19,7 +19,9 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <editline/readline.h>
@@ -37,7 +39,6 @@ typedef struct Play {
     int shown_seat;          /* seat whose board is on the screen, -1 none,
                                 SHOWN_PUBLIC: what every seat may know */
     int loaded;              /* the game came from a file (full truth) */
-    const House *house;      /* the house rules of --rules, or NULL */
 } Play;
 
 #define SHOWN_PUBLIC (-2)
@@ -152,6 +153,137 @@ static int ask_count(const Play *p, const char *what, int lo, int hi, int def, i
         free(l);
         if (rc == 0)
             return 0;
+        printf("%s\n", e.msg);
+    }
+}
+
+/* ---- House rules offered by the menu ------------------------------------ */
+
+#define MENU_MAX_SCRIPTS 32
+
+/* The house-rule scripts the menu offers for one variant. */
+typedef struct MenuScripts {
+    int n;
+    char path[MENU_MAX_SCRIPTS][512];
+    char title[MENU_MAX_SCRIPTS][80];
+} MenuScripts;
+
+/* Where the ready-made scripts are: $CHESSVAR_SCRIPTS, else scripts/
+ * beside the program, else scripts/ here. */
+static void scripts_dir(char *buf, size_t n)
+{
+    const char *env = getenv("CHESSVAR_SCRIPTS");
+    if (env && env[0]) {
+        snprintf(buf, n, "%s", env);
+        return;
+    }
+    char exe[400];
+    ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    char *slash = k > 0 ? (exe[k] = '\0', strrchr(exe, '/')) : NULL;
+    struct stat st;
+    if (slash) {
+        *slash = '\0';
+        int w = snprintf(buf, n, "%s/scripts", exe);
+        if (w > 0 && (size_t)w < n && stat(buf, &st) == 0 && S_ISDIR(st.st_mode))
+            return;
+    }
+    snprintf(buf, n, "scripts");
+}
+
+static int by_path(const void *a, const void *b)
+{
+    return strcmp(a, b);
+}
+
+/* The *.lua files of dir that load for v with nsides sides, by name. */
+static void find_scripts(const char *dir, const VariantOps *v, int nsides, MenuScripts *m)
+{
+    memset(m, 0, sizeof *m);
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    char found[MENU_MAX_SCRIPTS][512];
+    int nfound = 0;
+    for (struct dirent *de; nfound < MENU_MAX_SCRIPTS && (de = readdir(d));) {
+        size_t len = strlen(de->d_name);
+        if (len <= 4 || strcmp(de->d_name + len - 4, ".lua"))
+            continue;
+        int w = snprintf(found[nfound], sizeof found[0], "%s/%s", dir, de->d_name);
+        if (w > 0 && (size_t)w < sizeof found[0])
+            nfound++;
+    }
+    closedir(d);
+    qsort(found, (size_t)nfound, sizeof found[0], by_path);
+    for (int i = 0; i < nfound; i++) {
+        Error e;
+        const char *path = found[i];
+        House *h = cli_load_house(v, nsides, &path, 1, &e);
+        if (!h)
+            continue; /* another variant's, or broken: `chessvar check` says why */
+        memcpy(m->path[m->n], found[i], sizeof found[i]);
+        snprintf(m->title[m->n], sizeof m->title[0], "%s", house_title(h, 0));
+        m->n++;
+        house_free(h);
+    }
+}
+
+/* "1 3" -> the scripts' paths in that order in o->rules.  0, or -1 with e. */
+int cli_menu_rules(const char *line, int n, int *picked, int *npicked, Error *e)
+{
+    *npicked = 0;
+    for (const char *p = line; *p;) {
+        p += strspn(p, " \t,");
+        if (!*p)
+            break;
+        char *end;
+        long k = strtol(p, &end, 10);
+        if (end == p || k < 1 || k > n || (*end && !strchr(" \t,", *end)))
+            return err_set(e, "'%s': type numbers from 1 to %d separated by spaces, or "
+                           "just Enter for none", line, n);
+        for (int i = 0; i < *npicked; i++)
+            if (picked[i] == (int)k - 1)
+                return err_set(e, "'%s': %ld is there twice", line, k);
+        if (*npicked == CLI_MAX_RULES)
+            return err_set(e, "'%s': at most %d house rules", line, CLI_MAX_RULES);
+        picked[(*npicked)++] = (int)k - 1;
+        p = end;
+    }
+    return 0;
+}
+
+/* Offer the scripts of scripts/ that fit o's variant; the chosen ones are
+ * loaded into o->house (paths in m, which must outlive o).  0, or -1 at
+ * the end of input. */
+static int choose_rules(const Play *p, CliOptions *o, MenuScripts *m)
+{
+    char dir[400];
+    scripts_dir(dir, sizeof dir);
+    find_scripts(dir, o->variant, o->sides, m);
+    if (m->n == 0)
+        return 0;
+    printf("House rules for %s (%s):\n", o->variant->title, dir);
+    for (int i = 0; i < m->n; i++) {
+        const char *base = strrchr(m->path[i], '/');
+        printf("  %d  %-34s %s\n", i + 1, m->title[i], base ? base + 1 : m->path[i]);
+    }
+    for (;;) {
+        char *l = read_line(p, "House rules (numbers, Enter: none)> ");
+        if (!l)
+            return -1;
+        int picked[CLI_MAX_RULES], n = 0;
+        Error e;
+        int rc = cli_menu_rules(l, m->n, picked, &n, &e);
+        free(l);
+        if (rc == 0 && n == 0)
+            return 0;
+        for (int i = 0; rc == 0 && i < n; i++)
+            o->rules[i] = m->path[picked[i]];
+        o->nrules = n;
+        if (rc == 0 && !(o->house = cli_load_house(o->variant, o->sides, o->rules, n, &e)))
+            rc = -1;
+        if (rc == 0)
+            return 0;
+        o->nrules = 0;
         printf("%s\n", e.msg);
     }
 }
@@ -993,8 +1125,9 @@ static int after_game(Play *p)
 static int play_loop(Play *p)
 {
     printf("%s", game_variant(p->g)->title);
-    for (int i = 0; p->house && i < house_count(p->house); i++)
-        printf("%s%s", i ? ", " : ", with house rules: ", house_title(p->house, i));
+    const House *h = house_of(p->g);
+    for (int i = 0; h && i < house_count(h); i++)
+        printf("%s%s", i ? ", " : ", with house rules: ", house_title(h, i));
     printf(". Type 'help' for the commands.\n");
     show(p);
     for (;;) {
@@ -1017,12 +1150,16 @@ static int play_loop(Play *p)
     }
 }
 
-/* A new game like g (variant, sides, parameters, start) with a fresh seed. */
+/* A new game like g (variant, sides, parameters, start, house rules) with
+ * a fresh seed; a start the rules' setup built is built again. */
 static Game *game_again(const Game *g, Error *e)
 {
     GameConfig c = *game_config(g);
+    GameHooks k = game_hooks(g);
     c.seed = cli_fresh_seed();
-    return game_new(&c, e);
+    if (game_setup_made(g))
+        c.position = NULL;
+    return game_new_hooked(&c, &k, e);
 }
 
 /* The games of one variant, from the options, until the player quits or
@@ -1038,7 +1175,6 @@ static int play_games(const CliOptions *o, uint64_t seed)
     p.ro.ascii = o->ascii;
     p.ro.color = cli_use_color();
     e.msg[0] = '\0';
-    p.house = o->house;
     p.g = cli_start_game(o, seed, &e, &status);
     if (!p.g) {
         fprintf(stderr, "chessvar %s: %s\n", o->command, e.msg);
@@ -1106,7 +1242,14 @@ int cli_menu(const CliOptions *o)
             ask_count(&p, "How many players", v->min_seats, v->max_seats,
                       v->default_seats, &mine.seats) < 0)
             return CLI_EXIT_OK;
+        MenuScripts *scripts = malloc(sizeof *scripts);
+        if (!scripts || choose_rules(&p, &mine, scripts) < 0) {
+            free(scripts);
+            return CLI_EXIT_OK;
+        }
         int rc = play_games(&mine, cli_fresh_seed());
+        house_free(mine.house); /* each game holds its own */
+        free(scripts);
         if (rc < 0)
             return -1 - rc;
         if (rc != PLAY_MENU)

@@ -75,6 +75,8 @@ struct Game {
     int ended;               /* set by resign, agreement, claim, game_end */
     Status forced;
     unsigned shown;          /* seats that showed their secrets after the end */
+    GameScript *scripts;     /* owned copies of cfg.scripts (cfg points here) */
+    int setup_made;          /* the position came from the setup hook */
     int reacting;            /* inside the reaction hook: game_edit allowed */
     int react_keyed;         /* ... after an action that pushed a key */
 };
@@ -254,6 +256,39 @@ static int push_hist(Game *g, const HistoryEntry *h, const PlyMark *m)
 
 /* ---- Life cycle --------------------------------------------------------- */
 
+/* Give g its own copies of n scripts (cfg.scripts then points at them).
+ * 0, or -1 when memory ran out (what was copied is g's, freed with it). */
+static int scripts_copy(Game *g, const GameScript *src, int n)
+{
+    if (n <= 0)
+        return 0;
+    g->scripts = cv_calloc(sizeof *g->scripts * (size_t)n);
+    if (!g->scripts)
+        return -1;
+    g->cfg.scripts = g->scripts;
+    for (int i = 0; i < n; i++, g->cfg.nscripts++) {
+        GameScript *d = &g->scripts[i];
+        d->len = src[i].len;
+        d->name = cv_strdup(src[i].name);
+        char *t = d->name ? mem_copy(src[i].text, src[i].len, src[i].len + 1) : NULL;
+        d->text = t;
+        if (!t) {
+            g->cfg.nscripts++; /* the name is freed with the game */
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static void scripts_free(Game *g)
+{
+    for (int i = 0; i < g->cfg.nscripts; i++) {
+        free((char *)g->scripts[i].name);
+        free((char *)g->scripts[i].text);
+    }
+    free(g->scripts);
+}
+
 static int check_config(const GameConfig *c, Error *e)
 {
     const VariantOps *v = c->variant;
@@ -301,14 +336,18 @@ Game *game_new_hooked(const GameConfig *cfg, const GameHooks *hooks, Error *e)
         return NULL;
     }
     g->cfg = c;
+    g->cfg.scripts = NULL;
+    g->cfg.nscripts = 0;
     if (hooks)
         g->hooks = *hooks;
+    if (g->hooks.retain)
+        g->hooks.retain(g->hooks.ud);
     g->offer_seat = -1;
     rng_seed(&g->rng, c.seed);
     g->st = cv_calloc(c.variant->state_size);
     g->scratch = cv_calloc(c.variant->state_size);
     StrBuf pos = STRBUF_INIT;
-    if (!g->st || !g->scratch) {
+    if (!g->st || !g->scratch || scripts_copy(g, c.scripts, c.nscripts)) {
         err_set(e, "out of memory");
         goto fail;
     }
@@ -325,6 +364,7 @@ Game *game_new_hooked(const GameConfig *cfg, const GameHooks *hooks, Error *e)
             goto fail;
         }
         c.position = sb_str(&pos);
+        g->setup_made = 1;
     }
     if (c.position && !(g->position = cv_strdup(c.position))) {
         err_set(e, "out of memory");
@@ -370,7 +410,14 @@ Game *game_clone(const Game *g)
     c->reps.count = NULL;
     c->msgs.v = NULL;
     c->msgs.n = 0;
-    int ok = !g->position || (c->position = cv_strdup(g->position));
+    c->scripts = NULL;
+    c->reacting = 0;
+    c->cfg.scripts = NULL;
+    c->cfg.nscripts = 0;
+    if (c->hooks.retain)
+        c->hooks.retain(c->hooks.ud);
+    int ok = scripts_copy(c, g->cfg.scripts, g->cfg.nscripts) == 0;
+    ok = ok && (!g->position || (c->position = cv_strdup(g->position)));
     c->cfg.position = c->position;
     ok = ok && (c->st = mem_copy(g->st, sz, sz)) && (c->scratch = cv_calloc(sz));
     ok = ok && (c->hist = mem_copy(g->hist, (size_t)g->nhist * sizeof *c->hist,
@@ -398,6 +445,9 @@ void game_free(Game *g)
 {
     if (!g)
         return;
+    if (g->hooks.release)
+        g->hooks.release(g->hooks.ud);
+    scripts_free(g);
     free(g->position);
     free(g->st);
     free(g->scratch);
@@ -417,8 +467,14 @@ int game_same(const Game *a, const Game *b)
     if (x->variant != y->variant || x->nsides != y->nsides || x->nseats != y->nseats ||
         x->seed != y->seed || !x->position != !y->position ||
         (x->position && strcmp(x->position, y->position)) ||
-        memcmp(&x->params, &y->params, sizeof x->params))
+        memcmp(&x->params, &y->params, sizeof x->params) ||
+        x->nscripts != y->nscripts || a->setup_made != b->setup_made)
         return 0;
+    for (int i = 0; i < x->nscripts; i++)
+        if (strcmp(x->scripts[i].name, y->scripts[i].name) ||
+            x->scripts[i].len != y->scripts[i].len ||
+            memcmp(x->scripts[i].text, y->scripts[i].text, x->scripts[i].len))
+            return 0;
     if (memcmp(a->st, b->st, x->variant->state_size) || a->nhist != b->nhist ||
         a->nkeys != b->nkeys || a->msgs.n != b->msgs.n)
         return 0;
@@ -447,6 +503,8 @@ int game_same(const Game *a, const Game *b)
 
 const VariantOps *game_variant(const Game *g) { return g->cfg.variant; }
 const GameConfig *game_config(const Game *g) { return &g->cfg; }
+GameHooks game_hooks(const Game *g) { return g->hooks; }
+int game_setup_made(const Game *g) { return g->setup_made; }
 const Params *game_params(const Game *g) { return &g->cfg.params; }
 int game_param(const Game *g, int index) { return g->cfg.params.v[index]; }
 int game_nsides(const Game *g) { return g->cfg.nsides; }
@@ -1312,7 +1370,8 @@ static void perft_done(PerftCtx *c, int depth)
 
 /* Perft through whole games: each action applied to a clone by
  * game_apply, so a house rule's reaction (an edit, an end) acts in the
- * tree as in play.  An action its reaction refuses is not counted.  Sets
+ * tree as in play.  An action its reaction refuses is not counted, at
+ * the last ply too (it cannot be played).  Sets
  * *failed when memory ran out. */
 static uint64_t perft_games(const Game *g, int depth, int *failed)
 {
@@ -1324,15 +1383,13 @@ static uint64_t perft_games(const Game *g, int depth, int *failed)
     game_legal_play(g, &l);
     *failed |= l.failed;
     uint64_t n = 0;
-    if (depth == 1)
-        n = (uint64_t)l.n;
-    for (int i = 0; depth > 1 && i < l.n && !*failed; i++) {
+    for (int i = 0; i < l.n && !*failed; i++) {
         Game *c = game_clone(g);
         Error e;
         if (!c)
             *failed = 1;
-        else if (game_apply(c, &l.v[i], &e) == 0)
-            n += perft_games(c, depth - 1, failed);
+        else if (game_apply(c, &l.v[i], &e) == 0) /* the last ply too: a */
+            n += depth == 1 ? 1 : perft_games(c, depth - 1, failed); /* refusal */
         game_free(c);
     }
     al_free(&l);

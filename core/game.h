@@ -18,6 +18,14 @@
 #include "util.h"
 #include "variant.h"
 
+/* A house-rule script the game was started with: the name it is known by
+ * (the file name as given) and its whole text. */
+typedef struct GameScript {
+    const char *name;
+    const char *text;
+    size_t len;
+} GameScript;
+
 typedef struct GameConfig {
     const VariantOps *variant;
     int nsides;            /* 0: the variant's default */
@@ -26,6 +34,8 @@ typedef struct GameConfig {
     const char *position;  /* NULL: the variant's start position */
     Params params;         /* from params_defaults (+ params_set) */
     int params_set;        /* 0: the core fills defaults */
+    const GameScript *scripts; /* the house rules the hooks come from, in */
+    int nscripts;              /* order (records carry them); the game keeps copies */
 } GameConfig;
 
 /* Seams where house-rule scripts attach (the Lua layer fills them). */
@@ -42,6 +52,10 @@ typedef struct GameHooks {
     /* After an action is applied (the new state is in g).  May end the game
      * with game_end().  -1 with e: the action is undone, the error given. */
     int (*react)(void *ud, Game *g, const Action *a, Error *e);
+    /* Optional: ud gains a holder (a new game, a clone) / loses one (a
+     * game freed), so whatever ud is lives as long as its last game. */
+    void (*retain)(void *ud);
+    void (*release)(void *ud);
 } GameHooks;
 
 /* One entry of the history. */
@@ -128,6 +142,11 @@ int game_undo(Game *g, int n, Error *e);
  * after the game is over; otherwise -1 with a message naming the rule.
  * docs/MASQUES.md, "Taking back". */
 int game_undo_by(Game *g, int seat, int n, Error *e);
+/* The hooks the game was made with (for a new game of the same rules). */
+GameHooks game_hooks(const Game *g);
+/* 1 when the start position was built by the setup hook (not given):
+ * a record then has the hook build it again. */
+int game_setup_made(const Game *g);
 /* Does the game run hooks (house rules: setup, veto, react)? */
 int game_hooked(const Game *g);
 /* Does the game hide facts from some seats (the variant's hidden_info)? */

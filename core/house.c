@@ -49,6 +49,9 @@ typedef struct Script {
 } Script;
 
 struct House {
+    int refs;                   /* the owner's and each game's (hooks.retain) */
+    GameScript *srcs;           /* copies of the scripts' names and texts */
+    int nsrcs;
     lua_State *L;
     const VariantOps *v;
     int nsides;
@@ -104,7 +107,7 @@ static void *house_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
     return p;
 }
 
-static House *house_of(lua_State *L)
+static House *lua_house(lua_State *L)
 {
     void *ud = NULL;
     lua_getallocf(L, &ud);
@@ -113,7 +116,7 @@ static House *house_of(lua_State *L)
 
 static void house_hook(lua_State *L, lua_Debug *ar)
 {
-    House *h = house_of(L);
+    House *h = lua_house(L);
     int grain = lua_gethookcount(L);
     h->spent += grain;
     if (h->spent > h->budget)
@@ -134,7 +137,7 @@ static void house_hook(lua_State *L, lua_Debug *ar)
 /* Charge n steps done in C (table.move) to the budget. */
 static void house_charge(lua_State *L, double n)
 {
-    House *h = house_of(L);
+    House *h = lua_house(L);
     if (n > (double)(h->budget - h->spent)) {
         h->exceeded = 1;
         luaL_error(L, "instruction budget exceeded");
@@ -382,7 +385,7 @@ static int sb_rep(lua_State *L)
             lua_pushliteral(L, "");
             return 1;
         }
-        if (total > (double)house_of(L)->cap)
+        if (total > (double)lua_house(L)->cap)
             return luaL_error(L, "string.rep: a result of %f bytes is over the memory cap",
                               total);
     }
@@ -426,7 +429,7 @@ static int sb_setmetatable(lua_State *L)
  * budget reaches it.  Once the budget is spent the handler is skipped. */
 static int sb_msgh(lua_State *L)
 {
-    if (house_of(L)->exceeded)
+    if (lua_house(L)->exceeded)
         return 1;
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_insert(L, 1);
@@ -469,7 +472,7 @@ static int sb_cocreate(lua_State *L)
 
 static Rng *house_rng(lua_State *L)
 {
-    House *h = house_of(L);
+    House *h = lua_house(L);
     if (h->hook == HOOK_VETO && !h->vrng_ready) {
         /* A veto judges a const game: its draws come from the game's seed,
          * the position judged and the candidate, so the same question
@@ -539,7 +542,7 @@ static int sb_randomseed(lua_State *L)
 
 static int sb_print(lua_State *L)
 {
-    House *h = house_of(L);
+    House *h = lua_house(L);
     int n = lua_gettop(L);
     for (int i = 1; i <= n; i++) {
         size_t len;
@@ -1375,6 +1378,28 @@ static int load_one(House *h, const HouseSource *src, int i)
     return house_run(h, HOOK_LOAD, i, load_script, &a);
 }
 
+/* Keep copies of the sources: a game's record carries them. */
+static int sources_copy(House *h, const HouseSource *src, int n)
+{
+    if (n <= 0)
+        return 0;
+    if (!(h->srcs = cv_calloc(sizeof *h->srcs * (size_t)n)))
+        return -1;
+    for (; h->nsrcs < n; h->nsrcs++) {
+        GameScript *d = &h->srcs[h->nsrcs];
+        char *t = cv_calloc(src[h->nsrcs].len + 1);
+        d->text = t;
+        d->len = src[h->nsrcs].len;
+        d->name = cv_strdup(src[h->nsrcs].name);
+        if (!t || !d->name) {
+            h->nsrcs++;
+            return -1;
+        }
+        memcpy(t, src[h->nsrcs].text, d->len);
+    }
+    return 0;
+}
+
 House *house_load(const VariantOps *v, int nsides, const HouseSource *src, int n,
                   const HouseLimits *lim, Error *e)
 {
@@ -1388,9 +1413,15 @@ House *house_load(const VariantOps *v, int nsides, const HouseSource *src, int n
         err_set(e, "out of memory");
         return NULL;
     }
+    h->refs = 1;
     h->v = v;
     h->nsides = nsides ? nsides : v->default_sides;
     h->s = s;
+    if (sources_copy(h, src, n)) {
+        err_set(e, "out of memory");
+        house_free(h);
+        return NULL;
+    }
     h->view = views;
     h->oview = views + 1;
     h->budget = lim && lim->instructions > 0 ? lim->instructions : HOUSE_DEFAULT_INSTRUCTIONS;
@@ -1422,8 +1453,13 @@ House *house_load(const VariantOps *v, int nsides, const HouseSource *src, int n
 
 void house_free(House *h)
 {
-    if (!h)
+    if (!h || --h->refs > 0)
         return;
+    for (int i = 0; i < h->nsrcs; i++) {
+        free((char *)h->srcs[i].name);
+        free((char *)h->srcs[i].text);
+    }
+    free(h->srcs);
     if (h->L) {
         h->hook = HOOK_CLOSE;
         h->spent = 0;
@@ -1687,6 +1723,22 @@ static int hook_react(void *ud, Game *g, const Action *act, Error *e)
     return 0;
 }
 
+static void hook_retain(void *ud)
+{
+    House *h = ud;
+    h->refs++;
+}
+
+static void hook_release(void *ud) { house_free(ud); }
+
+const GameScript *house_scripts(const House *h) { return h->srcs; }
+
+House *house_of(const Game *g)
+{
+    GameHooks k = game_hooks(g);
+    return k.release == hook_release ? k.ud : NULL;
+}
+
 GameHooks house_hooks(House *h)
 {
     GameHooks k;
@@ -1704,6 +1756,8 @@ GameHooks house_hooks(House *h)
         k.veto = hook_veto;
     if (react)
         k.react = hook_react;
+    k.retain = hook_retain;
+    k.release = hook_release;
     return k;
 }
 

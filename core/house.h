@@ -29,11 +29,7 @@
 
 /* One script: the name it is known by (the file name as given) and its
  * text (any bytes; a binary chunk is refused). */
-typedef struct HouseSource {
-    const char *name;
-    const char *text;
-    size_t len;
-} HouseSource;
+typedef GameScript HouseSource;
 
 /* Limits; zero fields take the defaults. */
 typedef struct HouseLimits {
@@ -51,15 +47,22 @@ typedef struct House House;
  * NULL with e on failure. */
 House *house_load(const VariantOps *v, int nsides, const HouseSource *src, int n,
                   const HouseLimits *lim, Error *e);
+/* Give up the caller's hold on h: it is freed once no game holds it
+ * either (each game made with house_hooks(h) holds it until freed). */
 void house_free(House *h);
 
 /* The scripts' parameters and value table applied, in order, on top of p
  * (filled from params_defaults and the command line first).  -1 with e. */
 int house_params(House *h, Params *p, Error *e);
 
-/* The hooks for game_new_hooked (ud is h; h must outlive the game and its
- * clones). */
+/* The hooks for game_new_hooked (ud is h; each game and clone made with
+ * them holds h until it is freed). */
 GameHooks house_hooks(House *h);
+/* Copies of the scripts as given to house_load (house_count of them), for
+ * GameConfig.scripts: a record carries them. */
+const GameScript *house_scripts(const House *h);
+/* The House whose hooks g runs, or NULL (a game without house rules). */
+House *house_of(const Game *g);
 
 /* How many scripts, and each one's name and one-paragraph description
  * (from the script; "" when it gives none). */

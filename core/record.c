@@ -14,6 +14,8 @@
 /* realpath (a link is followed to the record it names) is XSI. */
 #define _XOPEN_SOURCE 700
 #include "record.h"
+#include "house.h"
+#include "sha256.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -36,12 +38,21 @@ enum {
     TAG_RESULT,
     TAG_TERMINATION,
     TAG_SHOWN,
+    TAG_SETUP_POSITION,
     TAG__COUNT
 };
 
 static const char *const tag_names[TAG__COUNT] = {
     "Variant", "Seed", "Sides", "Seats", "Params", "Position", "Result",
-    "Termination", "Shown"};
+    "Termination", "Shown", "SetupPosition"};
+
+/* The house-rule scripts: each one a Rule tag (its name), a RuleSha256
+ * tag (the digest of its text) and RuleText tags (its text, one line of
+ * the script per tag, in order), repeated per script in the order they
+ * were applied. */
+static const char *const rule_tags[] = {"Rule", "RuleSha256", "RuleText"};
+#define RECORD_MAX_RULES 16
+#define RECORD_RULE_MAX_BYTES (1u << 20)
 
 /* Tags for people (PGN habits) that do not change the game: accepted and
  * ignored.  Any other tag is an error, because a tag this build does not
@@ -85,6 +96,51 @@ static int put_tag(StrBuf *out, const char *name, const char *value)
     return 0;
 }
 
+/* A script's text as RuleText tags, one per line of the script (its line
+ * end included): \n, \r, \t, \", \\ and \xHH for the other control
+ * bytes, so every byte comes back exactly. */
+static void put_rule_text(StrBuf *out, const GameScript *sc)
+{
+    size_t i = 0;
+    while (i < sc->len) {
+        sb_puts(out, "[RuleText \"");
+        for (; i < sc->len; i++) {
+            unsigned char c = (unsigned char)sc->text[i];
+            if (c == '\n')
+                sb_puts(out, "\\n");
+            else if (c == '\r')
+                sb_puts(out, "\\r");
+            else if (c == '\t')
+                sb_puts(out, "\\t");
+            else if (c == '"' || c == '\\')
+                sb_printf(out, "\\%c", c);
+            else if (c < 0x20 || c == 0x7f)
+                sb_printf(out, "\\x%02x", c);
+            else
+                sb_putc(out, (char)c);
+            if (c == '\n') {
+                i++;
+                break;
+            }
+        }
+        sb_puts(out, "\"]\n");
+    }
+}
+
+static int put_rules(StrBuf *out, const GameConfig *cfg)
+{
+    int rc = 0;
+    for (int i = 0; i < cfg->nscripts; i++) {
+        const GameScript *sc = &cfg->scripts[i];
+        char hex[65];
+        sha256_hex(sc->text, sc->len, hex);
+        rc |= put_tag(out, "Rule", sc->name);
+        rc |= put_tag(out, "RuleSha256", hex);
+        put_rule_text(out, sc);
+    }
+    return rc;
+}
+
 /* The seat as the record names it: its name, or its number when the name
  * could not be read back from an action line. */
 static void put_seat(StrBuf *out, const Game *g, int seat)
@@ -123,7 +179,9 @@ int record_save(const Game *g, StrBuf *out)
         rc |= put_tag(out, "Params", sb_str(&tmp));
     sb_free(&tmp);
     if (cfg->position)
-        rc |= put_tag(out, "Position", cfg->position);
+        rc |= put_tag(out, game_setup_made(g) && cfg->nscripts ? "SetupPosition"
+                                                                : "Position",
+                      cfg->position);
     rc |= put_tag(out, "Result", game_result_text(g, buf, sizeof buf));
     Status st;
     game_status(g, &st);
@@ -137,6 +195,7 @@ int record_save(const Game *g, StrBuf *out)
         rc |= put_tag(out, "Shown", sb_str(&tmp));
         sb_free(&tmp);
     }
+    rc |= put_rules(out, cfg);
 
     int n = game_history_len(g);
     if (n > 0)
@@ -214,9 +273,6 @@ int record_save_file(const Game *g, const char *path, Error *e)
     const char *named = str_clip(clip, sizeof clip, path);
     StrBuf text = STRBUF_INIT, tmp = STRBUF_INIT;
     unsigned long failures = cv_alloc_failures();
-    if (game_hooked(g))
-        return err_set(e, "%s: a game played with house rules (--rules) cannot be saved "
-                          "yet: its record would replay without them", named);
     if (record_save(g, &text) < 0) {
         int oom = cv_alloc_failures() != failures;
         sb_free(&text);
@@ -266,7 +322,16 @@ out:
 
 /* ---- Loading ------------------------------------------------------------ */
 
+/* One script as the record gives it. */
+typedef struct RuleSrc {
+    StrBuf name, text;
+    char sha[65];
+    int line, sha_line;          /* of its Rule and RuleSha256 tags */
+} RuleSrc;
+
 typedef struct Loader {
+    RuleSrc rules[RECORD_MAX_RULES];
+    int nrules;
     const char *src;             /* name for messages */
     Error *e;
     StrBuf tag[TAG__COUNT];      /* values of the tags seen */
@@ -330,6 +395,26 @@ static int parse_u64(const char *s, uint64_t *out)
     return 0;
 }
 
+static int hex_digit(char c)
+{
+    return is_digit(c) ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
+         : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* After a backslash at *s: the byte of \n \r \t \xHH (*s left on the
+ * escape's last character), or -1 for another escape. */
+static int rich_escape(const char **s)
+{
+    const char *p = *s;
+    if (*p == 'n' || *p == 'r' || *p == 't')
+        return *p == 'n' ? '\n' : *p == 'r' ? '\r' : '\t';
+    if (*p == 'x' && hex_digit(p[1]) >= 0 && hex_digit(p[2]) >= 0) {
+        *s = p + 2;
+        return hex_digit(p[1]) * 16 + hex_digit(p[2]);
+    }
+    return -1;
+}
+
 /* "[Name "value"]", value with \" and \\ escapes, into name and value. */
 static int parse_tag_line(Loader *L, int line, const char *s, StrBuf *name,
                           StrBuf *value)
@@ -350,16 +435,24 @@ static int parse_tag_line(Loader *L, int line, const char *s, StrBuf *name,
     if (*s != '"')
         return load_fail(L, line, "bad tag %s: the value must be in "
                          "double quotes (%s)", quote(&q, sb_str(name)), form);
+    /* A script's text (RuleText) also has \n \r \t \xHH. */
+    int rich = strcmp(sb_str(name), "RuleText") == 0;
     for (s++; *s != '"'; s++) {
         if (!*s)
             return load_fail(L, line, "bad tag %s: no closing quote",
                              quote(&q, sb_str(name)));
         if (*s == '\\') {
             s++;
+            int c = rich ? rich_escape(&s) : -1;
+            if (c >= 0) {
+                sb_putc(value, (char)c);
+                continue;
+            }
             if (*s != '"' && *s != '\\')
                 return load_fail(L, line, "bad tag %s: unknown escape "
                                  "in the value (only \\\" and \\\\ are "
-                                 "allowed)", quote(&q, sb_str(name)));
+                                 "allowed%s)", quote(&q, sb_str(name)),
+                                 rich ? ", and \\n \\r \\t \\xHH" : "");
         }
         sb_putc(value, *s);
     }
@@ -379,10 +472,60 @@ static int parse_tag_line(Loader *L, int line, const char *s, StrBuf *name,
     return 0;
 }
 
+/* Rule, RuleSha256, RuleText (kind 0, 1, 2): the scripts, in order. */
+static int read_rule_tag(Loader *L, int line, int kind, StrBuf *value)
+{
+    RuleSrc *r = L->nrules ? &L->rules[L->nrules - 1] : NULL;
+    Quote q;
+    if (kind == 0) {
+        if (L->nrules == RECORD_MAX_RULES)
+            return load_fail(L, line, "more than %d Rule tags", RECORD_MAX_RULES);
+        if (!value->len)
+            return load_fail(L, line, "Rule: the script's name is empty");
+        r = &L->rules[L->nrules++];
+        r->name = *value; /* the loader owns the value now */
+        sb_init(value);
+        rec_cstr(&r->text);
+        r->line = line;
+        return 0;
+    }
+    if (!r)
+        return load_fail(L, line, "%s before any Rule tag (a script's tags follow "
+                         "its Rule tag)", rule_tags[kind]);
+    if (kind == 1) {
+        if (r->sha_line)
+            return load_fail(L, line, "second RuleSha256 tag for the rule \"%s\" (the first "
+                             "is on line %d)", quote(&q, sb_str(&r->name)), r->sha_line);
+        size_t n = 0;
+        while (n < value->len && hex_digit(value->s[n]) >= 0 &&
+               !(value->s[n] >= 'A' && value->s[n] <= 'F'))
+            n++;
+        if (value->len != 64 || n != 64)
+            return load_fail(L, line, "RuleSha256 must be 64 lower-case hex digits, "
+                             "not \"%s\"", quote(&q, sb_str(value)));
+        memcpy(r->sha, value->s, 65);
+        r->sha_line = line;
+        return 0;
+    }
+    if (r->text.len + value->len > RECORD_RULE_MAX_BYTES)
+        return load_fail(L, line, "the text of the rule \"%s\" is over %u bytes",
+                         quote(&q, sb_str(&r->name)), RECORD_RULE_MAX_BYTES);
+    sb_putn(&r->text, value->s, value->len);
+    rec_cstr(&r->text);
+    return 0;
+}
+
 static int read_tag(Loader *L, int line, const char *s)
 {
     StrBuf name = STRBUF_INIT, value = STRBUF_INIT;
     int rc = parse_tag_line(L, line, s, &name, &value);
+    for (int k = 0; rc == 0 && k < (int)ARRAY_LEN(rule_tags); k++)
+        if (!strcmp(sb_str(&name), rule_tags[k])) {
+            rc = read_rule_tag(L, line, k, &value);
+            sb_free(&name);
+            sb_free(&value);
+            return rc;
+        }
     int i = 0;
     while (rc == 0 && i < TAG__COUNT && strcmp(tag_names[i], sb_str(&name)))
         i++;
@@ -403,6 +546,8 @@ static int read_tag(Loader *L, int line, const char *s)
             StrBuf known = STRBUF_INIT;
             for (int t = 0; t < TAG__COUNT; t++)
                 sb_printf(&known, "%s%s", t ? ", " : "", tag_names[t]);
+            for (k = 0; k < ARRAY_LEN(rule_tags); k++)
+                sb_printf(&known, ", %s", rule_tags[k]);
             for (k = 0; k < ARRAY_LEN(info_tags); k++)
                 sb_printf(&known, ", %s", info_tags[k]);
             Quote q;
@@ -443,10 +588,15 @@ static int config_variant(Loader *L, int line, GameConfig *cfg)
     return -1;
 }
 
-static int config_params(Loader *L, GameConfig *cfg)
+/* The parameters: the defaults, then the scripts', then the Params tag
+ * (the game's own, written by params_diff, so it has the last word). */
+static int config_params(Loader *L, GameConfig *cfg, House *h)
 {
     params_defaults(cfg->variant, &cfg->params);
     cfg->params_set = 1;
+    Error he;
+    if (h && house_params(h, &cfg->params, &he))
+        return load_fail(L, L->rules[0].line, "%s", he.msg);
     if (!L->tag_line[TAG_PARAMS])
         return 0;
     /* NAME=VALUE words separated by white space; edited in place. */
@@ -488,11 +638,60 @@ static int config_count(Loader *L, int tag, int lo, int hi, int *out)
 
 /* Rebuild the GameConfig from the tags and start the game; line is where
  * the tags ended (for missing ones). */
+/* The scripts of the Rule tags, each checked against its digest, loaded
+ * into a House for nsides sides.  0 with *out NULL when there are none. */
+static int load_rules(Loader *L, const VariantOps *v, int nsides, House **out)
+{
+    HouseSource src[RECORD_MAX_RULES];
+    Quote q;
+    *out = NULL;
+    for (int i = 0; i < L->nrules; i++) {
+        RuleSrc *r = &L->rules[i];
+        char hex[65];
+        if (!r->sha_line)
+            return load_fail(L, r->line, "the rule \"%s\" has no RuleSha256 tag",
+                             quote(&q, sb_str(&r->name)));
+        sha256_hex(r->text.s ? r->text.s : "", r->text.len, hex);
+        if (strcmp(hex, r->sha))
+            return load_fail(L, r->sha_line, "the text of the rule \"%s\" does not match "
+                             "its RuleSha256: the record was edited or damaged (the "
+                             "game can only be replayed with the script it was played "
+                             "with)", quote(&q, sb_str(&r->name)));
+        src[i].name = sb_str(&r->name);
+        src[i].text = r->text.s ? r->text.s : "";
+        src[i].len = r->text.len;
+    }
+    if (L->nrules == 0)
+        return 0;
+    Error he;
+    *out = house_load(v, nsides, src, L->nrules, NULL, &he);
+    if (!*out)
+        return load_fail(L, L->rules[0].line, "%s", he.msg);
+    return 0;
+}
+
+/* SetupPosition: the rules' setup builds the start again from the seed;
+ * it must build the position the record says. */
+static int check_setup(Loader *L)
+{
+    const char *want = sb_str(&L->tag[TAG_SETUP_POSITION]);
+    const char *got = game_config(L->g)->position;
+    Quote q, r;
+    if (!game_setup_made(L->g))
+        return load_fail(L, L->tag_line[TAG_SETUP_POSITION], "SetupPosition, but no "
+                         "Rule builds a start position (a setup)");
+    if (!got || strcmp(got, want))
+        return load_fail(L, L->tag_line[TAG_SETUP_POSITION], "SetupPosition says "
+                         "\"%s\" but the rules' setup builds \"%s\" from this seed",
+                         quote(&q, want), quote(&r, got ? got : ""));
+    return 0;
+}
+
 static int start_game(Loader *L, int line)
 {
     GameConfig cfg;
     memset(&cfg, 0, sizeof cfg);
-    if (config_variant(L, line, &cfg) < 0 || config_params(L, &cfg) < 0)
+    if (config_variant(L, line, &cfg) < 0)
         return -1;
     const VariantOps *v = cfg.variant;
     Quote q;
@@ -514,14 +713,32 @@ static int start_game(Loader *L, int line)
         return -1;
     if (!L->tag_line[TAG_RESULT])
         return missing_tag(L, line, TAG_RESULT, "*");
+    if (L->tag_line[TAG_POSITION] && L->tag_line[TAG_SETUP_POSITION])
+        return load_fail(L, L->tag_line[TAG_SETUP_POSITION], "both Position and "
+                         "SetupPosition: a start is given or built, not both");
     if (L->tag_line[TAG_POSITION])
         cfg.position = sb_str(&L->tag[TAG_POSITION]);
+    House *h;
+    if (load_rules(L, v, cfg.nsides, &h) < 0)
+        return -1;
+    if (config_params(L, &cfg, h) < 0) {
+        house_free(h);
+        return -1;
+    }
+    GameHooks hooks;
+    memset(&hooks, 0, sizeof hooks);
+    if (h) {
+        hooks = house_hooks(h);
+        cfg.scripts = house_scripts(h);
+        cfg.nscripts = house_count(h);
+    }
 
     Error ge;
     ge.msg[0] = '\0';
-    L->g = game_new(&cfg, &ge);
+    L->g = game_new_hooked(&cfg, &hooks, &ge);
+    house_free(h); /* the game holds it now */
     if (L->g)
-        return 0;
+        return L->tag_line[TAG_SETUP_POSITION] ? check_setup(L) : 0;
     if (L->tag_line[TAG_POSITION])
         return load_fail(L, L->tag_line[TAG_POSITION], "Position: %s",
                          ge.msg);
@@ -711,6 +928,10 @@ Game *record_load_from(const char *text, const char *source_name,
         rc = err_set(L.e, "%s: out of memory", L.src);
     for (int i = 0; i < TAG__COUNT; i++)
         sb_free(&L.tag[i]);
+    for (int i = 0; i < L.nrules; i++) {
+        sb_free(&L.rules[i].name);
+        sb_free(&L.rules[i].text);
+    }
     if (rc < 0) {
         game_free(L.g);
         return NULL;

@@ -96,20 +96,30 @@ static void test_house4_veto_in_perft_and_legal(void **state)
 }
 
 /* Capability 4 in play: the vetoed move is refused with the script's
- * reason; the game goes on; a house-rule game is not saved (yet) rather
- * than saved without its rules. */
+ * reason; the game goes on; the record carries the rule, so the loaded
+ * game (without the script file) still forbids the queen. */
 static void test_house4_veto_reason_in_batch(void **state)
 {
     (void)state;
     TuRun r;
-    tu_run(&r, "run orthodox --rules scripts/no_queen_before_5.lua",
-        "e4\ne5\nQh5\nNf3\nsave /tmp/chessvar_house_never.rec\n");
+    char rec[] = "/tmp/chessvar_house_XXXXXX";
+    int fd = mkstemp(rec);
+    assert_true(fd >= 0);
+    close(fd);
+    char input[128];
+    snprintf(input, sizeof input, "e4\ne5\nQh5\nNf3\nsave %s\n", rec);
+    tu_run(&r, "run orthodox --rules scripts/no_queen_before_5.lua", input);
     assert_has(r.out, "error: Qh5 is forbidden: no queen moves before move 5\n");
     assert_has(r.out, "white: Nf3 (g1f3)\n");
-    assert_has(r.out, "cannot be saved yet");
-    assert_int_equal(access("/tmp/chessvar_house_never.rec", F_OK), -1);
-    assert_int_equal(r.status, 1);
+    assert_has(r.out, "saved to");
+    assert_int_equal(r.status, 1); /* Qh5 failed */
     tu_run_free(&r);
+    char args[128];
+    snprintf(args, sizeof args, "run --load %s", rec);
+    tu_run(&r, args, "Nc6\nQe2\n");
+    assert_has(r.out, "error: Qe2 is forbidden: no queen moves before move 5\n");
+    tu_run_free(&r);
+    unlink(rec);
 }
 
 /* Capability 5 (reactions end the game): King of the Hill in batch and in
@@ -336,6 +346,54 @@ static void test_house4_veto_move_number_in_perft(void **state)
     free(text);
 }
 
+/* HOUSE-5 in perft: with a reaction, perft plays through whole games,
+ * so a game King of the Hill ends has no moves below it.  White's King on
+ * e3 has 8 moves; Black has 5 (Ka7 Kb7 Kb8 h6 h5): 40 without the rule;
+ * Kd4 and Ke4 reach the hill, leaving 6 x 5 = 30. */
+static void test_house5_reaction_acts_in_perft(void **state)
+{
+    (void)state;
+    TuRun r;
+    tu_run(&r, "perft orthodox --depth 2 --fen \"k7/7p/8/8/8/4K3/8/8 w - - 0 1\"", NULL);
+    assert_has(r.out, "Nodes searched: 40\n");
+    tu_run_free(&r);
+    tu_run(&r, "perft orthodox --depth 2 --fen \"k7/7p/8/8/8/4K3/8/8 w - - 0 1\" "
+               "--rules scripts/king_of_the_hill.lua --divide", NULL);
+    assert_has(r.out, "e3d4: 0\n");
+    assert_has(r.out, "e3e4: 0\n");
+    assert_has(r.out, "e3f4: 5\n");
+    assert_has(r.out, "Nodes searched: 30\n");
+    tu_run_free(&r);
+}
+
+/* Issue 11: the menu offers the scripts of scripts/ that fit the chosen
+ * variant (not another variant's), asks again after a wrong answer, and
+ * the game's title names the rules chosen; with no script for the
+ * variant it does not ask. */
+static void test_menu_offers_scripts(void **state)
+{
+    (void)state;
+    TuRun r;
+    tu_run(&r, "--ascii", "orthodox\n9\n1 1\n2\nquit\n");
+    assert_has(r.out, "House rules for Orthodox chess (");
+    assert_has(r.out, "  2  King of the Hill                   king_of_the_hill.lua\n");
+    assert_null(strstr(r.out, "tile_six_orthogonal.lua"));
+    assert_has(r.out, "'9': type numbers from 1 to ");
+    assert_has(r.out, "'1 1': 1 is there twice\n");
+    assert_has(r.out, "Orthodox chess, with house rules: King of the Hill. Type 'help'");
+    tu_run_free(&r);
+
+    char empty[] = "/tmp/cvscriptsXXXXXX";
+    assert_non_null(mkdtemp(empty));
+    setenv("CHESSVAR_SCRIPTS", empty, 1);
+    tu_run(&r, "--ascii", "orthodox\nquit\n");
+    unsetenv("CHESSVAR_SCRIPTS");
+    rmdir(empty);
+    assert_null(strstr(r.out, "House rules for"));
+    assert_has(r.out, "Orthodox chess. Type 'help'");
+    tu_run_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -348,6 +406,8 @@ int main(void)
         cmocka_unit_test(test_house3_chess960_has_960_starts),
         cmocka_unit_test(test_house5_three_check),
         cmocka_unit_test(test_house4_veto_move_number_in_perft),
+        cmocka_unit_test(test_house5_reaction_acts_in_perft),
+        cmocka_unit_test(test_menu_offers_scripts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
