@@ -369,8 +369,9 @@ static int edit_phase_ok(const AmbState *s, Error *e)
     char sq[3];
     if (s->phase == AP_CHOOSE)
         return err_set(e, "%s is choosing which %s piece goes to %s (AMBI-2): the position "
-                       "may be edited only once the move is played", AMB_SIDE_NAMES[s->pos.side ^ 1],
-                       AMB_SIDE_NAMES[s->pos.side], chess_square_name(s->named, sq));
+                       "may be edited only once the move is played",
+                       AMB_SIDE_NAMES[s->pos.side ^ 1], AMB_SIDE_NAMES[s->pos.side],
+                       chess_square_name(s->named, sq));
     if (s->phase == AP_OVER)
         return err_set(e, "the game is over: %s named the %s King's square (AMBI-4)",
                        AMB_SIDE_NAMES[s->pos.side], AMB_SIDE_NAMES[s->pos.side ^ 1]);
