@@ -648,10 +648,13 @@ static uint64_t my_atomic_perft2(const char *fen)
     return total;
 }
 
-/* HOUSE-5 in perft: a King in check by a pawn may not take it (orthodox
- * 5 moves: Kd1 Kxd2 Ke2 Kf1 Kf2; atomic 4, by hand), and on Kiwipete
- * and a middle-game position perft 2 under atomic.lua equals this file's
- * own count and differs from orthodox. */
+/* HOUSE-5 in perft, by hand first.  A King in check by a pawn may not
+ * take it: orthodox 5 moves (Kd1 Kxd2 Ke2 Kf1 Kf2), atomic 4.  Beside
+ * its King, the queen may not take the knight on d2, nor may the King:
+ * orthodox 14 (the queen 11: Qxd2, c1 b1 a1, c2 b3 a4, e2 f3 g4 h5; the
+ * King 3: Kxd2 Ke2 Kf2, f1 being the knight's), atomic 12.  Then, on
+ * Kiwipete, an opening, position 5 and those two, perft 2 under
+ * atomic.lua equals this file's own count and differs from orthodox. */
 static void test_house5_atomic_perft(void **state)
 {
     (void)state;
@@ -664,10 +667,20 @@ static void test_house5_atomic_perft(void **state)
     assert_int_equal(game_perft(g, 1), 4);
     game_free(plain);
     game_free(g);
+    const char *beside = "4k3/8/8/8/8/8/3n4/3QK3 w - - 0 1";
+    plain = plain_game("orthodox", beside, &e);
+    g = hooked_game(h, "orthodox", beside);
+    assert_int_equal(game_perft(plain, 1), 14);
+    assert_int_equal(game_perft(g, 1), 12);
+    game_free(plain);
+    game_free(g);
 
     static const char *const FENS[] = {
         TU_FEN_KIWIPETE,
         "r1bqkbnr/pppp1ppp/2n5/4p3/3PP3/5N2/PPP2PPP/RNBQKB1R b KQkq d3 0 3",
+        TU_FEN_POS5,
+        "4k3/8/8/8/8/8/3p4/4K3 w - - 0 1",
+        "4k3/8/8/8/8/8/3n4/3QK3 w - - 0 1",
     };
     for (size_t i = 0; i < sizeof FENS / sizeof FENS[0]; i++) {
         plain = plain_game("orthodox", FENS[i], &e);
