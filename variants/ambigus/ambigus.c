@@ -20,6 +20,7 @@
 #include "ambigus.h"
 #include "amb.h"
 #include "../orthodox/bitboard.h"
+#include "../orthodox/edit.h"
 
 static const char *const STALEMATE_CHOICES[] = {"win", "draw", "loss", NULL};
 
@@ -356,6 +357,65 @@ static uint64_t amb_hash_op(const Game *g, const void *st)
     return amb_hash(cst(st));
 }
 
+/* ---- House-rule edits ------------------------------------------------------ */
+
+static const ChessEditRules AMB_EDIT_RULES = {"AMBI-4", "AMBI-3"};
+
+/* Edits only between turns: while the opponent chooses the piece, the
+ * candidates it is offered must stay those of the named square; once a
+ * King is named the game is over. */
+static int edit_phase_ok(const AmbState *s, Error *e)
+{
+    char sq[3];
+    if (s->phase == AP_CHOOSE)
+        return err_set(e, "%s is choosing which %s piece goes to %s (AMBI-2): the position "
+                       "may be edited only once the move is played",
+                       AMB_SIDE_NAMES[s->pos.side ^ 1], AMB_SIDE_NAMES[s->pos.side],
+                       chess_square_name(s->named, sq));
+    if (s->phase == AP_OVER)
+        return err_set(e, "the game is over: %s named the %s King's square (AMBI-4)",
+                       AMB_SIDE_NAMES[s->pos.side], AMB_SIDE_NAMES[s->pos.side ^ 1]);
+    return 0;
+}
+
+/* A house rule's edit (core/variant.h): the board's own tests, then the
+ * position reader, so the blob is what it would build for the new
+ * position (bitboards, key, en passant); no check rule (AMBI-4), so a
+ * King may be left attacked.  The counters and the last move stay. */
+static int amb_edit(const Game *g, void *st, const Edit *ed, Events *ev, Error *e)
+{
+    AmbState *s = st;
+    Position p = s->pos;
+    AmbState fresh;
+    StrBuf said = STRBUF_INIT, what = STRBUF_INIT, fen = STRBUF_INIT;
+    Error why;
+    int rc = -1;
+    (void)g;
+    if (edit_phase_ok(s, e) || chess_edit_board(&p, ed, &AMB_EDIT_RULES, &said, &what, e))
+        goto done;
+    chess_edit_fen(&p, &fen);
+    if (sb_failed(&fen) || sb_failed(&said) || sb_failed(&what)) {
+        err_set(e, "out of memory");
+        goto done;
+    }
+    if (amb_read(&fresh, sb_str(&fen), &why)) {
+        err_set(e, "cannot %s: the position would be impossible: %s", sb_str(&what),
+                why.msg);
+        goto done;
+    }
+    s->pos = fresh.pos;
+    s->pos.halfmove = p.halfmove;
+    s->pos.fullmove = p.fullmove;
+    assert(amb_state_ok(s));
+    ev_emit(ev, SEATS_ALL, "%s", sb_str(&said));
+    rc = 0;
+done:
+    sb_free(&said);
+    sb_free(&what);
+    sb_free(&fen);
+    return rc;
+}
+
 /* ---- Perft ----------------------------------------------------------------- */
 
 static uint64_t perft_name(const Game *g, const AmbState *s, int depth);
@@ -434,7 +494,7 @@ static const VariantHelp AMBIGUS_HELP[] = {
 };
 
 const VariantOps ambigus_variant = {
-    .version = 2,
+    .version = 4,
     .name = "ambigus",
     .title = "Échecs ambigus",
     .summary = "you name the square, your opponent chooses which of your pieces goes "
@@ -461,4 +521,5 @@ const VariantOps ambigus_variant = {
     .hidden_info = 0, /* every seat sees everything */
     .help = AMBIGUS_HELP,
     .rules = ambigus_rules,
+    .edit = amb_edit,
 };

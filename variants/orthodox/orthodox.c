@@ -15,6 +15,8 @@
 #include "orthodox.h"
 #include "chess.h"
 #include "notation.h"
+#include "edit.h"
+#include "bitboard.h"
 #include "../../core/game.h"
 
 typedef struct OrthodoxState {
@@ -315,6 +317,58 @@ static void orth_view(const Game *g, const void *st, int seat, View *v)
                  SIDE_NAMES[p->side]);
 }
 
+/* ---- House-rule edits ---------------------------------------------------- */
+
+static const ChessEditRules ORTH_EDIT_RULES = {"ORTH-1", "ORTH-4"};
+
+/* Is the side not to move attacked (ORTH-6 forbids that position)? */
+static int refuse_check(const Position *p, const char *what, Error *e)
+{
+    const int them = p->side ^ 1;
+    const Bitboard k = p->by_fig[FIG_KING] & p->by_color[them];
+    if (!chess_attackers(p, bb_lsb(k), p->side, p->by_color[0] | p->by_color[1]))
+        return 0;
+    return err_set(e, "cannot %s: %s would be in check with %s to move, and the side not "
+                   "to move may not be in check (ORTH-6)", what, SIDE_NAMES[them],
+                   SIDE_NAMES[p->side]);
+}
+
+/* A house rule's edit (core/variant.h): the board's own tests, ORTH-6,
+ * then the FEN reader, so the blob is exactly what it would build for
+ * the new position (bitboards, key, en passant, castling); the counters
+ * and the last move stay. */
+static int orth_edit(const Game *g, void *st, const Edit *ed, Events *ev, Error *e)
+{
+    OrthodoxState *s = st;
+    Position p = s->pos;
+    StrBuf said = STRBUF_INIT, what = STRBUF_INIT, fen = STRBUF_INIT;
+    Error why;
+    int rc = -1;
+    (void)g;
+    if (chess_edit_board(&p, ed, &ORTH_EDIT_RULES, &said, &what, e) ||
+        refuse_check(&p, sb_str(&what), e))
+        goto done;
+    chess_edit_fen(&p, &fen);
+    if (sb_failed(&fen) || sb_failed(&said) || sb_failed(&what)) {
+        err_set(e, "out of memory");
+        goto done;
+    }
+    if (chess_from_fen(&s->pos, sb_str(&fen), &why)) {
+        err_set(e, "cannot %s: the position would be impossible: %s", sb_str(&what),
+                why.msg);
+        goto done;
+    }
+    s->pos.halfmove = p.halfmove;
+    s->pos.fullmove = p.fullmove;
+    ev_emit(ev, SEATS_ALL, "%s", sb_str(&said));
+    rc = 0;
+done:
+    sb_free(&said);
+    sb_free(&what);
+    sb_free(&fen);
+    return rc;
+}
+
 /* ---- Help ---------------------------------------------------------------- */
 
 /* What a player types, for `help` (printed "  usage  doc (e.g. example)" in
@@ -336,7 +390,7 @@ static uint64_t orth_perft(const Game *g, const void *st, int depth)
 }
 
 const VariantOps orthodox_variant = {
-    .version = 2,
+    .version = 4,
     .name = "orthodox",
     .title = "Orthodox chess",
     .summary = "the standard game: check, mate, castling, en passant, "
@@ -363,4 +417,5 @@ const VariantOps orthodox_variant = {
     .hidden_info = 0, /* orthodox chess hides nothing */
     .help = ORTHODOX_HELP,
     .rules = orthodox_rules,
+    .edit = orth_edit,
 };
