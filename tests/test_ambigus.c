@@ -1379,7 +1379,7 @@ static void test_help_examples_are_played(void **state)
 {
     (void)state;
     const VariantOps *v = ambigus();
-    assert_int_equal(v->version, 2);
+    assert_int_equal(v->version, 4);
     assert_int_equal(v->hidden_info, 0);
     assert_non_null(v->help);
     tu_assert_help_fits(v->help);

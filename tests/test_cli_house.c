@@ -370,25 +370,84 @@ static void test_house5_reaction_acts_in_perft(void **state)
  * variant (not another variant's), asks again after a wrong answer, and
  * the game's title names the rules chosen; with no script for the
  * variant it does not ask. */
+/* HOUSE-5 edits at the command line: atomic.lua explodes in a batch game
+ * (the position after Nxe5... shows the blast) and in perft 2 from
+ * Kiwipete: 2039 plain, 1939 with explosions (the figure tests/
+ * test_edit_chess.c counts independently, applying the blast itself). */
+static void test_house5_atomic_script(void **state)
+{
+    (void)state;
+    TuRun r;
+    const char *kiwi = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    char args[256];
+    snprintf(args, sizeof args, "perft orthodox --depth 2 --fen \"%s\"", kiwi);
+    tu_run(&r, args, NULL);
+    assert_has(r.out, "Nodes searched: 2039\n");
+    tu_run_free(&r);
+    snprintf(args, sizeof args, "perft orthodox --depth 2 --fen \"%s\" --rules "
+             "scripts/atomic.lua", kiwi);
+    tu_run(&r, args, NULL);
+    assert_has(r.out, "Nodes searched: 1939\n");
+    tu_run_free(&r);
+    /* 1. e4 d5 2. exd5: the pawn on d5 explodes with the capturer; the
+     * Queen on d8 and the pawns around stay (pawns do not explode, d8 is
+     * not next to d5). */
+    tu_run(&r, "run orthodox --rules scripts/atomic.lua", "e4\nd5\nexd5\nposition\n");
+    assert_has(r.out, "house rule: ");
+    assert_has(r.out, "rnbqkbnr/ppp1pppp/8/8/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2");
+    tu_run_free(&r);
+}
+
+static void copy_script(const char *dir, const char *name)
+{
+    char src[128], dst[256];
+    snprintf(src, sizeof src, "scripts/%s", name);
+    snprintf(dst, sizeof dst, "%s/%s", dir, name);
+    char *text = tu_read_file(src);
+    assert_non_null(text);
+    FILE *f = fopen(dst, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    free(text);
+}
+
 static void test_menu_offers_scripts(void **state)
 {
     (void)state;
     TuRun r;
-    tu_run(&r, "--ascii", "orthodox\n9\n1 1\n2\nquit\n");
+    /* The real scripts/ beside the program. */
+    tu_run(&r, "--ascii", "orthodox\nquit\n");
     assert_has(r.out, "House rules for Orthodox chess (");
-    assert_has(r.out, "  2  King of the Hill                   king_of_the_hill.lua\n");
+    assert_has(r.out, "King of the Hill                   king_of_the_hill.lua\n");
     assert_null(strstr(r.out, "tile_six_orthogonal.lua"));
-    assert_has(r.out, "'9': type numbers from 1 to ");
+    tu_run_free(&r);
+
+    /* A directory of our own (CHESSVAR_SCRIPTS): a Tile script and King of
+     * the Hill; orthodox is offered only the latter. */
+    char dir[] = "/tmp/cvscriptsXXXXXX", path[256];
+    assert_non_null(mkdtemp(dir));
+    copy_script(dir, "king_of_the_hill.lua");
+    copy_script(dir, "tile_six_orthogonal.lua");
+    setenv("CHESSVAR_SCRIPTS", dir, 1);
+    tu_run(&r, "--ascii", "orthodox\n9\n1 1\n1\nquit\n");
+    assert_has(r.out, "  1  King of the Hill                   king_of_the_hill.lua\n"
+                      "House rules (numbers, Enter: none)> 9\n"
+                      "'9': type numbers from 1 to 1 separated by spaces, or just Enter "
+                      "for none\n");
+    assert_null(strstr(r.out, "tile_six_orthogonal.lua"));
     assert_has(r.out, "'1 1': 1 is there twice\n");
     assert_has(r.out, "Orthodox chess, with house rules: King of the Hill. Type 'help'");
     tu_run_free(&r);
-
-    char empty[] = "/tmp/cvscriptsXXXXXX";
-    assert_non_null(mkdtemp(empty));
-    setenv("CHESSVAR_SCRIPTS", empty, 1);
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir,
+                 i ? "king_of_the_hill.lua" : "tile_six_orthogonal.lua");
+        unlink(path);
+    }
+    /* No script for the variant: no question. */
     tu_run(&r, "--ascii", "orthodox\nquit\n");
     unsetenv("CHESSVAR_SCRIPTS");
-    rmdir(empty);
+    rmdir(dir);
     assert_null(strstr(r.out, "House rules for"));
     assert_has(r.out, "Orthodox chess. Type 'help'");
     tu_run_free(&r);
@@ -408,6 +467,7 @@ int main(void)
         cmocka_unit_test(test_house4_veto_move_number_in_perft),
         cmocka_unit_test(test_house5_reaction_acts_in_perft),
         cmocka_unit_test(test_menu_offers_scripts),
+        cmocka_unit_test(test_house5_atomic_script),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
