@@ -3,7 +3,9 @@
  * perft 5 from the start, in one run: the fast path (no script), the
  * generic core path (legal/apply on blob copies, what a veto needs), a
  * script whose veto forbids nothing, and a realistic veto ("no queen moves
- * before move 5"); nodes/s and the ratios to the generic path.
+ * before move 5"); nodes/s and the ratios to the generic path.  Then
+ * perft 4 with a reaction that does nothing: with a reaction, perft plays
+ * through whole games (a game copy and game_apply per action), its price.
  *
  * Invariant: every count is checked (the no-op veto must give the plain
  * count; the realistic one the count the bench measured without scripts
@@ -37,6 +39,11 @@ static const char NOQUEEN[] =
     "      if p and p.figure == 'Q' then return 'no queen moves before move 5' end\n"
     "    end\n"
     "  end }\n";
+
+static const char NOREACT[] =
+    "rule { name = 'no-op reaction', react = function(game, action) end }\n";
+
+#define START_4 197281ULL
 
 typedef struct Run {
     const char *name;
@@ -106,8 +113,21 @@ int main(void)
                depth, all[i]->name, all[i]->nodes, all[i]->seconds,
                (double)all[i]->nodes / all[i]->seconds / 1e6,
                generic.seconds / all[i]->seconds * (double)all[i]->nodes / (double)generic.nodes);
-    if (bad)
-        printf("house bench: a count is WRONG (start perft %d is %llu)\n", depth,
-               (unsigned long long)START_5);
-    return bad;
+    /* With a reaction, perft plays through whole games (a copy of the
+     * game per action, the reaction run): its price, at depth 4. */
+    Run generic4, react4;
+    int bad4 = run_script("generic core path, no script", NULL, 4, &generic4);
+    bad4 |= run_script("reaction that does nothing", NOREACT, 4, &react4);
+    bad4 |= generic4.nodes != START_4 || react4.nodes != START_4;
+    const Run *four[2] = {&generic4, &react4};
+    for (int i = 0; i < 2; i++)
+        printf("house orthodox perft 4, %-30s %9" PRIu64 " nodes in %6.3f s = %6.2f M nodes/s"
+               " (x%.3f of the generic path)\n",
+               four[i]->name, four[i]->nodes, four[i]->seconds,
+               (double)four[i]->nodes / four[i]->seconds / 1e6,
+               generic4.seconds / four[i]->seconds);
+    if (bad || bad4)
+        printf("house bench: a count is WRONG (start perft 5 is %llu, 4 is %llu)\n",
+               (unsigned long long)START_5, (unsigned long long)START_4);
+    return bad || bad4;
 }
