@@ -8,6 +8,7 @@
  * exactly those, and format/parse read each other's texts back.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "echiquete.h"
 #include "ech.h"
@@ -523,6 +524,151 @@ static int ech_init_op(Game *g, void *st, const char *position, Error *e)
     return 0;
 }
 
+/* ---- House-rule edits (HOUSE-5) ---------------------------------------------- */
+
+static const char *edit_figure(int fig)
+{
+    return fig == FIG_KING ? "King" : figure_name(fig);
+}
+
+/* "the merged knight on d5" */
+static void piece_words(StrBuf *out, uint8_t pc, int sq)
+{
+    sb_printf(out, "the %s %s on ", SIDE_NAMES[EK_COL(pc)], edit_figure(EK_FIG(pc)));
+    put_sq(out, sq);
+}
+
+/* Why the board of s breaks a rule an edit must keep (ECHQ-5: one
+ * one-coloured King a colour, no merged King; no pawn on rank 1 or 8,
+ * ECHQ-8), for a piece pc put on sq; NULL if none. */
+static const char *edit_refusal(uint8_t pc, int sq)
+{
+    int rank = EK_RANK(sq);
+    if (EK_FIG(pc) == FIG_KING)
+        return EK_COL(pc) == ES_MERGED ? "Kings never merge (ECHQ-5)"
+                                       : "each colour keeps exactly one King (ECHQ-5)";
+    if (EK_FIG(pc) == FIG_PAWN && (rank == 0 || rank == 7))
+        return "no pawn stands on rank 1 or 8 (ECHQ-8, ECHQ-11)";
+    return NULL;
+}
+
+/* Drop what the edited square makes void: castling rights whose King or
+ * Rook left home, an en passant square whose pawn is gone, the no-undo
+ * move (ECHQ-6) of a piece that changed. */
+static void edit_fixups(EchState *s, int sq)
+{
+    static const struct { uint8_t right; int king, rook, col; } C[4] = {
+        {ECASTLE_WK, 4, 7, ES_WHITE}, {ECASTLE_WQ, 4, 0, ES_WHITE},
+        {ECASTLE_BK, 60, 63, ES_BLACK}, {ECASTLE_BQ, 60, 56, ES_BLACK}};
+    for (int i = 0; i < 4; i++)
+        if (s->board[C[i].king] != EK_PIECE(C[i].col, FIG_KING) ||
+            s->board[C[i].rook] != EK_PIECE(C[i].col, FIG_ROOK))
+            s->castling &= (uint8_t)~C[i].right;
+    if (s->ep >= 0 && (sq == s->ep || sq == s->ep + 8 || sq == s->ep - 8))
+        s->ep = -1;
+    if (sq == s->noundo_from || sq == s->noundo_to)
+        s->noundo_from = s->noundo_to = -1;
+}
+
+static int ech_edit(const Game *g, void *st, const Edit *ed, Events *ev, Error *e)
+{
+    EchState *s = st;
+    StrBuf what = STRBUF_INIT, text = STRBUF_INIT;
+    int rc = -1;
+    if (ed->at.x < 0 || ed->at.x > 7 || ed->at.y < 0 || ed->at.y > 7)
+        return err_set(e, "not a square of the board");
+    const int sq = (int)(ed->at.y * 8 + ed->at.x);
+    const uint8_t old = s->board[sq];
+    const char *why;
+    if (ed->kind == EDIT_ADD) {
+        if (ed->side < 0 || ed->side > 2 || ed->figure < FIG_PAWN || ed->figure > FIG_KING)
+            return err_set(e, "no such piece to add");
+        uint8_t pc = EK_PIECE(ed->side, ed->figure);
+        sb_printf(&what, "add a %s %s on ", SIDE_NAMES[ed->side], edit_figure(ed->figure));
+        put_sq(&what, sq);
+        if (old) {
+            sb_reset(&what);
+            piece_words(&what, old, sq);
+            err_set(e, "cannot add a piece on %c%d: %s stands there", 'a' + sq % 8,
+                    sq / 8 + 1, sb_str(&what));
+            goto done;
+        }
+        if ((why = edit_refusal(pc, sq))) {
+            err_set(e, "cannot %s: %s", sb_str(&what), why);
+            goto done;
+        }
+        s->board[sq] = pc;
+    } else {
+        if (!old) {
+            err_set(e, "no piece on %c%d", 'a' + sq % 8, sq / 8 + 1);
+            goto done;
+        }
+        piece_words(&what, old, sq);
+        if (ed->kind == EDIT_REMOVE) {
+            if (EK_FIG(old) == FIG_KING) {
+                err_set(e, "cannot remove %s: each colour keeps exactly one King (ECHQ-5)",
+                        sb_str(&what));
+                goto done;
+            }
+            s->board[sq] = 0;
+        } else {
+            uint8_t pc = EK_PIECE(EK_COL(old), ed->figure);
+            if (ed->figure < FIG_PAWN || ed->figure > FIG_KING) {
+                err_set(e, "no such figure");
+                goto done;
+            }
+            if (ed->figure == EK_FIG(old)) {
+                err_set(e, "cannot change %s into a %s: it is one already", sb_str(&what),
+                        edit_figure(ed->figure));
+                goto done;
+            }
+            why = EK_FIG(old) == FIG_KING ? "each colour keeps exactly one King (ECHQ-5)"
+                                          : edit_refusal(pc, sq);
+            if (why) {
+                err_set(e, "cannot change %s into a %s: %s", sb_str(&what),
+                        edit_figure(ed->figure), why);
+                goto done;
+            }
+            s->board[sq] = pc; /* a changed pawn loses EK_KEPT with its figure */
+        }
+    }
+    edit_fixups(s, sq);
+    /* The reader has the last word (check in phase 1, the merged side's
+     * pieces and its seat in phase 2 ...). */
+    ech_write(s, &text);
+    Error why_not;
+    EchState *t = cv_calloc(sizeof *t);
+    if (!t || sb_failed(&text) || sb_failed(&what)) {
+        err_set(e, "out of memory");
+    } else if (ech_init(g, t, sb_str(&text), &why_not)) {
+        if (ed->kind == EDIT_ADD)
+            err_set(e, "cannot %s: the position would be impossible: %s", sb_str(&what),
+                    why_not.msg);
+        else
+            err_set(e, "cannot %s %s: the position would be impossible: %s",
+                    ed->kind == EDIT_REMOVE ? "remove" : "change", sb_str(&what),
+                    why_not.msg);
+    } else {
+        *s = *t;
+        if (ed->kind == EDIT_ADD) {
+            ev_emit(ev, SEATS_ALL, "house rule: a %s %s is added on %c%d", SIDE_NAMES[ed->side],
+                    edit_figure(ed->figure), 'a' + sq % 8, sq / 8 + 1);
+        } else if (ed->kind == EDIT_REMOVE) {
+            ev_emit(ev, SEATS_ALL, "house rule: %s is removed", sb_str(&what));
+        } else {
+            ev_emit(ev, SEATS_ALL, "house rule: %s becomes a %s", sb_str(&what),
+                    edit_figure(ed->figure));
+        }
+        ech_resolve(g, s, ev); /* a side left without a move goes out (ECHQ-13) */
+        rc = 0;
+    }
+    free(t);
+done:
+    sb_free(&what);
+    sb_free(&text);
+    return rc;
+}
+
 static void ech_write_position(const Game *g, const void *st, StrBuf *out)
 {
     (void)g;
@@ -643,7 +789,7 @@ static const VariantHelp ECH_HELP[] = {
 };
 
 const VariantOps echiquete_variant = {
-    .version = 2,
+    .version = 4,
     .name = "echiquete",
     .title = "L'Échiqueté",
     .summary = "a capture fuses both pieces into a merged piece either side may move; "
@@ -675,4 +821,5 @@ const VariantOps echiquete_variant = {
     .min_seats = 2, /* three sides, two or three players (ECHQ-9, ECHQ-12) */
     .max_seats = 3,
     .default_seats = 2,
+    .edit = ech_edit,
 };
