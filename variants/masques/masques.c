@@ -175,7 +175,7 @@ static const VariantHelp MASQUES_HELP[] = {
 };
 
 const VariantOps masques_variant = {
-    .version = 2,
+    .version = 4,
     .name = "masques",
     .title = "Les Échecs Masqués",
     .summary = "every piece starts masked and moves like a pawn until revealed; "
@@ -205,4 +205,5 @@ const VariantOps masques_variant = {
     .undo_barrier = mq_undo_barrier,
     .help = MASQUES_HELP,
     .rules = masques_rules,
+    .edit = mq_edit,
 };

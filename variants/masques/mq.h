@@ -273,6 +273,12 @@ void mq_start_play(MqState *s);
 /* ---- position.c: position strings ------------------------------------ */
 int mq_init(Game *g, void *st, const char *position, Error *e);
 void mq_write_position(const Game *g, const void *st, StrBuf *out);
+/* Does the reader accept text (as mq_init would, the generator untouched)?
+ * 0, or -1 with its message. */
+int mq_check_position(const Game *g, const char *text, Error *e);
+
+/* ---- edit.c: house-rule edits (HOUSE-5) ------------------------------ */
+int mq_edit(const Game *g, void *st, const Edit *ed, Events *ev, Error *e);
 
 /* ---- text.c: parsing and writing actions ----------------------------- */
 int mq_parse(const Game *g, const void *st, const ActionList *legal,

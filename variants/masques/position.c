@@ -560,6 +560,17 @@ static int parse_position(const Game *g, MqState *s, const char *text, Error *e)
     return 0;
 }
 
+int mq_check_position(const Game *g, const char *text, Error *e)
+{
+    MqState *t = cv_calloc(sizeof *t);
+    if (!t)
+        return err_set(e, "out of memory");
+    mq_clear(t);
+    int rc = parse_position(g, t, text, e);
+    free(t);
+    return rc;
+}
+
 int mq_init(Game *g, void *st, const char *position, Error *e)
 {
     MqState *s = st;
