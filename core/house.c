@@ -951,6 +951,17 @@ static int gm_over(lua_State *L)
     return 1;
 }
 
+static int gm_phase(lua_State *L)
+{
+    House *h = game_self(L, 1);
+    Status s;
+    house_status(h, &s);
+    const VariantOps *v = h->v;
+    lua_pushstring(L, s.over ? "over"
+                   : v->version >= 4 && v->phase ? v->phase(h->g, h->st) : "play");
+    return 1;
+}
+
 static int gm_position(lua_State *L)
 {
     House *h = game_self(L, 1);
@@ -1100,7 +1111,8 @@ static void push_game_object(lua_State *L, House *h, int nsides, int nseats,
         {"material", gm_material},         {"position", gm_position},
         {"param", gm_param},               {"finish", gm_finish},
         {"remove", gm_remove},             {"add", gm_add},
-        {"change", gm_change},             {NULL, NULL}};
+        {"change", gm_change},             {"phase", gm_phase},
+        {NULL, NULL}};
     lua_newuserdatauv(L, 0, 0);
     lua_newtable(L);                 /* metatable */
     lua_newtable(L);                 /* __index */

@@ -106,7 +106,7 @@ typedef struct VariantHelp {
 /* ---- The ops table ---------------------------------------------------- */
 typedef struct VariantOps {
     int version;               /* 1; 2 with the fields after history_text; 3 with values;
-                                  4 with edit */
+                                  4 with edit and phase */
     const char *name;          /* command-line name: "orthodox" */
     const char *title;         /* "Orthodox chess" */
     const char *summary;       /* one line for the menu */
@@ -224,6 +224,11 @@ typedef struct VariantOps {
      * break one; st may then be garbage (the core edits a copy).  NULL:
      * the variant takes no edits. */
     int (*edit)(const Game *g, void *st, const Edit *ed, Events *ev, Error *e);
+    /* Optional: the name of the phase of the game in st, one lower-case
+     * word for house-rule scripts (game:phase(), docs/HOUSE-RULES.md):
+     * "setup", "placement", "play", "battle" ...  NULL: always "play".
+     * (Once the game is over the core says "over" without asking.) */
+    const char *(*phase)(const Game *g, const void *st);
 } VariantOps;
 
 /* Messages to seats.  seat_mask bit i: seat i sees the text.  ev may be

@@ -730,6 +730,44 @@ static void test_house_print_goes_to_log(void **state)
     house_free(h);
 }
 
+/* HOUSE-6 inspection, the phase: game:phase() names where each variant's
+ * game stands after each action ("over" once it ended). */
+static void test_house6_phase_every_variant(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *variant, *position, *line, *want;
+    } cases[] = {
+        {"orthodox", NULL, "f3 e5 g4 Qh4#", "play\nplay\nplay\nover\n"},
+        {"ambigus", NULL, "f3", "choose\n"},
+        {"masques", NULL, "standard", "setup\n"},
+        {"masques", "4k~3/3p~4/8/8/8/8/8/3RK~3 w - - 0 1", "d1d7", "battle\n"},
+        {"echiquete", NULL, "e4 d5", "phase1\nphase1\n"},
+        {"tile", NULL, "Q@0,0", "placement\n"},
+        {"tile", "wK0,0 wR1,0 bN2,0 bK3,0 turn:w", "0,0-0,1", "play\n"},
+    };
+    static const char script[] =
+        "rule { name = 'phase', react = function(game, action) print(game:phase()) end }\n";
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const VariantOps *v = tu_variant(cases[i].variant);
+        Error e;
+        House *h = load_text(v, "phase.lua", script, &e);
+        assert_non_null(h);
+        Game *g = house_game_at(h, v, 5, cases[i].position, &e);
+        if (!g)
+            fail_msg("%s: %s", cases[i].variant, e.msg);
+        if (!strcmp(cases[i].variant, "masques") && !cases[i].position)
+            tu_play(g, 0, cases[i].line);
+        else
+            tu_play_line(g, cases[i].line);
+        if (strcmp(house_log(h), cases[i].want))
+            fail_msg("%s after %s: phases\n%s, not\n%s", cases[i].variant, cases[i].line,
+                     house_log(h), cases[i].want);
+        game_free(g);
+        house_free(h);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -767,6 +805,7 @@ int main(void)
         cmocka_unit_test(test_house_sandbox_poison_string_and_G),
         cmocka_unit_test(test_house_sandbox_random_is_the_games),
         cmocka_unit_test(test_house_print_goes_to_log),
+        cmocka_unit_test(test_house6_phase_every_variant),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -493,6 +493,14 @@ static const VariantHelp AMBIGUS_HELP[] = {
     {NULL, NULL, NULL},
 };
 
+/* game:phase() of house-rule scripts: naming a square (AMBI-1) or the
+ * opponent choosing the piece (AMBI-2, AMBI-3). */
+static const char *amb_phase(const Game *g, const void *st)
+{
+    (void)g;
+    return ((const AmbState *)st)->phase == AP_CHOOSE ? "choose" : "name";
+}
+
 const VariantOps ambigus_variant = {
     .version = 4,
     .name = "ambigus",
@@ -522,4 +530,5 @@ const VariantOps ambigus_variant = {
     .help = AMBIGUS_HELP,
     .rules = ambigus_rules,
     .edit = amb_edit,
+    .phase = amb_phase,
 };

@@ -669,6 +669,14 @@ done:
     return rc;
 }
 
+/* game:phase() of house-rule scripts: phase 1 (two sides and merged
+ * pieces) or phase 2 (the third side, ECHQ-9 .. 13). */
+static const char *ech_phase(const Game *g, const void *st)
+{
+    (void)g;
+    return cst(st)->phase == 2 ? "phase2" : "phase1";
+}
+
 static void ech_write_position(const Game *g, const void *st, StrBuf *out)
 {
     (void)g;
@@ -822,4 +830,5 @@ const VariantOps echiquete_variant = {
     .max_seats = 3,
     .default_seats = 2,
     .edit = ech_edit,
+    .phase = ech_phase,
 };

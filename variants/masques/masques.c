@@ -149,6 +149,16 @@ static int mq_undo_barrier(const Game *g, const Action *a)
     }
 }
 
+/* game:phase() of house-rule scripts: the MqPhase by name. */
+static const char *mq_phase(const Game *g, const void *st)
+{
+    static const char *const NAMES[] = {"setup", "play",   "announce", "answer",
+                                        "battle", "bid", "giveup", "over"};
+    const MqState *s = st;
+    (void)g;
+    return s->phase < sizeof NAMES / sizeof NAMES[0] ? NAMES[s->phase] : "play";
+}
+
 /* `help`: what a Masqués player types.  Printed as "  usage  doc (e.g.
  * example)": short enough for 80 columns. */
 static const VariantHelp MASQUES_HELP[] = {
@@ -206,4 +216,5 @@ const VariantOps masques_variant = {
     .help = MASQUES_HELP,
     .rules = masques_rules,
     .edit = mq_edit,
+    .phase = mq_phase,
 };

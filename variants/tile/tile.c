@@ -619,6 +619,13 @@ done:
     return rc;
 }
 
+/* game:phase() of house-rule scripts (TILE-2). */
+static const char *tile_phase(const Game *g, const void *st)
+{
+    (void)g;
+    return tile_placing(cst(st)) ? "placement" : "play";
+}
+
 static Geometry tile_geometry(const Game *g, const void *st)
 {
     (void)g;
@@ -833,4 +840,5 @@ const VariantOps tile_variant = {
     .values = TILE_VALUES,
     .draw_note = tile_draw_note,
     .edit = tile_edit,
+    .phase = tile_phase,
 };
