@@ -483,142 +483,6 @@ static void tile_write_position(const Game *g, const void *st, StrBuf *out)
     tile_write(cst(st), out);
 }
 
-/* ---- House-rule edits (HOUSE-5) ---------------------------------------------- */
-
-/* A figure's name in an edit's words: "King" as the rules write it. */
-static const char *edit_figure(int fig)
-{
-    return fig == FIG_KING ? "King" : figure_name(fig);
-}
-
-/* "the red knight on 2,-1" */
-static void piece_words(StrBuf *out, int col, int fig, int32_t x, int32_t y)
-{
-    sb_printf(out, "the %s %s on %ld,%ld", TILE_COLOURS[col], edit_figure(fig), (long)x,
-              (long)y);
-}
-
-/* Does a piece stand next to x,y (8-neighbour)? */
-static int touches(const TileState *s, int32_t x, int32_t y)
-{
-    for (int i = 0; i < s->n; i++) {
-        int64_t dx = (int64_t)s->p[i].x - x, dy = (int64_t)s->p[i].y - y;
-        if (dx >= -1 && dx <= 1 && dy >= -1 && dy <= 1)
-            return 1;
-    }
-    return 0;
-}
-
-/* Change the table as a reaction asks, once placement is over: a King
- * stays (TILE-10: it leaves only by capture; no second one), the table
- * stays one group (TILE-3), an added piece touches it.  Every other
- * invariant is the reader's: the table is written and read back. */
-static int tile_edit(const Game *g, void *st, const Edit *ed, Events *ev, Error *e)
-{
-    TileState *s = st;
-    StrBuf what = STRBUF_INIT, text = STRBUF_INIT;
-    int32_t x = ed->at.x, y = ed->at.y;
-    int i = tile_find(s, x, y), rc = -1;
-    if (tile_placing(s)) {
-        err_set(e, "the table may be edited only once every piece is placed (TILE-2)");
-        goto done;
-    }
-    if (x < -TILE_LIMIT || x > TILE_LIMIT || y < -TILE_LIMIT || y > TILE_LIMIT) {
-        err_set(e, "%ld,%ld: squares are limited to -%d..%d on each axis", (long)x, (long)y,
-                TILE_LIMIT, TILE_LIMIT);
-        goto done;
-    }
-    if (ed->kind == EDIT_ADD) {
-        if (ed->side < 0 || ed->side >= s->nsides || ed->figure < FIG_PAWN ||
-            ed->figure > FIG_KING) {
-            err_set(e, "no such piece to add");
-            goto done;
-        }
-        sb_printf(&what, "add a %s %s on %ld,%ld", TILE_COLOURS[ed->side],
-                  edit_figure(ed->figure), (long)x, (long)y);
-        if (i >= 0) {
-            sb_reset(&what);
-            piece_words(&what, s->p[i].col, s->p[i].fig, x, y);
-            err_set(e, "cannot add a piece on %ld,%ld: %s stands there", (long)x, (long)y,
-                    sb_str(&what));
-        } else if (ed->figure == FIG_KING) {
-            err_set(e, "cannot %s: a colour has one King at most, and a King comes only "
-                    "from its army (TILE-1)", sb_str(&what));
-        } else if (!touches(s, x, y)) {
-            err_set(e, "cannot %s: it touches no piece, and the table must stay one "
-                    "group (TILE-3)", sb_str(&what));
-        } else if (s->n >= TILE_MAX_PIECES) {
-            err_set(e, "cannot %s: the table holds %d pieces at most", sb_str(&what),
-                    TILE_MAX_PIECES);
-        } else {
-            TPiece pc = {x, y, (uint8_t)ed->side, (uint8_t)ed->figure, {0, 0}};
-            tile_put(s, pc);
-            rc = 0;
-        }
-        goto check;
-    }
-    if (i < 0) {
-        err_set(e, "no piece on %ld,%ld", (long)x, (long)y);
-        goto done;
-    }
-    TPiece pc = s->p[i];
-    piece_words(&what, pc.col, pc.fig, x, y);
-    if (ed->kind == EDIT_REMOVE) {
-        if (pc.fig == FIG_KING) {
-            err_set(e, "cannot remove %s: a King leaves the table only when it is "
-                    "captured (TILE-10)", sb_str(&what));
-            goto done;
-        }
-        memmove(&s->p[i], &s->p[i + 1], (size_t)(s->n - i - 1) * sizeof s->p[0]);
-        s->n--;
-        if (!tile_one_group(s)) {
-            err_set(e, "cannot remove %s: the table would split in two (TILE-3)",
-                    sb_str(&what));
-            goto done;
-        }
-        rc = 0;
-        goto check;
-    }
-    if (ed->figure < FIG_PAWN || ed->figure > FIG_KING) {
-        err_set(e, "no such figure");
-    } else if (ed->figure == (int)pc.fig) {
-        err_set(e, "cannot change %s into a %s: it is one already", sb_str(&what),
-                edit_figure(pc.fig));
-    } else if (pc.fig == FIG_KING || ed->figure == FIG_KING) {
-        err_set(e, "cannot change %s into a %s: each colour keeps its one King (TILE-1, "
-                "TILE-10)", sb_str(&what), edit_figure(ed->figure));
-    } else {
-        s->p[i].fig = (uint8_t)ed->figure;
-        rc = 0;
-    }
-check:
-    if (rc == 0) { /* the reader has the last word on the whole table */
-        Error why;
-        TileState *t = cv_calloc(sizeof *t);
-        tile_write(s, &text);
-        if (!t || sb_failed(&text)) {
-            rc = err_set(e, "out of memory");
-        } else if (tile_init(g, t, sb_str(&text), &why)) {
-            rc = err_set(e, "the table would be impossible: %s", why.msg);
-        } else {
-            *s = *t;
-            if (ed->kind == EDIT_ADD)
-                ev_emit(ev, SEATS_ALL, "house rule: a %s %s is added on %ld,%ld",
-                        TILE_COLOURS[ed->side], edit_figure(ed->figure), (long)x, (long)y);
-            else if (ed->kind == EDIT_REMOVE)
-                ev_emit(ev, SEATS_ALL, "house rule: %s is removed", sb_str(&what));
-            else
-                ev_emit(ev, SEATS_ALL, "house rule: %s becomes a %s", sb_str(&what),
-                        edit_figure(ed->figure));
-        }
-        free(t);
-    }
-done:
-    sb_free(&what);
-    sb_free(&text);
-    return rc;
-}
-
 /* game:phase() of house-rule scripts (TILE-2). */
 static const char *tile_phase(const Game *g, const void *st)
 {
@@ -795,6 +659,11 @@ static uint64_t tile_perft(const Game *g, const void *st, int depth)
     return depth <= 0 ? 1 : perft_rec(g, cst(st), depth);
 }
 
+static int tile_edit_op(const Game *g, void *st, const Edit *ed, Events *ev, Error *e)
+{
+    return tile_edit(g, (TileState *)st, ed, ev, e);
+}
+
 static const VariantHelp TILE_HELP[] = {
     {"F@x,y", "place a piece from your hand, the King last (TILE-2)", "Q@1,0"},
     {"random", "place the rest of the table at random (TILE-2)", "random"},
@@ -839,6 +708,6 @@ const VariantOps tile_variant = {
     .rules = tile_rules,
     .values = TILE_VALUES,
     .draw_note = tile_draw_note,
-    .edit = tile_edit,
+    .edit = tile_edit_op,
     .phase = tile_phase,
 };

@@ -10,8 +10,8 @@
  * 8-neighbour adjacency; every seat in the game (cmd[seat] == seat) has
  * exactly one King, on the table or in hand (the last piece of its hand);
  * a colour commanded by another seat has no King and no hand.  tile_init
- * guarantees it for outside input and tile_make keeps it for the actions
- * tile_gen generates.
+ * guarantees it for outside input, tile_make keeps it for the actions
+ * tile_gen generates, and tile_edit reads its result back with tile_init.
  */
 #ifndef CHESSVAR_TILE_H
 #define CHESSVAR_TILE_H
@@ -107,5 +107,11 @@ int tile_army(const Game *g, int nsides, int fig);
 /* ---- Position string (position.c) ---- */
 int tile_init(const Game *g, TileState *s, const char *text, Error *e);
 void tile_write(const TileState *s, StrBuf *out);
+
+/* ---- House-rule edits (edit.c) ---- */
+/* Remove, add or change a piece (HOUSE-5, docs/TILE.md "House-rule edits"):
+ * -1 with e naming the square and the rule, s unchanged; 0 with s exactly
+ * as tile_init reads the edited position, the seats told through ev. */
+int tile_edit(const Game *g, TileState *s, const Edit *ed, Events *ev, Error *e);
 
 #endif
