@@ -32,7 +32,9 @@ enum {
     OPT_BOTTOM = 1 << 9,
     OPT_SEATS = 1 << 10,
     OPT_RULES = 1 << 11,
-    OPT_VARIANT = 1 << 12
+    OPT_VARIANT = 1 << 12,
+    OPT_BOT = 1 << 13,
+    OPT_DELAY = 1 << 14
 };
 
 typedef struct OptionDef {
@@ -60,6 +62,9 @@ static const OptionDef OPTIONS[] = {
                                      "the side of the seat to act)"},
     {"--rules", OPT_RULES, "FILE", "house rules: a Lua script; repeatable, applied in "
                                    "order (docs/HOUSE-RULES.md)"},
+    {"--bot", OPT_BOT, "SEAT=LEVEL", "a bot plays SEAT: random or greedy; repeatable "
+                                     "(every seat may be a bot: watch the game)"},
+    {"--delay", OPT_DELAY, "MS", "wait MS milliseconds after each bot's move (0 .. 60000)"},
     {"--variant", OPT_VARIANT, "NAME", "the variant to check the scripts against "
                                        "(default: orthodox)"},
 };
@@ -100,8 +105,8 @@ static const CommandDef COMMANDS[] = {
      "the rule it belongs to, what it does and its valid values.", cmd_params},
     {"play", "VARIANT [--fen POS] [--seed N] [--load FILE] [--param NAME=VALUE]...\n"
              "                     [--sides N] [--seats N] [--ascii] [--bottom SIDE]\n"
-             "                     [--rules FILE]...",
-     GAME_OPTS | OPT_ASCII | OPT_BOTTOM, VARIANT_OPTIONAL,
+             "                     [--rules FILE]... [--bot SEAT=LEVEL]... [--delay MS]",
+     GAME_OPTS | OPT_ASCII | OPT_BOTTOM | OPT_BOT | OPT_DELAY, VARIANT_OPTIONAL,
      "play a game in the terminal, hot-seat",
      "The board is shown from the point of view of the seat to act.  Type\n"
      "'help' at the prompt for the commands.  With --load the variant may be\n"
@@ -287,6 +292,19 @@ static int option_value(const CommandDef *c, const OptionDef *d,
             sb_free(&b);
             return CLI_EXIT_USAGE;
         }
+        break;
+    case OPT_BOT:
+        if (o->nbots == CLI_MAX_SEATS_BOTS)
+            return usage_error(c->name, "too many --bot options (at most %d)",
+                               CLI_MAX_SEATS_BOTS);
+        if (!strchr(val, '='))
+            return usage_error(c->name, "--bot %s: write SEAT=LEVEL (e.g. --bot "
+                                        "black=greedy)", val);
+        o->bots[o->nbots++] = val;
+        break;
+    case OPT_DELAY:
+        if (parse_int(val, 0, 60000, &o->delay_ms))
+            return usage_error(c->name, "--delay %s: milliseconds from 0 to 60000", val);
         break;
     case OPT_RULES:
         if (o->nrules == CLI_MAX_RULES)

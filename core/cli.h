@@ -28,6 +28,7 @@ enum {
 
 #define CLI_MAX_PARAMS 64
 #define CLI_MAX_RULES 16
+#define CLI_MAX_SEATS_BOTS 8
 
 typedef struct House House;
 #define CHESSVAR_VERSION "0.4.0"
@@ -51,6 +52,9 @@ typedef struct CliOptions {
     int nrules;
     const char *rules[CLI_MAX_RULES]; /* --rules FILE, in order */
     House *house;               /* the scripts of --rules, loaded once per command */
+    int nbots;
+    const char *bots[CLI_MAX_SEATS_BOTS]; /* --bot SEAT=LEVEL, in order */
+    int delay_ms;               /* --delay */
 } CliOptions;
 
 /* The menu's answer to "which house rules": numbers from 1 to n separated

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
+#include <time.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -27,6 +28,7 @@
 #include <editline/readline.h>
 
 #include "cli.h"
+#include "bot.h"
 #include "house.h"
 #include "record.h"
 
@@ -39,7 +41,25 @@ typedef struct Play {
     int shown_seat;          /* seat whose board is on the screen, -1 none,
                                 SHOWN_PUBLIC: what every seat may know */
     int loaded;              /* the game came from a file (full truth) */
+    int bot[MAX_SEATS];      /* per seat: 0 a person, else BotLevel + 1 */
+    Rng bot_rng;             /* the bots' draws */
+    int delay_ms;            /* pause after a bot's move */
 } Play;
+
+/* Is seat played by a bot? */
+static int is_bot(const Play *p, int seat)
+{
+    return seat >= 0 && seat < MAX_SEATS && p->bot[seat];
+}
+
+/* The first seat a person plays, or -1 when bots play every seat. */
+static int person_seat(const Play *p)
+{
+    for (int s = 0; s < game_nseats(p->g); s++)
+        if (!is_bot(p, s))
+            return s;
+    return -1;
+}
 
 #define SHOWN_PUBLIC (-2)
 
@@ -490,6 +510,8 @@ static void draw_view(const Play *p, const Game *g, int seat)
 static int prompt_seat(const Play *p)
 {
     int seat = game_to_act(p->g);
+    if (is_bot(p, seat) && person_seat(p) >= 0)
+        seat = person_seat(p); /* a bot's turn: the person's board stays */
     if (seat < 0)
         seat = p->shown_seat >= 0 ? p->shown_seat : 0;
     return seat;
@@ -521,7 +543,7 @@ static void ask_show(Play *p)
  * messages, and whatever the owners chose to show (game_show). */
 static void show_public(Play *p)
 {
-    if (p->tty_in && p->shown_seat != SHOWN_PUBLIC) {
+    if (p->tty_in && p->shown_seat != SHOWN_PUBLIC && game_to_act(p->g) < 0) {
         wipe();
         puts("The game is over: both players may look at the screen now.");
     }
@@ -570,8 +592,8 @@ static void takeover_hint(const Play *p)
 static void show(Play *p)
 {
     int seat = prompt_seat(p);
-    if (game_to_act(p->g) < 0 && game_hidden_info(p->g)) {
-        show_public(p);
+    if ((game_to_act(p->g) < 0 || person_seat(p) < 0) && game_hidden_info(p->g)) {
+        show_public(p); /* the end, or bots on every seat: what all may know */
         return;
     }
     hand_over(p, seat);
@@ -1121,6 +1143,65 @@ static int after_game(Play *p)
     }
 }
 
+/* A bot plays for seat; its actions are printed as the person at the
+ * keyboard may read them (all seats' common knowledge when bots play
+ * every seat), then the board.  -1 if the bot could not act. */
+static int bot_turn(Play *p, int seat)
+{
+    int before = game_history_len(p->g);
+    int level = p->bot[seat] - 1;
+    Error e;
+    if (bot_play(p->g, seat, level, &p->bot_rng, NULL, &e)) {
+        printf("error: the %s bot of %s: %s\n", bot_level_name(level),
+               game_seat_name(p->g, seat), e.msg);
+        return -1;
+    }
+    int reader = person_seat(p) >= 0 && game_hidden_info(p->g) ? person_seat(p) : -1;
+    StrBuf t = STRBUF_INIT;
+    for (int i = before; i < game_history_len(p->g); i++) {
+        sb_reset(&t);
+        if (reader >= 0)
+            game_history_text(p->g, i, reader, &t);
+        else
+            sb_puts(&t, game_history(p->g, i)->text);
+        printf("%s (%s bot): %s\n", game_seat_name(p->g, seat), bot_level_name(level),
+               sb_str(&t));
+    }
+    sb_free(&t);
+    fflush(stdout);
+    if (p->delay_ms > 0) {
+        struct timespec ts = {p->delay_ms / 1000, (long)(p->delay_ms % 1000) * 1000000L};
+        nanosleep(&ts, NULL);
+    }
+    show(p);
+    return 0;
+}
+
+/* Which seats bots play (--bot SEAT=LEVEL): 0, or -1 with e. */
+static int read_bots(Play *p, const CliOptions *o, Error *e)
+{
+    for (int i = 0; i < o->nbots; i++) {
+        const char *eq = strchr(o->bots[i], '=');
+        char name[32];
+        snprintf(name, sizeof name, "%.*s", (int)(eq - o->bots[i]), o->bots[i]);
+        int seat = game_seat_by_name(p->g, name), level;
+        if (seat < 0 || seat >= MAX_SEATS) {
+            StrBuf b = STRBUF_INIT;
+            for (int s = 0; s < game_nseats(p->g); s++)
+                sb_printf(&b, "%s%s", s ? ", " : "", game_seat_name(p->g, s));
+            err_set(e, "--bot %s: no seat '%s' (the seats: %s)", o->bots[i], name, sb_str(&b));
+            sb_free(&b);
+            return -1;
+        }
+        if (bot_level_parse(eq + 1, &level, e)) {
+            err_prefix(e, "--bot %s", o->bots[i]);
+            return -1;
+        }
+        p->bot[seat] = level + 1;
+    }
+    return 0;
+}
+
 /* Play g to its end, or until the player leaves. */
 static int play_loop(Play *p)
 {
@@ -1136,6 +1217,11 @@ static int play_loop(Play *p)
             int rc = after_game(p);
             if (rc != PLAY_ON)
                 return rc;
+            continue;
+        }
+        if (is_bot(p, seat)) {
+            if (bot_turn(p, seat))
+                return PLAY_QUIT;
             continue;
         }
         char prompt[80];
@@ -1187,6 +1273,13 @@ static int play_games(const CliOptions *o, uint64_t seed)
         return -1 - CLI_EXIT_USAGE;
     }
     p.ro.bottom = side + 1;
+    p.delay_ms = o->delay_ms;
+    rng_seed(&p.bot_rng, game_config(p.g)->seed ^ 0x626f7473ULL); /* --seed repeats */
+    if (read_bots(&p, o, &e)) {
+        fprintf(stderr, "chessvar %s: %s\n", o->command, e.msg);
+        game_free(p.g);
+        return -1 - CLI_EXIT_USAGE;
+    }
     p.loaded = o->load != NULL;
     int rc = PLAY_QUIT;
     for (;;) {

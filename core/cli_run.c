@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bot.h"
 #include "cli.h"
 #include "record.h"
 
@@ -33,6 +34,7 @@ struct Batch {
     /* The game before a command that undo cannot reverse (undo, show):
      * put back if memory runs out while it answers. */
     Game *keep;
+    Rng bot_rng;  /* the bots' draws: from the game's seed, so runs repeat */
 };
 
 /* Keep a copy of the game before an irreversible command; -1 with e when
@@ -157,6 +159,8 @@ static void answer_status(Batch *b)
 
 /* ---- Commands ----------------------------------------------------------- */
 
+static int answer_played(Batch *b, int seat, int msgs, int before);
+
 static int act(Batch *b, int seat, const char *text, Error *e)
 {
     /* Issue 8, item 5: the game reads at most ACTION_TEXT_MAX bytes; a
@@ -171,6 +175,13 @@ static int act(Batch *b, int seat, const char *text, Error *e)
     int before = game_history_len(b->g);
     if (game_play(b->g, seat, text, e))
         return -1;
+    return answer_played(b, seat, msgs, before);
+}
+
+/* The answer to actions just played by seat: history entries from
+ * `before`, messages from `msgs` on. */
+static int answer_played(Batch *b, int seat, int msgs, int before)
+{
     b->changes++;
     int after = game_history_len(b->g);
     const HistoryEntry *h = game_history(b->g, after - 1);
@@ -230,6 +241,23 @@ static int cmd_as(Batch *b, const char *arg, Error *e)
     b->asker = -1;
     free(rest);
     return rc;
+}
+
+/* `bot LEVEL`: a bot decides for the asking seat, from what that seat may
+ * know (core/bot.h), and its action is answered like a typed one. */
+static int cmd_bot(Batch *b, const char *arg, Error *e)
+{
+    int level;
+    if (bot_level_parse(arg[0] ? arg : "", &level, e))
+        return -1;
+    int seat = asking_seat(b);
+    if (game_to_act(b->g) < 0)
+        return err_set(e, "the game is over: no bot can act");
+    int msgs = game_message_count(b->g);
+    int before = game_history_len(b->g);
+    if (bot_play(b->g, seat, level, &b->bot_rng, NULL, e))
+        return -1;
+    return answer_played(b, seat, msgs, before);
 }
 
 static int cmd_legal(Batch *b, const char *arg, Error *e)
@@ -572,6 +600,8 @@ static int cmd_quit(Batch *b, const char *arg, Error *e)
 static const BatchCommand COMMANDS[] = {
     {"as", "as SEAT ACTION|COMMAND", "play ACTION as SEAT, or ask COMMAND as SEAT "
                                      "(as black resign, as black history)", cmd_as},
+    {"bot", "bot LEVEL", "a bot plays for the asking seat (the seat to act, or as SEAT): "
+                         "random or greedy, from what that seat may know", cmd_bot},
     {"legal", "legal [SEAT]", "the legal actions of SEAT (default: the seat to act)", cmd_legal},
     {"view", "view [SEAT]", "what SEAT may see: board, last move, question, status, messages",
      cmd_view},
@@ -679,6 +709,7 @@ Batch *batch_open(const CliOptions *o, Error *e, int *status)
         free(b);
         return NULL;
     }
+    rng_seed(&b->bot_rng, game_config(b->g)->seed ^ 0x626f7473ULL); /* "bots" */
     return b;
 }
 

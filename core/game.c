@@ -582,6 +582,8 @@ static unsigned seat_sides(const Game *g, int seat)
     return m;
 }
 
+unsigned game_seat_sides(const Game *g, int seat) { return seat_sides(g, seat); }
+
 void game_status(const Game *g, Status *out)
 {
     if (g->ended) {

@@ -98,6 +98,8 @@ const char *game_seat_name(const Game *g, int seat);
  * only, no leading zero); -1 if none. */
 int game_seat_by_name(const Game *g, const char *name);
 int game_to_act(const Game *g);             /* seat, or -1 when over */
+/* Mask of the sides seat commands now (public: who commands is known). */
+unsigned game_seat_sides(const Game *g, int seat);
 int game_side_to_move(const Game *g);
 void game_status(const Game *g, Status *out);
 /* "1-0", "0-1", "1/2-1/2", "*" for two sides; "white+red", "draw", "*"

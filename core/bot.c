@@ -1,0 +1,227 @@
+/*
+ * bot.c -- machine players: the random and greedy levels (core/bot.h).
+ *
+ * Invariant: bot_choose reads only its BotInput.  The greedy level's
+ * model game is rebuilt from the View's position string, which a variant
+ * fills only when the seat may know the whole position, so a model never
+ * holds more than the seat knows.
+ */
+#include "bot.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const LEVEL_NAMES[BOT__COUNT] = {"random", "greedy"};
+
+int bot_level_parse(const char *name, int *level, Error *e)
+{
+    for (int i = 0; i < BOT__COUNT; i++)
+        if (str_ieq(name, LEVEL_NAMES[i])) {
+            *level = i;
+            return 0;
+        }
+    char q[48];
+    return err_set(e, "no bot level '%s' (levels: random, greedy)",
+                   str_clip(q, sizeof q, name));
+}
+
+const char *bot_level_name(int level)
+{
+    return level >= 0 && level < BOT__COUNT ? LEVEL_NAMES[level] : "?";
+}
+
+/* ---- The input ---------------------------------------------------------- */
+
+int bot_input(const Game *g, int seat, BotInput *in, Error *e)
+{
+    memset(in, 0, sizeof *in);
+    in->v = game_variant(g);
+    in->params = *game_params(g);
+    if (!game_hidden_info(g))
+        in->hooks = game_hooks(g);
+    in->nsides = game_nsides(g);
+    in->nseats = game_nseats(g);
+    in->seat = seat;
+    in->sides = game_seat_sides(g, seat);
+    in->legal = (ActionList)ACTIONLIST_INIT;
+    in->view = cv_calloc(sizeof *in->view);
+    if (!in->view || game_view(g, seat, in->view))
+        goto oom;
+    game_legal(g, seat, &in->legal);
+    if (in->legal.failed)
+        goto oom;
+    int n = game_message_count(g);
+    in->msgs = cv_calloc(sizeof *in->msgs * (size_t)(n > 0 ? n : 1));
+    if (!in->msgs)
+        goto oom;
+    for (int i = 0; i < n; i++) {
+        const char *m = game_message(g, i, seat);
+        if (m && !(in->msgs[in->nmsgs++] = cv_strdup(m)))
+            goto oom;
+    }
+    return 0;
+oom:
+    bot_input_free(in);
+    return err_set(e, "out of memory");
+}
+
+void bot_input_free(BotInput *in)
+{
+    for (int i = 0; i < in->nmsgs; i++)
+        free(in->msgs[i]);
+    free(in->msgs);
+    free(in->view);
+    al_free(&in->legal);
+    memset(in, 0, sizeof *in);
+}
+
+/* ---- Levels ------------------------------------------------------------- */
+
+/* Indices of the play actions of in->legal, or of its meta actions when
+ * there is no play action (resign, a draw to answer); how many. */
+static int candidates(const BotInput *in, int *idx)
+{
+    int n = 0;
+    for (int i = 0; i < in->legal.n; i++)
+        if (!action_is_meta(in->legal.v[i].kind))
+            idx[n++] = i;
+    for (int i = 0; n == 0 && i < in->legal.n; i++)
+        if (in->legal.v[i].kind != ACT_RESIGN && in->legal.v[i].kind != ACT_DRAW_OFFER)
+            idx[n++] = i;
+    for (int i = 0; n == 0 && i < in->legal.n; i++)
+        idx[n++] = i;
+    return n;
+}
+
+static int value_of(const BotInput *in, int fig)
+{
+    if (fig > FIG_NONE && fig < FIG_HIDDEN)
+        return in->params.values[fig];
+    /* unknown: the average of a full army's non-King pieces */
+    const int *v = in->params.values;
+    return (8 * v[FIG_PAWN] + 2 * v[FIG_KNIGHT] + 2 * v[FIG_BISHOP] + 2 * v[FIG_ROOK] +
+            v[FIG_QUEEN]) / 15;
+}
+
+/* Material of the seat's sides less the others', as a View shows it. */
+static long balance(const BotInput *in, const View *v)
+{
+    long sum = 0;
+    for (int i = 0; i < v->npieces; i++) {
+        const ViewPiece *p = &v->pieces[i];
+        if (p->side < 0 || p->figure == FIG_KING)
+            continue;
+        long val = value_of(in, p->figure);
+        sum += (in->sides >> p->side) & 1u ? val : -val;
+    }
+    return sum;
+}
+
+#define WIN_SCORE 1000000L
+
+/* The model of the position the seat sees, or NULL (hidden facts). */
+static Game *model_game(const BotInput *in)
+{
+    if (!in->view->position[0])
+        return NULL;
+    GameConfig cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.variant = in->v;
+    cfg.nsides = in->nsides;
+    cfg.nseats = in->nseats;
+    cfg.position = in->view->position;
+    cfg.params = in->params;
+    cfg.params_set = 1;
+    Error e;
+    return game_new_hooked(&cfg, &in->hooks, &e);
+}
+
+/* The score of action a for the seat on the model m: a win, a loss, or
+ * the material balance after it. */
+static long score_on_model(const BotInput *in, const Game *m, const Action *a, View *scratch)
+{
+    Game *c = game_clone(m);
+    Error e;
+    long score = 0;
+    if (c && game_apply(c, a, &e) == 0) {
+        Status s;
+        game_status(c, &s);
+        if (s.over && (s.winners & in->sides))
+            score = WIN_SCORE;
+        else if (s.over && s.winners)
+            score = -WIN_SCORE;
+        else if (game_view(c, in->seat, scratch) == 0)
+            score = balance(in, scratch);
+    }
+    game_free(c);
+    return score;
+}
+
+/* Without a model: what taking the piece on the target square gains, as
+ * the View shows it. */
+static long score_on_view(const BotInput *in, const Action *a)
+{
+    if (a->kind != ACT_MOVE)
+        return 0;
+    const View *v = in->view;
+    for (int i = 0; i < v->npieces; i++) {
+        const ViewPiece *p = &v->pieces[i];
+        if (coord_eq(p->at, a->to) && p->side >= 0 && !((in->sides >> p->side) & 1u))
+            return value_of(in, p->figure);
+    }
+    return 0;
+}
+
+static int choose_greedy(const BotInput *in, const int *idx, int n, Rng *rng)
+{
+    Game *m = model_game(in);
+    View *scratch = m ? cv_calloc(sizeof *scratch) : NULL;
+    long best = 0;
+    int nbest = 0, pick = idx[0];
+    for (int k = 0; k < n; k++) {
+        const Action *a = &in->legal.v[idx[k]];
+        long s = m && scratch ? score_on_model(in, m, a, scratch) : score_on_view(in, a);
+        if (nbest == 0 || s > best) {
+            best = s;
+            nbest = 1;
+            pick = idx[k];
+        } else if (s == best && rng_below(rng, (uint32_t)++nbest) == 0) {
+            pick = idx[k]; /* each of the best equally likely */
+        }
+    }
+    free(scratch);
+    game_free(m);
+    return pick;
+}
+
+int bot_choose(const BotInput *in, int level, Rng *rng, Action *out, Error *e)
+{
+    int *idx = cv_calloc(sizeof *idx * (size_t)(in->legal.n > 0 ? in->legal.n : 1));
+    if (!idx)
+        return err_set(e, "out of memory");
+    int n = candidates(in, idx), pick = -1;
+    if (n > 0)
+        pick = level == BOT_GREEDY ? choose_greedy(in, idx, n, rng)
+                                   : idx[rng_below(rng, (uint32_t)n)];
+    free(idx);
+    if (pick < 0)
+        return err_set(e, "the %s bot has nothing to do: no action is open to this seat",
+                       bot_level_name(level));
+    *out = in->legal.v[pick];
+    return 0;
+}
+
+int bot_play(Game *g, int seat, int level, Rng *rng, Action *chosen, Error *e)
+{
+    BotInput in;
+    if (bot_input(g, seat, &in, e))
+        return -1;
+    Action a;
+    int rc = bot_choose(&in, level, rng, &a, e);
+    bot_input_free(&in);
+    if (rc == 0)
+        rc = game_apply(g, &a, e);
+    if (rc == 0 && chosen)
+        *chosen = a;
+    return rc;
+}

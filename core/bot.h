@@ -1,0 +1,66 @@
+/*
+ * bot.h -- machine players (issue 12): a bot decides for one seat from
+ * what that seat may know, and nothing else.
+ *
+ * The core builds a BotInput from the seat's own channels (its View, its
+ * legal actions, the messages sent to it, the public facts of the game:
+ * variant, parameters, who commands which side); the bot chooses from the
+ * input alone and never sees the game or its state blob.  Bots obey house
+ * rules because they choose from the same legal list as a person (vetoed
+ * actions are not in it) and their action is applied by game_apply
+ * (reactions run).
+ *
+ * Levels:
+ *   random  a play action drawn uniformly (meta actions only when no play
+ *           action exists);
+ *   greedy  the play action with the best immediate outcome for the seat:
+ *           a win first, then the material balance after it (judged on a
+ *           model game rebuilt from the View's position string when the
+ *           seat may see everything; with hidden figures, from what the
+ *           View shows: a known figure's value, an unknown one's average),
+ *           ties drawn at random.
+ *
+ * Invariant: for the same input and the same generator state a bot makes
+ * the same choice (tests compare twin games that differ only in what the
+ * seat cannot know).
+ */
+#ifndef CHESSVAR_BOT_H
+#define CHESSVAR_BOT_H
+
+#include "game.h"
+#include "util.h"
+#include "variant.h"
+
+enum BotLevel { BOT_RANDOM = 0, BOT_GREEDY = 1, BOT__COUNT };
+
+/* "random", "greedy": 0 and *level, or -1 with e listing the levels. */
+int bot_level_parse(const char *name, int *level, Error *e);
+const char *bot_level_name(int level);
+
+/* What one seat may know, built by bot_input. */
+typedef struct BotInput {
+    const VariantOps *v;
+    Params params;
+    GameHooks hooks;       /* the rules' hooks, only in games without hidden facts */
+    int nsides, nseats, seat;
+    unsigned sides;        /* the sides the seat commands */
+    View *view;            /* game_view(g, seat) */
+    ActionList legal;      /* game_legal(g, seat): play actions, then meta */
+    int nmsgs;             /* messages to the seat, oldest first */
+    char **msgs;
+} BotInput;
+
+/* Fill in from g for seat; 0, or -1 with e (memory). Free with
+ * bot_input_free. */
+int bot_input(const Game *g, int seat, BotInput *in, Error *e);
+void bot_input_free(BotInput *in);
+
+/* The bot's choice among in->legal: 0 and *out, or -1 with e (no action
+ * at all). */
+int bot_choose(const BotInput *in, int level, Rng *rng, Action *out, Error *e);
+
+/* Build the input of seat, choose and apply: 0, or -1 with e (the game
+ * unchanged).  *chosen (may be NULL) gets the action played. */
+int bot_play(Game *g, int seat, int level, Rng *rng, Action *chosen, Error *e);
+
+#endif

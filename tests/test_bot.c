@@ -1,0 +1,294 @@
+/*
+ * test_bot.c -- machine players (issue 12, core/bot.h): the random and
+ * greedy bots play every variant and every seat to the end through the
+ * legal list; the same seed gives the same game; greedy takes the
+ * material and the win in front of it; a bot's choices depend only on
+ * what its seat may know (Masqués twins that differ only in Black's hidden
+ * figures get the same choices from White's bot); bots obey house rules
+ * (a vetoed move is never chosen); `bot LEVEL` in batch mode.
+ *
+ * Invariant: every game is capped in plies, so the suite stays fast.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/bot.h"
+#include "../core/game.h"
+#include "../core/house.h"
+#include "support/testutil.h"
+
+static void assert_has(const char *text, const char *want)
+{
+    if (!text || !strstr(text, want))
+        fail_msg("expected \"%s\" in: %s", want, text ? text : "(null)");
+}
+
+/* Bots at `level` play g for every seat until the end or max plies; the
+ * plies played. */
+static int self_play(Game *g, int level, uint64_t seed, int max)
+{
+    Rng rng;
+    rng_seed(&rng, seed);
+    int plies = 0;
+    for (; plies < max && game_to_act(g) >= 0; plies++) {
+        Error e;
+        if (bot_play(g, game_to_act(g), level, &rng, NULL, &e))
+            fail_msg("%s bot, ply %d: %s", bot_level_name(level), plies, e.msg);
+    }
+    return plies;
+}
+
+/* Issue 12: each level plays every variant, every seat (the Échiqueté
+ * third seat, 2 to 6 Tile sides), and the same seed gives the same game. */
+static void test_bots_play_every_variant(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *variant;
+        int nsides, nseats;
+    } games[] = {
+        {"orthodox", 0, 0}, {"masques", 0, 0},  {"ambigus", 0, 0}, {"echiquete", 0, 2},
+        {"echiquete", 0, 3}, {"tile", 2, 0},    {"tile", 4, 0},    {"tile", 6, 0},
+    };
+    for (size_t i = 0; i < sizeof games / sizeof games[0]; i++)
+        for (int level = 0; level < BOT__COUNT; level++) {
+            TuGame spec = {.variant = tu_variant(games[i].variant), .seed = 7,
+                           .nsides = games[i].nsides, .nseats = games[i].nseats};
+            Game *a = tu_game(&spec), *b = tu_game(&spec);
+            int n = self_play(a, level, 99, 300);
+            assert_true(n > 0);
+            assert_int_equal(self_play(b, level, 99, 300), n);
+            assert_true(game_same(a, b));
+            game_free(a);
+            game_free(b);
+        }
+}
+
+/* Issue 12, greedy: a queen en prise is taken; a mate in one is played
+ * (a win beats any material). */
+static void test_greedy_takes_material_and_the_win(void **state)
+{
+    (void)state;
+    Rng rng;
+    rng_seed(&rng, 1);
+    Game *g = tu_orthodox("4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1");
+    Action a;
+    Error e;
+    assert_int_equal(bot_play(g, 0, BOT_GREEDY, &rng, &a, &e), 0);
+    assert_string_equal(game_history(g, 0)->text, "Rxd5");
+    game_free(g);
+    /* Back-rank mate with the rook, though Rxd1 wins a knight. */
+    g = tu_orthodox("6k1/5ppp/8/8/8/8/8/R2n2K1 w - - 0 1");
+    assert_int_equal(bot_play(g, 0, BOT_GREEDY, &rng, &a, &e), 0);
+    assert_string_equal(game_history(g, 0)->text, "Ra8#");
+    game_free(g);
+}
+
+/* Issue 12, house rules: the greedy bot never plays a vetoed move (the
+ * queen may not move before move 5, though Qxd5 would win a queen), and
+ * sees a reaction's win (King of the Hill: Kd4 wins at once). */
+static void test_bots_obey_house_rules(void **state)
+{
+    (void)state;
+    Error e;
+    char *noq = tu_read_file("scripts/no_queen_before_5.lua");
+    HouseSource s = {"noq.lua", noq, strlen(noq)};
+    House *h = house_load(tu_variant("orthodox"), 0, &s, 1, NULL, &e);
+    assert_non_null(h);
+    GameHooks k = house_hooks(h);
+    Game *g = tu_game(&(TuGame){.variant = tu_variant("orthodox"), .hooks = &k,
+                                .position = "4k3/8/8/3q4/8/8/8/3QK3 w - - 0 1"});
+    house_free(h);
+    Rng rng;
+    rng_seed(&rng, 3);
+    for (int i = 0; i < 20; i++) {
+        Game *c = game_clone(g);
+        assert_int_equal(bot_play(c, 0, BOT_GREEDY, &rng, NULL, &e), 0);
+        assert_string_not_equal(game_history(c, 0)->text, "Qxd5");
+        assert_int_equal(game_history(c, 0)->text[0], 'K');
+        game_free(c);
+    }
+    game_free(g);
+    free(noq);
+
+    char *koth = tu_read_file("scripts/king_of_the_hill.lua");
+    HouseSource s2 = {"koth.lua", koth, strlen(koth)};
+    h = house_load(tu_variant("orthodox"), 0, &s2, 1, NULL, &e);
+    k = house_hooks(h);
+    g = tu_game(&(TuGame){.variant = tu_variant("orthodox"), .hooks = &k,
+                          .position = "k7/7p/8/8/8/4K3/8/8 w - - 0 1"});
+    house_free(h);
+    assert_int_equal(bot_play(g, 0, BOT_GREEDY, &rng, NULL, &e), 0);
+    tu_assert_over(g, "1-0", "white's King reached the hill");
+    game_free(g);
+    free(koth);
+}
+
+/* White's inputs in both games: its view's pieces, question and lines, its
+ * legal list and its messages; equal when White cannot tell them apart. */
+static int same_input(const Game *a, const Game *b, int seat)
+{
+    BotInput x, y;
+    Error e;
+    assert_int_equal(bot_input(a, seat, &x, &e), 0);
+    assert_int_equal(bot_input(b, seat, &y, &e), 0);
+    int same = x.view->npieces == y.view->npieces &&
+               !memcmp(x.view->pieces, y.view->pieces,
+                       sizeof x.view->pieces[0] * (size_t)x.view->npieces) &&
+               !strcmp(x.view->question, y.view->question) &&
+               !strcmp(x.view->info, y.view->info) && x.legal.n == y.legal.n &&
+               x.nmsgs == y.nmsgs;
+    for (int i = 0; same && i < x.legal.n; i++)
+        same = action_eq(&x.legal.v[i], &y.legal.v[i]);
+    for (int i = 0; same && i < x.nmsgs; i++)
+        same = !strcmp(x.msgs[i], y.msgs[i]);
+    bot_input_free(&x);
+    bot_input_free(&y);
+    return same;
+}
+
+/* Issue 12, MASQ-12: twin Masqués games that differ only in Black's hidden
+ * figures (Knight and Bishop swapped on b8 and c8): while White's inputs
+ * are the same, White's bot chooses the same action in both. */
+static void test_bot_sees_only_its_seat(void **state)
+{
+    (void)state;
+    const char *twin[2] = {
+        "r~n~b~q~k~b~n~r~/p~p~p~p~p~p~p~p~/8/8/8/8/P~P~P~P~P~P~P~P~/R~N~B~Q~K~B~N~R~ w KQkq - 0 1",
+        "r~b~n~q~k~b~n~r~/p~p~p~p~p~p~p~p~/8/8/8/8/P~P~P~P~P~P~P~P~/R~N~B~Q~K~B~N~R~ w KQkq - 0 1"};
+    static const char *const black[] = {"a7a6", "h7h6", "a6a5", "h6h5", "b7b6",
+                                        "g7g6", "c7c6", "f7f6", "d7d6", "e7e6"};
+    for (int level = 0; level < BOT__COUNT; level++) {
+        int compared = 0;
+        for (uint64_t seed = 1; seed <= 6; seed++) {
+            Game *g[2];
+            for (int t = 0; t < 2; t++)
+                g[t] = tu_game(&(TuGame){.variant = tu_variant("masques"), .seed = 4,
+                                         .position = twin[t]});
+            Rng r0, r1;
+            rng_seed(&r0, seed);
+            rng_seed(&r1, seed);
+            for (int ply = 0; ply < 10; ply++) {
+                if (game_to_act(g[0]) != 0 || game_to_act(g[1]) != 0 ||
+                    !same_input(g[0], g[1], 0))
+                    break;
+                Action a0, a1;
+                Error e;
+                assert_int_equal(bot_play(g[0], 0, level, &r0, &a0, &e), 0);
+                assert_int_equal(bot_play(g[1], 0, level, &r1, &a1, &e), 0);
+                if (!action_eq(&a0, &a1))
+                    fail_msg("%s bot, seed %d, ply %d: different choices on the same input",
+                             bot_level_name(level), (int)seed, ply);
+                compared++;
+                if (game_to_act(g[0]) != 1 || game_to_act(g[1]) != 1 ||
+                    game_play(g[0], 1, black[ply], &e) || game_play(g[1], 1, black[ply], &e))
+                    break;
+            }
+            game_free(g[0]);
+            game_free(g[1]);
+        }
+        if (compared < 15)
+            fail_msg("%s bot: only %d choices compared", bot_level_name(level), compared);
+    }
+}
+
+/* Issue 12, MASQ-12: White's revealed Queen can take either of two masked
+ * black pieces, a Queen and a Pawn, on squares the twins swap; a bot that
+ * knew the figures would take the Queen in both; White's greedy bot,
+ * which cannot tell them apart, makes the same choice in both twins for
+ * every seed (and over the seeds takes each of them). */
+static void test_bot_twins_with_a_choice(void **state)
+{
+    (void)state;
+    const char *twin[2] = {"4k~3/8/1p~1q~4/8/3Q4/8/8/4K~3 w - - 0 1",
+                           "4k~3/8/1q~1p~4/8/3Q4/8/8/4K~3 w - - 0 1"};
+    int took[2] = {0, 0};
+    for (uint64_t seed = 1; seed <= 12; seed++) {
+        Action a[2];
+        for (int t = 0; t < 2; t++) {
+            Game *g = tu_game(&(TuGame){.variant = tu_variant("masques"), .position = twin[t]});
+            Rng rng;
+            rng_seed(&rng, seed);
+            Error e;
+            assert_int_equal(bot_play(g, 0, BOT_GREEDY, &rng, &a[t], &e), 0);
+            game_free(g);
+        }
+        assert_true(action_eq(&a[0], &a[1]));
+        assert_int_equal(a[0].to.y, 5); /* it takes one of them: b6 or d6 */
+        took[a[0].to.x == 3]++;
+    }
+    assert_true(took[0] > 0 && took[1] > 0);
+}
+
+/* Issue 12, batch mode: `bot LEVEL` plays for the seat to act, `as SEAT
+ * bot LEVEL` for a seat; a bad level is named; runs repeat with the seed. */
+static void test_bot_batch_command(void **state)
+{
+    (void)state;
+    TuRun r, r2;
+    tu_run(&r, "run orthodox --seed 3", "bot greedy\nbot random\nas white bot random\n"
+                                        "bot clever\nhistory\n");
+    assert_has(r.out, "white: ");
+    assert_has(r.out, "error: no bot level 'clever' (levels: random, greedy)");
+    tu_run(&r2, "run orthodox --seed 3", "bot greedy\nbot random\nas white bot random\n"
+                                         "bot clever\nhistory\n");
+    assert_string_equal(r.out, r2.out);
+    tu_run_free(&r);
+    tu_run_free(&r2);
+    tu_run(&r, "run orthodox --fen \"4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1\"", "bot greedy\n");
+    assert_has(r.out, "white: Rxd5 (d1d5)");
+    tu_run_free(&r);
+}
+
+/* Issue 12 in the terminal: `play --bot SEAT=LEVEL` -- a bot's move is
+ * printed like a person's and the person keeps its own board; bots on
+ * every seat play to the end; bad seats and levels are named; in Masqués
+ * the person's screen never shows the bot's hidden figures (MASQ-12). */
+static void test_play_with_bots(void **state)
+{
+    (void)state;
+    TuRun r;
+    tu_run(&r, "play orthodox --bot black=greedy --seed 3 --ascii", "e4\nquit\nyes\n\n");
+    assert_has(r.out, "white> e4\n");
+    assert_has(r.out, "black (greedy bot): ");
+    tu_run_free(&r);
+    tu_run(&r, "play orthodox --bot white=random --bot black=greedy --seed 3 --ascii", "");
+    assert_has(r.out, "game over: ");
+    assert_has(r.out, "white (random bot): ");
+    tu_run_free(&r);
+    tu_run(&r, "play orthodox --bot red=greedy", "");
+    assert_int_equal(r.status, 2);
+    assert_has(r.err, "--bot red=greedy: no seat 'red' (the seats: white, black)");
+    tu_run_free(&r);
+    tu_run(&r, "play orthodox --bot black", "");
+    assert_has(r.err, "--bot black: write SEAT=LEVEL");
+    tu_run_free(&r);
+    tu_run(&r, "play masques --bot black=random --seed 3 --ascii",
+           "standard\nyes\ne2e4\nd2d4\nc2c4\nquit\nyes\n\n");
+    assert_has(r.out, "black (random bot): black arranges a piece\n");
+    static const char *const hidden[] = {"p~", "n~", "b~", "r~", "q~", "k~"};
+    for (size_t i = 0; i < sizeof hidden / sizeof hidden[0]; i++)
+        assert_null(strstr(r.out, hidden[i]));
+    tu_run_free(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_bots_play_every_variant),
+        cmocka_unit_test(test_greedy_takes_material_and_the_win),
+        cmocka_unit_test(test_bots_obey_house_rules),
+        cmocka_unit_test(test_bot_sees_only_its_seat),
+        cmocka_unit_test(test_bot_twins_with_a_choice),
+        cmocka_unit_test(test_bot_batch_command),
+        cmocka_unit_test(test_play_with_bots),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
