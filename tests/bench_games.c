@@ -1,0 +1,122 @@
+/*
+ * bench_games.c -- `make bench`: random self-play games per second for
+ * every variant (issue 12): orthodox, Masqués, Ambigus, Échiqueté with 2
+ * and 3 seats, Tile with 2, 4 and 6 sides.  Two paths in one run:
+ *   core  the legal list of the seat to act, an action drawn from it,
+ *         game_apply (every rule, draw rules included, checked at every
+ *         ply by the core's status);
+ *   bot   the random bot (core/bot.h): the same, but through the seat's
+ *         BotInput (its View, legal list and messages built each ply).
+ * Each game runs to its end or 2,000 plies; the figures are games/s and
+ * plies/s, and for orthodox the ratio to chess.js's ~6 random games/s
+ * measured on this machine (issue 12), a figure not re-measured here.
+ *
+ * Invariant: every game is played by the public API only, and a failed
+ * action stops the bench with exit status 1.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "../core/bot.h"
+#include "../core/game.h"
+
+#define MAX_PLIES 2000
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+typedef struct Config {
+    const char *label, *variant;
+    int nsides, nseats;
+    int games;
+} Config;
+
+/* One random game from seed; its plies, or -1 on a failure. */
+static int random_game(const Config *c, uint64_t seed, int use_bot)
+{
+    GameConfig cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.variant = variant_find(c->variant);
+    cfg.nsides = c->nsides;
+    cfg.nseats = c->nseats;
+    cfg.seed = seed;
+    Error e;
+    Game *g = game_new(&cfg, &e);
+    if (!g) {
+        printf("bench_games: %s: %s\n", c->label, e.msg);
+        return -1;
+    }
+    Rng rng;
+    rng_seed(&rng, seed * 7919 + 1);
+    ActionList l = ACTIONLIST_INIT;
+    int plies = 0;
+    for (; plies < MAX_PLIES; plies++) {
+        int seat = game_to_act(g);
+        if (seat < 0)
+            break;
+        int rc;
+        if (use_bot) {
+            rc = bot_play(g, seat, BOT_RANDOM, &rng, NULL, &e);
+        } else {
+            al_clear(&l);
+            game_legal_play(g, &l);
+            rc = l.n ? game_apply(g, &l.v[rng_below(&rng, (uint32_t)l.n)], &e)
+                     : err_set(&e, "no legal action for the seat to act");
+        }
+        if (rc) {
+            printf("bench_games: %s, seed %" PRIu64 ", ply %d: %s\n", c->label, seed, plies,
+                   e.msg);
+            plies = -1;
+            break;
+        }
+    }
+    al_free(&l);
+    game_free(g);
+    return plies;
+}
+
+static int run(const Config *c, int use_bot)
+{
+    long plies = 0;
+    double t0 = now_seconds();
+    for (int i = 0; i < c->games; i++) {
+        int n = random_game(c, (uint64_t)i + 1, use_bot);
+        if (n < 0)
+            return 1;
+        plies += n;
+    }
+    double s = now_seconds() - t0;
+    printf("random games %-22s %-4s %5d games in %6.2f s = %8.1f games/s, %9.0f plies/s "
+           "(%.0f plies a game)",
+           c->label, use_bot ? "bot" : "core", c->games, s, c->games / s, plies / s,
+           (double)plies / c->games);
+    if (!strcmp(c->variant, "orthodox"))
+        printf(", x%.0f chess.js", c->games / s / 6.0);
+    printf("\n");
+    return 0;
+}
+
+int main(void)
+{
+    static const Config configs[] = {
+        {"orthodox", "orthodox", 0, 0, 400},
+        {"masques", "masques", 0, 0, 100},
+        {"ambigus", "ambigus", 0, 0, 200},
+        {"echiquete, 2 seats", "echiquete", 0, 2, 100},
+        {"echiquete, 3 seats", "echiquete", 0, 3, 100},
+        {"tile, 2 sides", "tile", 2, 0, 100},
+        {"tile, 4 sides", "tile", 4, 0, 50},
+        {"tile, 6 sides", "tile", 6, 0, 30},
+    };
+    int bad = 0;
+    for (size_t i = 0; i < sizeof configs / sizeof configs[0]; i++)
+        for (int use_bot = 0; use_bot < 2; use_bot++)
+            bad |= run(&configs[i], use_bot);
+    return bad;
+}
