@@ -1305,6 +1305,51 @@ int game_view(const Game *g, int seat, View *out)
     return cv_alloc_failures() == failures ? 0 : -1;
 }
 
+/* ---- Playouts ----------------------------------------------------------------- */
+
+int game_playout(const Game *g, Rng *rng, int max, Status *out)
+{
+    memset(out, 0, sizeof *out);
+    Game *c = game_clone(g);
+    if (!c)
+        return -1;
+    const VariantOps *v = c->cfg.variant;
+    ActionList l = ACTIONLIST_INIT;
+    int plies = 0, failed = 0;
+    for (; plies < max && !failed; plies++) {
+        int seat = game_to_act(c); /* the status first: the end of the game */
+        if (seat < 0)
+            break;
+        al_clear(&l);
+        if (c->hooks.react) { /* a reaction may change anything: the whole path */
+            game_legal_play(c, &l);
+            Error e;
+            if (!l.failed && !l.n)
+                break; /* nothing to play: the status says why */
+            failed = l.failed || game_apply(c, &l.v[rng_below(rng, (uint32_t)l.n)], &e);
+            continue;
+        }
+        /* the actions played so far are in no history: the veto is told */
+        legal_play(c, c->st, plies, seat, &l);
+        failed = l.failed;
+        if (failed || !l.n)
+            break;
+        memcpy(c->scratch, c->st, v->state_size);
+        if (v->apply(c, c->scratch, &l.v[rng_below(rng, (uint32_t)l.n)], NULL)) {
+            failed = 1;
+            break;
+        }
+        void *t = c->st;
+        c->st = c->scratch;
+        c->scratch = t;
+        failed = push_key(c, v->hash(c, c->st));
+    }
+    game_status(c, out);
+    al_free(&l);
+    game_free(c);
+    return failed ? -1 : plies;
+}
+
 /* ---- Perft ------------------------------------------------------------------ */
 
 typedef struct PerftCtx {

@@ -178,6 +178,15 @@ const char *game_message(const Game *g, int i, int seat);
 /* What `seat` may know; -1 when memory ran out while it was built (the
  * View is then incomplete and must not be shown), else 0. */
 int game_view(const Game *g, int seat, View *out);
+/* A random game played out from g's position on a copy (g unchanged): at
+ * each ply an action of the seat to act's play list (vetoes applied),
+ * drawn with rng_below(rng, n), applied by the variant; repetition keys
+ * and every draw rule as in play, but no history texts or messages (with
+ * a reaction hook, each action goes through game_apply instead).  Stops at
+ * the end or after max plies: the plies played and the final status in
+ * *out, or -1 when memory ran out. */
+int game_playout(const Game *g, Rng *rng, int max, Status *out);
+
 /* What the perft functions return when memory ran out. */
 #define GAME_PERFT_NOMEM UINT64_MAX
 /* Count leaves of the play tree (every decision of any seat is a ply).

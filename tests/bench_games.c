@@ -6,7 +6,9 @@
  *         game_apply (every rule, draw rules included, checked at every
  *         ply by the core's status);
  *   bot   the random bot (core/bot.h): the same, but through the seat's
- *         BotInput (its View, legal list and messages built each ply).
+ *         BotInput (its View, legal list and messages built each ply);
+ *   playout  game_playout: the same draws, on a copy, without history
+ *         texts or messages (the same games: tests/test_bot.c).
  * Each game runs to its end or 2,000 plies; the figures are games/s and
  * plies/s, and for orthodox the ratio to chess.js's ~6 random games/s
  * measured on this machine (issue 12), a figure not re-measured here.
@@ -38,7 +40,10 @@ typedef struct Config {
 } Config;
 
 /* One random game from seed; its plies, or -1 on a failure. */
-static int random_game(const Config *c, uint64_t seed, int use_bot)
+enum { PATH_CORE, PATH_BOT, PATH_PLAYOUT };
+static const char *const PATHS[] = {"core", "bot", "playout"};
+
+static int random_game(const Config *c, uint64_t seed, int path)
 {
     GameConfig cfg;
     memset(&cfg, 0, sizeof cfg);
@@ -54,6 +59,15 @@ static int random_game(const Config *c, uint64_t seed, int use_bot)
     }
     Rng rng;
     rng_seed(&rng, seed * 7919 + 1);
+    if (path == PATH_PLAYOUT) {
+        Status st;
+        int n = game_playout(g, &rng, MAX_PLIES, &st);
+        game_free(g);
+        if (n < 0)
+            printf("bench_games: %s, seed %" PRIu64 ": playout failed\n", c->label, seed);
+        return n;
+    }
+    int use_bot = path == PATH_BOT;
     ActionList l = ACTIONLIST_INIT;
     int plies = 0;
     for (; plies < MAX_PLIES; plies++) {
@@ -81,20 +95,20 @@ static int random_game(const Config *c, uint64_t seed, int use_bot)
     return plies;
 }
 
-static int run(const Config *c, int use_bot)
+static int run(const Config *c, int path)
 {
     long plies = 0;
     double t0 = now_seconds();
     for (int i = 0; i < c->games; i++) {
-        int n = random_game(c, (uint64_t)i + 1, use_bot);
+        int n = random_game(c, (uint64_t)i + 1, path);
         if (n < 0)
             return 1;
         plies += n;
     }
     double s = now_seconds() - t0;
-    printf("random games %-22s %-4s %5d games in %6.2f s = %8.1f games/s, %9.0f plies/s "
+    printf("random games %-22s %-7s %5d games in %6.2f s = %8.1f games/s, %9.0f plies/s "
            "(%.0f plies a game)",
-           c->label, use_bot ? "bot" : "core", c->games, s, c->games / s, plies / s,
+           c->label, PATHS[path], c->games, s, c->games / s, plies / s,
            (double)plies / c->games);
     if (!strcmp(c->variant, "orthodox"))
         printf(", x%.0f chess.js", c->games / s / 6.0);
@@ -116,7 +130,7 @@ int main(void)
     };
     int bad = 0;
     for (size_t i = 0; i < sizeof configs / sizeof configs[0]; i++)
-        for (int use_bot = 0; use_bot < 2; use_bot++)
-            bad |= run(&configs[i], use_bot);
+        for (int path = PATH_CORE; path <= PATH_PLAYOUT; path++)
+            bad |= run(&configs[i], path);
     return bad;
 }

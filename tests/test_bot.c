@@ -279,6 +279,48 @@ static void test_play_with_bots(void **state)
     tu_run_free(&r);
 }
 
+/* Issue 12, playouts: game_playout gives, for the same draws, the game
+ * that game_legal_play + game_apply give (same plies, same end), for every
+ * variant, and leaves the game it starts from unchanged. */
+static void test_playout_is_the_game(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *variant;
+        int nsides, nseats;
+    } games[] = {{"orthodox", 0, 0}, {"masques", 0, 0}, {"ambigus", 0, 0},
+                 {"echiquete", 0, 3}, {"tile", 3, 0}};
+    for (size_t i = 0; i < sizeof games / sizeof games[0]; i++)
+        for (uint64_t seed = 1; seed <= 4; seed++) {
+            TuGame spec = {.variant = tu_variant(games[i].variant), .seed = seed,
+                           .nsides = games[i].nsides, .nseats = games[i].nseats};
+            Game *g = tu_game(&spec), *before = game_clone(g);
+            Rng r1, r2;
+            rng_seed(&r1, seed);
+            rng_seed(&r2, seed);
+            Status fast, slow;
+            int n = game_playout(g, &r1, 600, &fast);
+            assert_true(n > 0);
+            assert_true(game_same(g, before));
+            ActionList l = ACTIONLIST_INIT;
+            int plies = 0;
+            for (; plies < 600 && game_to_act(g) >= 0; plies++) {
+                al_clear(&l);
+                game_legal_play(g, &l);
+                Error e;
+                assert_int_equal(game_apply(g, &l.v[rng_below(&r2, (uint32_t)l.n)], &e), 0);
+            }
+            al_free(&l);
+            game_status(g, &slow);
+            assert_int_equal(n, plies);
+            assert_int_equal(fast.over, slow.over);
+            assert_int_equal(fast.winners, slow.winners);
+            assert_string_equal(fast.reason, slow.reason);
+            game_free(g);
+            game_free(before);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -289,6 +331,7 @@ int main(void)
         cmocka_unit_test(test_bot_twins_with_a_choice),
         cmocka_unit_test(test_bot_batch_command),
         cmocka_unit_test(test_play_with_bots),
+        cmocka_unit_test(test_playout_is_the_game),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
