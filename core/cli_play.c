@@ -308,6 +308,58 @@ static int choose_rules(const Play *p, CliOptions *o, MenuScripts *m)
     }
 }
 
+/* Which seats bots play: "black=greedy" words (as --bot), Enter for
+ * none; asked again until every word names a seat and a level.  The words
+ * are kept in buf (o->bots points into it).  0, or -1 at the end of input. */
+static int choose_bots(const Play *p, CliOptions *o, char *buf, size_t n)
+{
+    GameConfig cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.variant = o->variant;
+    cfg.nsides = o->sides;
+    cfg.nseats = o->seats;
+    Error e;
+    Game *g = game_new(&cfg, &e); /* for the seats' names only */
+    if (!g)
+        return 0;
+    StrBuf names = STRBUF_INIT;
+    for (int s = 0; s < game_nseats(g); s++)
+        sb_printf(&names, "%s%s", s ? ", " : "", game_seat_name(g, s));
+    printf("Bots (random or greedy) may play seats: %s.\n", sb_str(&names));
+    int rc = -1;
+    for (;;) {
+        char *l = read_line(p, "Bots, e.g. black=greedy (Enter: none)> ");
+        if (!l)
+            break;
+        snprintf(buf, n, "%s", l);
+        free(l);
+        o->nbots = 0;
+        const char *bad = NULL;
+        for (char *w = strtok(buf, " \t,"); w && !bad; w = strtok(NULL, " \t,")) {
+            char *eq = strchr(w, '=');
+            int level;
+            if (!eq || o->nbots == CLI_MAX_SEATS_BOTS) {
+                bad = w;
+                break;
+            }
+            *eq = '\0';
+            if (game_seat_by_name(g, w) < 0 || bot_level_parse(eq + 1, &level, &e))
+                bad = w;
+            *eq = '=';
+            o->bots[o->nbots++] = w;
+        }
+        if (!bad) {
+            rc = 0;
+            break;
+        }
+        printf("'%s': write SEAT=LEVEL with a seat among %s and a level random or greedy\n",
+               bad, sb_str(&names));
+    }
+    sb_free(&names);
+    game_free(g);
+    return rc;
+}
+
 static const VariantOps *choose_variant(const Play *p)
 {
     int n = 0;
@@ -1337,6 +1389,12 @@ int cli_menu(const CliOptions *o)
             return CLI_EXIT_OK;
         MenuScripts *scripts = malloc(sizeof *scripts);
         if (!scripts || choose_rules(&p, &mine, scripts) < 0) {
+            free(scripts);
+            return CLI_EXIT_OK;
+        }
+        char bots[256];
+        if (choose_bots(&p, &mine, bots, sizeof bots) < 0) {
+            house_free(mine.house);
             free(scripts);
             return CLI_EXIT_OK;
         }

@@ -270,6 +270,15 @@ static void test_play_with_bots(void **state)
     tu_run(&r, "play orthodox --bot black", "");
     assert_has(r.err, "--bot black: write SEAT=LEVEL");
     tu_run_free(&r);
+    /* The menu asks which seats bots play, again after a wrong answer. */
+    setenv("CHESSVAR_SCRIPTS", "/nonexistent", 1); /* no house-rule question */
+    tu_run(&r, "--ascii", "orthodox\nred=x\nblack=greedy\ne4\nquit\nyes\n\n");
+    unsetenv("CHESSVAR_SCRIPTS");
+    assert_has(r.out, "Bots (random or greedy) may play seats: white, black.\n");
+    assert_has(r.out, "'red=x': write SEAT=LEVEL with a seat among white, black and a "
+                      "level random or greedy\n");
+    assert_has(r.out, "black (greedy bot): ");
+    tu_run_free(&r);
     tu_run(&r, "play masques --bot black=random --seed 3 --ascii",
            "standard\nyes\ne2e4\nd2d4\nc2c4\nquit\nyes\n\n");
     assert_has(r.out, "black (random bot): black arranges a piece\n");

@@ -1275,7 +1275,7 @@ static void test_play_review_again_menu(void **state)
                      .input = "f3\ne5\ng4\nQh4#\nagain\ne4\nresign\nyes\nmenu\nq\n",
                      .out = {"white> e4", "game over: 1-0, white wins (black resigned)",
                              "chessvar: choose a variant"}});
-    expect(&(Expect){.args = "", .input = "1\n\nf3\ne5\ng4\nQh4#\nmenu\n2\n\nquit\n",
+    expect(&(Expect){.args = "", .input = "1\n\n\nf3\ne5\ng4\nQh4#\nmenu\n2\n\n\nquit\n",
                      .out = {"game over: 0-1", "variant> 2", "Les"}});
     unlink(path);
 }
@@ -1321,10 +1321,10 @@ static void test_menu_piped(void **state)
 {
     (void)state;
     static const Expect cases[] = {
-        {.args = "", .input = "9\nnosuch\n1\n\ne4\nquit\n",
+        {.args = "", .input = "9\nnosuch\n1\n\n\ne4\nquit\n",
          .out = {"choose a variant", "1  orthodox", "no variant '9'",
                  "no variant 'nosuch'", "white plays e4"}},
-        {.args = "menu --ascii", .input = "orthodox\n\nquit\n",
+        {.args = "menu --ascii", .input = "orthodox\n\n\nquit\n",
          .out = {"R  N  B  Q  K  B  N  R"}},
         {.args = "", .input = "q\n"},
     };

@@ -430,7 +430,7 @@ static void test_menu_offers_scripts(void **state)
     copy_script(dir, "king_of_the_hill.lua");
     copy_script(dir, "tile_six_orthogonal.lua");
     setenv("CHESSVAR_SCRIPTS", dir, 1);
-    tu_run(&r, "--ascii", "orthodox\n9\n1 1\n1\nquit\n");
+    tu_run(&r, "--ascii", "orthodox\n9\n1 1\n1\n\nquit\n");
     assert_has(r.out, "  1  King of the Hill                   king_of_the_hill.lua\n"
                       "House rules (numbers, Enter: none)> 9\n"
                       "'9': type numbers from 1 to 1 separated by spaces, or just Enter "
@@ -445,7 +445,7 @@ static void test_menu_offers_scripts(void **state)
         unlink(path);
     }
     /* No script for the variant: no question. */
-    tu_run(&r, "--ascii", "orthodox\nquit\n");
+    tu_run(&r, "--ascii", "orthodox\n\nquit\n");
     unsetenv("CHESSVAR_SCRIPTS");
     rmdir(dir);
     assert_null(strstr(r.out, "House rules for"));

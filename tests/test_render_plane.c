@@ -504,7 +504,7 @@ static void test_menu_and_pan_in_the_program(void **state)
 {
     (void)state;
     char cmd[512];
-    snprintf(cmd, sizeof cmd, "printf '1\\n\\nhelp\\npan left\\nquit\\n' | '%s' menu --ascii 2>&1",
+    snprintf(cmd, sizeof cmd, "printf '1\\n\\n\\nhelp\\npan left\\nquit\\n' | '%s' menu --ascii 2>&1",
              tu_program());
     FILE *p = popen(cmd, "r");
     assert_non_null(p);
@@ -527,7 +527,7 @@ static void test_tile2_menu_sides_and_pan_in_a_game(void **state)
     (void)state;
     char cmd[512];
     snprintf(cmd, sizeof cmd,
-             "printf 'tile\\n7\\n4\\n\\nrandom\\npan left 2\\npan 0,0\\npan\\nquit\\nyes\\n' | "
+             "printf 'tile\\n7\\n4\\n\\n\\nrandom\\npan left 2\\npan 0,0\\npan\\nquit\\nyes\\n' | "
              "COLUMNS=50 '%s' menu --ascii --seed 4 2>&1",
              tu_program());
     FILE *p = popen(cmd, "r");
