@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const LEVEL_NAMES[BOT__COUNT] = {"random", "greedy"};
+static const char *const LEVEL_NAMES[BOT__COUNT] = {"random", "greedy", "search"};
 
 int bot_level_parse(const char *name, int *level, Error *e)
 {
@@ -21,7 +21,7 @@ int bot_level_parse(const char *name, int *level, Error *e)
             return 0;
         }
     char q[48];
-    return err_set(e, "no bot level '%s' (levels: random, greedy)",
+    return err_set(e, "no bot level '%s' (levels: random, greedy, search)",
                    str_clip(q, sizeof q, name));
 }
 
@@ -194,15 +194,125 @@ static int choose_greedy(const BotInput *in, const int *idx, int n, Rng *rng)
     return pick;
 }
 
+/* ---- Search ------------------------------------------------------------ */
+
+typedef struct Search {
+    const BotInput *in;
+    long nodes, budget;
+    int out_of_nodes;
+    View *scratch;
+} Search;
+
+/* The value of model game m for the seat: a win (sooner is better), a
+ * loss, a draw, or the material balance; *over when the game ended. */
+static long evaluate(Search *S, const Game *m, int ply, int *over)
+{
+    Status s;
+    game_status(m, &s);
+    *over = s.over;
+    if (s.over)
+        return (s.winners & S->in->sides) ? WIN_SCORE - ply
+             : s.winners ? -WIN_SCORE + ply : 0;
+    return game_view(m, S->in->seat, S->scratch) == 0 ? balance(S->in, S->scratch) : 0;
+}
+
+/* Paranoid alpha-beta: the seat's sides maximise, the others minimise. */
+static long alphabeta(Search *S, const Game *m, int depth, int ply, long alpha, long beta)
+{
+    int over;
+    S->nodes++;
+    long here = evaluate(S, m, ply, &over);
+    if (over || depth == 0)
+        return here;
+    if (S->nodes >= S->budget) {
+        S->out_of_nodes = 1;
+        return here;
+    }
+    int mine = (game_seat_sides(m, game_to_act(m)) & S->in->sides) != 0;
+    ActionList l = ACTIONLIST_INIT;
+    game_legal_play(m, &l);
+    long best = mine ? -2 * WIN_SCORE : 2 * WIN_SCORE;
+    int tried = 0;
+    for (int i = 0; i < l.n && !S->out_of_nodes && alpha < beta; i++) {
+        Game *c = game_clone(m);
+        Error e;
+        if (c && game_apply(c, &l.v[i], &e) == 0) {
+            long v = alphabeta(S, c, depth - 1, ply + 1, alpha, beta);
+            tried++;
+            if (mine ? v > best : v < best)
+                best = v;
+            if (mine && best > alpha)
+                alpha = best;
+            if (!mine && best < beta)
+                beta = best;
+        }
+        game_free(c);
+    }
+    al_free(&l);
+    return tried ? best : here;
+}
+
+/* The search level: the best candidate (indices into in->legal) at the
+ * deepest iteration finished within the budget; -1 with e without a
+ * model. */
+static int choose_search(const BotInput *in, const int *idx, int n, Rng *rng, Error *e)
+{
+    Game *m = model_game(in);
+    if (!m)
+        return err_set(e, "the search bot needs a position its seat sees whole, and in %s "
+                          "it does not (use random or greedy)", in->v->name);
+    Search S = {in, 0, BOT_SEARCH_NODES, 0, cv_calloc(sizeof(View))};
+    long *score = cv_calloc(sizeof *score * (size_t)n);
+    long *last = cv_calloc(sizeof *last * (size_t)n);
+    int pick = idx[0];
+    if (S.scratch && score && last) {
+        for (int depth = 0; depth < 32 && !S.out_of_nodes; depth++) {
+            for (int k = 0; k < n && !S.out_of_nodes; k++) {
+                Game *c = game_clone(m);
+                Error ae;
+                score[k] = !c || game_apply(c, &in->legal.v[idx[k]], &ae)
+                               ? -2 * WIN_SCORE
+                               : alphabeta(&S, c, depth, 1, -2 * WIN_SCORE, 2 * WIN_SCORE);
+                game_free(c);
+            }
+            if (!S.out_of_nodes || depth == 0) /* a finished iteration */
+                memcpy(last, score, sizeof *last * (size_t)n);
+        }
+        long best = 0;
+        int nbest = 0;
+        for (int k = 0; k < n; k++) {
+            if (nbest == 0 || last[k] > best) {
+                best = last[k];
+                nbest = 1;
+                pick = idx[k];
+            } else if (last[k] == best && rng_below(rng, (uint32_t)++nbest) == 0) {
+                pick = idx[k];
+            }
+        }
+    }
+    free(score);
+    free(last);
+    free(S.scratch);
+    game_free(m);
+    return pick;
+}
+
 int bot_choose(const BotInput *in, int level, Rng *rng, Action *out, Error *e)
 {
     int *idx = cv_calloc(sizeof *idx * (size_t)(in->legal.n > 0 ? in->legal.n : 1));
     if (!idx)
         return err_set(e, "out of memory");
     int n = candidates(in, idx), pick = -1;
-    if (n > 0)
-        pick = level == BOT_GREEDY ? choose_greedy(in, idx, n, rng)
-                                   : idx[rng_below(rng, (uint32_t)n)];
+    if (n > 0 && level == BOT_SEARCH && !action_is_meta(in->legal.v[idx[0]].kind)) {
+        pick = choose_search(in, idx, n, rng, e);
+        if (pick < 0) {
+            free(idx);
+            return -1;
+        }
+    } else if (n > 0) {
+        pick = level == BOT_RANDOM ? idx[rng_below(rng, (uint32_t)n)]
+                                   : choose_greedy(in, idx, n, rng);
+    }
     free(idx);
     if (pick < 0)
         return err_set(e, "the %s bot has nothing to do: no action is open to this seat",

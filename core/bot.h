@@ -18,7 +18,14 @@
  *           model game rebuilt from the View's position string when the
  *           seat may see everything; with hidden figures, from what the
  *           View shows: a known figure's value, an unknown one's average),
- *           ties drawn at random.
+ *           ties drawn at random;
+ *   search  alpha-beta with iterative deepening on the model game (the
+ *           seat's sides maximise, every other side minimises: the
+ *           "paranoid" scheme, exact for two sides, cautious for more),
+ *           within BOT_SEARCH_NODES nodes; the best action of the deepest
+ *           finished iteration, ties drawn at random.  It needs a position
+ *           the seat sees whole: with hidden figures it refuses (Masqués'
+ *           sampling of hidden arrangements is still to come).
  *
  * Invariant: for the same input and the same generator state a bot makes
  * the same choice (tests compare twin games that differ only in what the
@@ -31,7 +38,10 @@
 #include "util.h"
 #include "variant.h"
 
-enum BotLevel { BOT_RANDOM = 0, BOT_GREEDY = 1, BOT__COUNT };
+enum BotLevel { BOT_RANDOM = 0, BOT_GREEDY = 1, BOT_SEARCH = 2, BOT__COUNT };
+
+/* Nodes the search level may visit per decision. */
+#define BOT_SEARCH_NODES 20000
 
 /* "random", "greedy": 0 and *level, or -1 with e listing the levels. */
 int bot_level_parse(const char *name, int *level, Error *e);

@@ -325,7 +325,7 @@ static int choose_bots(const Play *p, CliOptions *o, char *buf, size_t n)
     StrBuf names = STRBUF_INIT;
     for (int s = 0; s < game_nseats(g); s++)
         sb_printf(&names, "%s%s", s ? ", " : "", game_seat_name(g, s));
-    printf("Bots (random or greedy) may play seats: %s.\n", sb_str(&names));
+    printf("Bots (random, greedy, search) may play seats: %s.\n", sb_str(&names));
     int rc = -1;
     for (;;) {
         char *l = read_line(p, "Bots, e.g. black=greedy (Enter: none)> ");
@@ -352,8 +352,8 @@ static int choose_bots(const Play *p, CliOptions *o, char *buf, size_t n)
             rc = 0;
             break;
         }
-        printf("'%s': write SEAT=LEVEL with a seat among %s and a level random or greedy\n",
-               bad, sb_str(&names));
+        printf("'%s': write SEAT=LEVEL with a seat among %s and a level random, "
+               "greedy or search\n", bad, sb_str(&names));
     }
     sb_free(&names);
     game_free(g);

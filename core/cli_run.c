@@ -601,7 +601,7 @@ static const BatchCommand COMMANDS[] = {
     {"as", "as SEAT ACTION|COMMAND", "play ACTION as SEAT, or ask COMMAND as SEAT "
                                      "(as black resign, as black history)", cmd_as},
     {"bot", "bot LEVEL", "a bot plays for the asking seat (the seat to act, or as SEAT): "
-                         "random or greedy, from what that seat may know", cmd_bot},
+                         "random, greedy or search, from what that seat may know", cmd_bot},
     {"legal", "legal [SEAT]", "the legal actions of SEAT (default: the seat to act)", cmd_legal},
     {"view", "view [SEAT]", "what SEAT may see: board, last move, question, status, messages",
      cmd_view},
