@@ -10,6 +10,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static const char *const LEVEL_NAMES[BOT__COUNT] = {"random", "greedy", "search"};
 
@@ -201,7 +202,15 @@ typedef struct Search {
     long nodes, budget;
     int out_of_nodes;
     View *scratch;
+    double deadline;       /* seconds on the monotonic clock, 0: none */
 } Search;
+
+static double seconds_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 /* The value of model game m for the seat: a win (sooner is better), a
  * loss, a draw, or the material balance; *over when the game ended. */
@@ -224,7 +233,8 @@ static long alphabeta(Search *S, const Game *m, int depth, int ply, long alpha, 
     long here = evaluate(S, m, ply, &over);
     if (over || depth == 0)
         return here;
-    if (S->nodes >= S->budget) {
+    if ((S->budget && S->nodes >= S->budget) ||
+        (S->deadline > 0 && (S->nodes & 255) == 0 && seconds_now() > S->deadline)) {
         S->out_of_nodes = 1;
         return here;
     }
@@ -255,18 +265,26 @@ static long alphabeta(Search *S, const Game *m, int depth, int ply, long alpha, 
 /* The search level: the best candidate (indices into in->legal) at the
  * deepest iteration finished within the budget; -1 with e without a
  * model. */
-static int choose_search(const BotInput *in, const int *idx, int n, Rng *rng, Error *e)
+static int choose_search(const BotInput *in, const int *idx, int n, const BotLimits *lim,
+                         Rng *rng, Error *e)
 {
     Game *m = model_game(in);
     if (!m)
         return err_set(e, "the search bot needs a position its seat sees whole, and in %s "
                           "it does not (use random or greedy)", in->v->name);
-    Search S = {in, 0, BOT_SEARCH_NODES, 0, cv_calloc(sizeof(View))};
+    Search S = {in, 0, BOT_SEARCH_NODES, 0, cv_calloc(sizeof(View)), 0};
+    int max_depth = 32;
+    if (lim && (lim->nodes > 0 || lim->ms > 0))
+        S.budget = lim->nodes > 0 ? lim->nodes : 0;
+    if (lim && lim->ms > 0)
+        S.deadline = seconds_now() + (double)lim->ms / 1000.0;
+    if (lim && lim->depth > 0)
+        max_depth = lim->depth < 32 ? lim->depth : 32;
     long *score = cv_calloc(sizeof *score * (size_t)n);
     long *last = cv_calloc(sizeof *last * (size_t)n);
     int pick = idx[0];
     if (S.scratch && score && last) {
-        for (int depth = 0; depth < 32 && !S.out_of_nodes; depth++) {
+        for (int depth = 0; depth < max_depth && !S.out_of_nodes; depth++) {
             for (int k = 0; k < n && !S.out_of_nodes; k++) {
                 Game *c = game_clone(m);
                 Error ae;
@@ -299,12 +317,18 @@ static int choose_search(const BotInput *in, const int *idx, int n, Rng *rng, Er
 
 int bot_choose(const BotInput *in, int level, Rng *rng, Action *out, Error *e)
 {
+    return bot_choose_limited(in, level, NULL, rng, out, e);
+}
+
+int bot_choose_limited(const BotInput *in, int level, const BotLimits *lim, Rng *rng,
+                       Action *out, Error *e)
+{
     int *idx = cv_calloc(sizeof *idx * (size_t)(in->legal.n > 0 ? in->legal.n : 1));
     if (!idx)
         return err_set(e, "out of memory");
     int n = candidates(in, idx), pick = -1;
     if (n > 0 && level == BOT_SEARCH && !action_is_meta(in->legal.v[idx[0]].kind)) {
-        pick = choose_search(in, idx, n, rng, e);
+        pick = choose_search(in, idx, n, lim, rng, e);
         if (pick < 0) {
             free(idx);
             return -1;

@@ -65,9 +65,20 @@ typedef struct BotInput {
 int bot_input(const Game *g, int seat, BotInput *in, Error *e);
 void bot_input_free(BotInput *in);
 
+/* Limits of the search level; zero fields: none (nodes: BOT_SEARCH_NODES
+ * when neither nodes nor ms is given). */
+typedef struct BotLimits {
+    long nodes;   /* nodes a decision may visit */
+    int depth;    /* deepest iteration, in plies after the bot's action + 1 */
+    long ms;      /* wall-clock milliseconds (not deterministic) */
+} BotLimits;
+
 /* The bot's choice among in->legal: 0 and *out, or -1 with e (no action
  * at all). */
 int bot_choose(const BotInput *in, int level, Rng *rng, Action *out, Error *e);
+/* The same with the search level's limits (lim may be NULL). */
+int bot_choose_limited(const BotInput *in, int level, const BotLimits *lim, Rng *rng,
+                       Action *out, Error *e);
 
 /* Build the input of seat, choose and apply: 0, or -1 with e (the game
  * unchanged).  *chosen (may be NULL) gets the action played. */

@@ -119,6 +119,11 @@ static const CommandDef COMMANDS[] = {
      "a value given with --param that differs from the default is marked.\n"
      "With --rules, each script's name and description follow.",
      cmd_rules},
+    {"uci", "[--seed N]", OPT_SEED, VARIANT_NONE,
+     "speak the UCI protocol (orthodox chess) with the search bot",
+     "For chess GUIs and match tools: uci, isready, ucinewgame, position\n"
+     "startpos|fen FEN [moves ...], go [depth N] [nodes N] [movetime MS]\n"
+     "[wtime MS btime MS winc MS binc MS], quit.  docs/BOTS.md.", cli_uci},
     {"check", "FILE... [--variant NAME]", OPT_VARIANT, VARIANT_NONE,
      "check house-rule scripts without playing",
      "Loads each script against the variant (orthodox unless --variant says)\n"

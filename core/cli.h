@@ -122,6 +122,7 @@ void batch_close(Batch *b);
 int cli_run(const CliOptions *o);
 int cli_play(const CliOptions *o);
 int cli_menu(const CliOptions *o);
+int cli_uci(const CliOptions *o);
 /* The menu's questions: does it ask how many sides play v (min_sides <
  * max_sides)?  The answer to "how many (lo to hi, Enter: def)": 0 with *n,
  * or -1 with e naming what is wrong (the question is then asked again). */
