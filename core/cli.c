@@ -34,7 +34,14 @@ enum {
     OPT_RULES = 1 << 11,
     OPT_VARIANT = 1 << 12,
     OPT_BOT = 1 << 13,
-    OPT_DELAY = 1 << 14
+    OPT_DELAY = 1 << 14,
+    OPT_GAMES = 1 << 15,
+    OPT_JOBS = 1 << 16,
+    OPT_MAX_PLIES = 1 << 17,
+    OPT_SHARD = 1 << 18,
+    OPT_SVG = 1 << 19,
+    OPT_SAVE_GAMES = 1 << 20,
+    OPT_COMPARE = 1 << 21
 };
 
 typedef struct OptionDef {
@@ -67,6 +74,16 @@ static const OptionDef OPTIONS[] = {
     {"--delay", OPT_DELAY, "MS", "wait MS milliseconds after each bot's move (0 .. 60000)"},
     {"--variant", OPT_VARIANT, "NAME", "the variant to check the scripts against "
                                        "(default: orthodox)"},
+    {"--games", OPT_GAMES, "N", "games to play (per rule set; default 100)"},
+    {"--jobs", OPT_JOBS, "J", "play in J processes at once (1 .. 64; default 1)"},
+    {"--max-plies", OPT_MAX_PLIES, "N", "stop a game after N plies (default 1000)"},
+    {"--shard", OPT_SHARD, "K/N", "play only the K-th of N parts (with --seed); "
+                                  "chessvar merge joins the --json parts"},
+    {"--svg", OPT_SVG, "FILE", "write a chart of the figures to FILE (SVG)"},
+    {"--save-games", OPT_SAVE_GAMES, "DIR", "save every game in DIR as a record "
+                                            "(play --load replays it)"},
+    {"--compare", OPT_COMPARE, NULL, "the --rules and --param after it make a second "
+                                     "rule set, B, played on the same seeds"},
 };
 
 enum { VARIANT_NONE, VARIANT_REQUIRED, VARIANT_OPTIONAL };
@@ -151,6 +168,27 @@ static const CommandDef COMMANDS[] = {
      "ignored.  Type 'help' for the commands.  --json answers each command\n"
      "with exactly one JSON object on one line (docs/PROTOCOL.md).  Exit\n"
      "status 0 if every command succeeded, 1 if any failed.", cli_run},
+    {"experiment", "VARIANT [--games N] [--bot SEAT=LEVEL]... [--param NAME=VALUE]...\n"
+                   "                   [--rules FILE]... [--seed N] [--jobs J] [--json]\n"
+                   "                   [--svg FILE] [--save-games DIR] [--shard K/N]\n"
+                   "                   [--max-plies N] [--sides N] [--seats N] [--fen POS]\n"
+                   "                   [--compare [--rules FILE]... [--param NAME=VALUE]...]",
+     OPT_FEN | OPT_SEED | OPT_PARAM | OPT_SIDES | OPT_SEATS | OPT_RULES | OPT_BOT | OPT_JSON |
+         OPT_GAMES | OPT_JOBS | OPT_MAX_PLIES | OPT_SHARD | OPT_SVG | OPT_SAVE_GAMES |
+         OPT_COMPARE,
+     VARIANT_REQUIRED,
+     "play many bot games and report what the rules do (wins, draws, length)",
+     "Seats without --bot are played by the random bot; the players rotate\n"
+     "through the seats game after game.  The report gives each seat's wins,\n"
+     "the draws and decisive games with 95% intervals, the length, the\n"
+     "branching factor, how games ended and, for two players, the score and\n"
+     "Elo difference.  --compare plays a second rule set on the same seeds\n"
+     "and says what changed.  docs/EXPERIMENTS.md.", cli_experiment},
+    {"merge", "FILE... [--json] [--svg FILE]", OPT_JSON | OPT_SVG, VARIANT_NONE,
+     "join the --json parts of an experiment played with --shard",
+     "Prints the report of the whole experiment, the same as one run would;\n"
+     "every part must come from the same experiment and each game must be\n"
+     "there exactly once.  docs/EXPERIMENTS.md.", cli_merge},
     {"help", "[COMMAND]", 0, VARIANT_NONE, "help on chessvar or on one command",
      "", cmd_help},
 };
@@ -259,10 +297,62 @@ static int parse_int(const char *s, int lo, int hi, int *out)
     return 0;
 }
 
+/* "K/N" with 1 <= K <= N <= 1000000. */
+static int parse_shard(const char *s, int *k, int *n)
+{
+    const char *slash = strchr(s, '/');
+    char buf[32];
+    if (!slash || (size_t)(slash - s) >= sizeof buf)
+        return -1;
+    memcpy(buf, s, (size_t)(slash - s));
+    buf[slash - s] = 0;
+    return parse_int(buf, 1, 1000000, k) || parse_int(slash + 1, 1, 1000000, n) || *k > *n
+               ? -1 : 0;
+}
+
 static int option_value(const CommandDef *c, const OptionDef *d,
                         const char *val, CliOptions *o)
 {
+    if (o->compare && d->bit != OPT_RULES && d->bit != OPT_PARAM)
+        return usage_error(c->name, "%s after --compare: only --rules and --param may "
+                                    "follow it (they make the second rule set)", d->name);
+    if (o->compare && d->bit == OPT_RULES) {
+        if (o->cmp_nrules == CLI_MAX_RULES)
+            return usage_error(c->name, "too many --rules options (at most %d)",
+                               CLI_MAX_RULES);
+        o->cmp_rules[o->cmp_nrules++] = val;
+        return 0;
+    }
+    if (o->compare && d->bit == OPT_PARAM) {
+        if (o->cmp_nparams == CLI_MAX_PARAMS)
+            return usage_error(c->name, "too many --param options (at most %d)",
+                               CLI_MAX_PARAMS);
+        o->cmp_params[o->cmp_nparams++] = val;
+        return 0;
+    }
+    int n;
     switch (d->bit) {
+    case OPT_GAMES:
+        if (parse_int(val, 1, 100000000, &n))
+            return usage_error(c->name, "--games %s: give a number from 1 to 100000000", val);
+        o->games = n;
+        break;
+    case OPT_JOBS:
+        if (parse_int(val, 1, 64, &o->jobs))
+            return usage_error(c->name, "--jobs %s: give a number from 1 to 64", val);
+        break;
+    case OPT_MAX_PLIES:
+        if (parse_int(val, 1, 1000000, &o->max_plies))
+            return usage_error(c->name, "--max-plies %s: give a number from 1 to 1000000",
+                               val);
+        break;
+    case OPT_SHARD:
+        if (parse_shard(val, &o->shard_k, &o->shard_n))
+            return usage_error(c->name, "--shard %s: write K/N, the K-th of N parts "
+                                        "(1 <= K <= N), e.g. --shard 2/4", val);
+        break;
+    case OPT_SVG: o->svg = val; break;
+    case OPT_SAVE_GAMES: o->save_games = val; break;
     case OPT_FEN: o->fen = val; break;
     case OPT_LOAD: o->load = val; break;
     case OPT_BOTTOM: o->bottom = val; break;
@@ -380,6 +470,16 @@ static int parse_option(const CommandDef *c, int argc, char **argv, int *i,
             if (d->bit == OPT_ASCII) o->ascii = 1;
             if (d->bit == OPT_JSON) o->json = 1;
             if (d->bit == OPT_DIVIDE) o->divide = 1;
+            if (d->bit == OPT_COMPARE) {
+                if (o->compare)
+                    return usage_error(c->name, "--compare is given twice (one second "
+                                                "rule set at most)");
+                o->compare = 1;
+            } else if (o->compare) {
+                return usage_error(c->name, "%s after --compare: only --rules and --param "
+                                            "may follow it (they make the second rule set)",
+                                   d->name);
+            }
             return 0;
         }
         const char *val = eq ? eq + 1 : NULL;
@@ -414,8 +514,15 @@ static int parse_args(const CommandDef *c, int argc, char **argv, int first,
                 return rc;
             continue;
         }
-        if (c->fn == cmd_help && !*help_topic) {
+        if (o->compare) {
+            return usage_error(c->name, "'%s' after --compare: only --rules and --param "
+                                        "may follow it (they make the second rule set)", a);
+        } else if (c->fn == cmd_help && !*help_topic) {
             *help_topic = a;
+        } else if (c->fn == cli_merge) {
+            if (o->nfiles == CLI_MAX_FILES)
+                return usage_error(c->name, "too many files (at most %d)", CLI_MAX_FILES);
+            o->files[o->nfiles++] = a;
         } else if (c->fn == cmd_check) {
             if (o->nrules == CLI_MAX_RULES)
                 return usage_error(c->name, "too many scripts (at most %d)", CLI_MAX_RULES);
@@ -430,6 +537,8 @@ static int parse_args(const CommandDef *c, int argc, char **argv, int first,
                                c->variant != VARIANT_NONE ? " (one variant only)" : "");
         }
     }
+    if (c->fn == cli_merge && !o->nfiles)
+        return usage_error(c->name, "name the JSON parts to join: chessvar merge FILE...");
     if (c->fn == cmd_check && !o->nrules)
         return usage_error(c->name, "name the scripts to check: chessvar check FILE...");
     if (c->variant == VARIANT_REQUIRED && !o->variant) {
@@ -569,8 +678,17 @@ static int cli_dispatch(int argc, char **argv, const char **name)
         if (!o.house)
             return usage_error(c->name, "%s", e.msg);
     }
+    if (o.cmp_nrules) {
+        Error e = {""};
+        o.cmp_house = cli_load_house(o.variant, o.sides, o.cmp_rules, o.cmp_nrules, &e);
+        if (!o.cmp_house) {
+            house_free(o.house);
+            return usage_error(c->name, "after --compare: %s", e.msg);
+        }
+    }
     rc = c->fn(&o);
     house_free(o.house);
+    house_free(o.cmp_house);
     return rc;
 }
 

@@ -29,6 +29,7 @@ enum {
 #define CLI_MAX_PARAMS 64
 #define CLI_MAX_RULES 16
 #define CLI_MAX_SEATS_BOTS 8
+#define CLI_MAX_FILES 4096
 
 typedef struct House House;
 #define CHESSVAR_VERSION "0.4.0"
@@ -55,6 +56,21 @@ typedef struct CliOptions {
     int nbots;
     const char *bots[CLI_MAX_SEATS_BOTS]; /* --bot SEAT=LEVEL, in order */
     int delay_ms;               /* --delay */
+    /* experiment and merge (cli_experiment.c) */
+    long games;                 /* --games, 0: not given */
+    int jobs;                   /* --jobs, 0: not given */
+    int max_plies;              /* --max-plies, 0: not given */
+    int shard_k, shard_n;       /* --shard K/N, 0/0: the whole experiment */
+    const char *svg;            /* --svg FILE */
+    const char *save_games;     /* --save-games DIR */
+    int compare;                /* --compare seen: --rules and --param after it */
+    int cmp_nparams;            /* make the second rule set, B */
+    const char *cmp_params[CLI_MAX_PARAMS];
+    int cmp_nrules;
+    const char *cmp_rules[CLI_MAX_RULES];
+    House *cmp_house;           /* the scripts of B's --rules */
+    int nfiles;
+    const char *files[CLI_MAX_FILES]; /* merge: the JSON parts */
 } CliOptions;
 
 /* The menu's answer to "which house rules": numbers from 1 to n separated
@@ -123,6 +139,8 @@ int cli_run(const CliOptions *o);
 int cli_play(const CliOptions *o);
 int cli_menu(const CliOptions *o);
 int cli_uci(const CliOptions *o);
+int cli_experiment(const CliOptions *o);
+int cli_merge(const CliOptions *o);
 /* The menu's questions: does it ask how many sides play v (min_sides <
  * max_sides)?  The answer to "how many (lo to hi, Enter: def)": 0 with *n,
  * or -1 with e naming what is wrong (the question is then asked again). */

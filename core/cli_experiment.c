@@ -1,0 +1,524 @@
+/*
+ * cli_experiment.c -- `chessvar experiment` and `chessvar merge`: many bot
+ * games under one or two rule sets, played in one process or several,
+ * whole or as one shard of a larger run, and the report of what they show
+ * (core/experiment.h computes it; docs/EXPERIMENTS.md explains it).
+ *
+ * Invariant: the games and the report depend only on the command line
+ * (variant, rules, bots, seed, games), never on --jobs or --shard: game i
+ * has its own seed and its own bots' generators, and the results are
+ * sorted before they are reported.  A worker process only plays games and
+ * sends their ExpGame back through its pipe; the parent does all output.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bot.h"
+#include "cli.h"
+#include "experiment.h"
+#include "house.h"
+#include "record.h"
+#include "sha256.h"
+
+#define DEFAULT_GAMES 100
+#define DEFAULT_MAX_PLIES 1000
+
+/* One message from a worker: a game, or the error that stopped it. */
+typedef struct WorkerMsg {
+    int error;
+    ExpGame game;
+    char msg[240];
+} WorkerMsg;
+
+typedef struct Run {
+    const CliOptions *o;
+    CliOptions set_opts[EXP_MAX_SETS]; /* the options that start a game of A, of B */
+    ExpInfo x;
+    long lo, hi;          /* the games of this shard: [lo, hi) of each set */
+    long ntasks;          /* (hi - lo) * nsets */
+    ExpGame *games;       /* ntasks results, in task order */
+    long done;
+    double t0, last_draw; /* the progress bar's clock */
+    int progress;         /* draw a progress bar on stderr */
+} Run;
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* ---- Setting up ----------------------------------------------------------- */
+
+/* Seat levels from --bot SEAT=LEVEL (seats not named: random). */
+static int read_players(const Game *g, const CliOptions *o, ExpInfo *x, Error *e)
+{
+    for (int p = 0; p < x->nseats; p++)
+        x->players[p] = BOT_RANDOM;
+    for (int i = 0; i < o->nbots; i++) {
+        const char *eq = strchr(o->bots[i], '=');
+        char name[32];
+        snprintf(name, sizeof name, "%.*s", (int)(eq - o->bots[i]), o->bots[i]);
+        int seat = game_seat_by_name(g, name);
+        if (seat < 0 || seat >= MAX_SEATS) {
+            StrBuf b = STRBUF_INIT;
+            for (int s = 0; s < game_nseats(g); s++)
+                sb_printf(&b, "%s%s", s ? ", " : "", game_seat_name(g, s));
+            err_set(e, "--bot %s: no seat '%s' (the seats: %s)", o->bots[i], name,
+                    sb_str(&b));
+            sb_free(&b);
+            return -1;
+        }
+        if (bot_level_parse(eq + 1, &x->players[seat], e))
+            return err_prefix(e, "--bot %s", o->bots[i]), -1;
+    }
+    return 0;
+}
+
+static void describe_set(const CliOptions *so, House *h, ExpSet *st, const char *label)
+{
+    memset(st, 0, sizeof *st);
+    str_copy(st->label, sizeof st->label, label);
+    StrBuf p = STRBUF_INIT;
+    for (int i = 0; i < so->nparams; i++)
+        sb_printf(&p, "%s%s", i ? " " : "", so->params[i]);
+    str_copy(st->params, sizeof st->params, sb_str(&p));
+    sb_free(&p);
+    const GameScript *sc = h ? house_scripts(h) : NULL;
+    for (int i = 0; h && i < house_count(h) && i < EXP_MAX_RULES; i++) {
+        str_copy(st->rules[i], sizeof st->rules[i], sc[i].name);
+        sha256_hex(sc[i].text, sc[i].len, st->rules_sha[i]);
+        st->nrules++;
+    }
+}
+
+/* Check the options by starting game 0 of each rule set, and fill r->x. */
+static int run_setup(Run *r, Error *e, int *status)
+{
+    const CliOptions *o = r->o;
+    ExpInfo *x = &r->x;
+    memset(x, 0, sizeof *x);
+    x->games = o->games ? o->games : DEFAULT_GAMES;
+    x->max_plies = o->max_plies ? o->max_plies : DEFAULT_MAX_PLIES;
+    x->seed = o->have_seed ? o->seed : cli_fresh_seed();
+    x->nsets = o->compare ? 2 : 1;
+    for (int k = 0; k < x->nsets; k++) {
+        CliOptions *so = &r->set_opts[k];
+        *so = *o;
+        so->have_seed = 1;
+        so->seed = exp_game_seed(x->seed, 0);
+        if (k == 1) {
+            so->nparams = o->cmp_nparams;
+            memcpy(so->params, o->cmp_params, sizeof so->params);
+            so->nrules = o->cmp_nrules;
+            memcpy(so->rules, o->cmp_rules, sizeof so->rules);
+            so->house = o->cmp_house;
+        }
+        Game *g = cli_start_game(so, 0, e, status);
+        if (!g) {
+            if (k == 1)
+                err_prefix(e, "after --compare");
+            return -1;
+        }
+        if (k == 0) {
+            str_copy(x->variant, sizeof x->variant, game_variant(g)->name);
+            str_copy(x->title, sizeof x->title, game_variant(g)->title);
+            x->nsides = game_nsides(g);
+            x->nseats = game_nseats(g);
+            for (int s = 0; s < x->nsides && s < MAX_SIDES; s++)
+                str_copy(x->side[s], EXP_NAME, game_side_name(g, s));
+            for (int s = 0; s < x->nseats && s < MAX_SEATS; s++)
+                str_copy(x->seat[s], EXP_NAME, game_seat_name(g, s));
+            if (read_players(g, o, x, e)) {
+                game_free(g);
+                *status = CLI_EXIT_USAGE;
+                return -1;
+            }
+        } else if (game_nseats(g) != x->nseats || game_nsides(g) != x->nsides) {
+            game_free(g);
+            *status = CLI_EXIT_USAGE;
+            return err_set(e, "after --compare: the second rule set plays with other "
+                              "seats or sides than the first; the two cannot be compared");
+        }
+        game_free(g);
+        describe_set(so, so->house, &x->set[k], k ? "B" : "A");
+    }
+    r->lo = 0;
+    r->hi = x->games;
+    if (o->shard_n) {
+        r->lo = x->games * (o->shard_k - 1) / o->shard_n;
+        r->hi = x->games * o->shard_k / o->shard_n;
+    }
+    r->ntasks = (r->hi - r->lo) * x->nsets;
+    return 0;
+}
+
+/* ---- Playing ---------------------------------------------------------------- */
+
+/* Task t: rule set t / (hi - lo), game lo + t % (hi - lo). */
+static int task_play(Run *r, long t, ExpGame *out, Error *e)
+{
+    long m = r->hi - r->lo;
+    int set = (int)(t / m);
+    long index = r->lo + t % m;
+    CliOptions so = r->set_opts[set];
+    so.seed = exp_game_seed(r->x.seed, index / r->x.nseats);
+    int status;
+    Game *g = cli_start_game(&so, 0, e, &status);
+    if (!g || exp_play(&r->x, index, set, g, out, e)) {
+        game_free(g);
+        return err_prefix(e, "game %ld%s%s (seed %llu)", index,
+                          r->x.nsets > 1 ? " of rule set " : "",
+                          r->x.nsets > 1 ? r->x.set[set].label : "",
+                          (unsigned long long)so.seed), -1;
+    }
+    int rc = 0;
+    if (r->o->save_games) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%sgame-%06ld.rec", r->o->save_games,
+                 r->x.nsets > 1 ? (set ? "B-" : "A-") : "", index);
+        rc = record_save_file(g, path, e);
+    }
+    game_free(g);
+    return rc;
+}
+
+static void progress_draw(Run *r, int last)
+{
+    double t = now_seconds();
+    if (!r->progress || (!last && t - r->last_draw < 0.1))
+        return;
+    r->last_draw = t;
+    double el = t - r->t0, rate = el > 0 ? (double)r->done / el : 0;
+    int width = 30, fill = r->ntasks ? (int)(width * r->done / r->ntasks) : width;
+    char bar[64];
+    for (int i = 0; i < width; i++)
+        bar[i] = i < fill ? '#' : '.';
+    bar[width] = 0;
+    if (last) {
+        fprintf(stderr, "\r\033[K%ld games in %.1f s (%.0f games/s)\n", r->done, el, rate);
+        return;
+    }
+    double left = rate > 0 ? (double)(r->ntasks - r->done) / rate : 0;
+    fprintf(stderr, "\r[%s] %ld/%ld games, %.0f games/s, %.0f s left ", bar, r->done,
+            r->ntasks, rate, left);
+    fflush(stderr);
+}
+
+static int play_here(Run *r, Error *e)
+{
+    for (long t = 0; t < r->ntasks; t++) {
+        if (task_play(r, t, &r->games[t], e))
+            return -1;
+        r->done++;
+        progress_draw(r, 0);
+    }
+    return 0;
+}
+
+static int write_all(int fd, const void *p, size_t n)
+{
+    const char *c = p;
+    while (n) {
+        ssize_t w = write(fd, c, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        c += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+/* A worker: tasks j, j + jobs, ... each sent back as a WorkerMsg. */
+static void worker(Run *r, int j, int jobs, int fd)
+{
+    for (long t = j; t < r->ntasks; t += jobs) {
+        WorkerMsg m;
+        Error e = {""};
+        memset(&m, 0, sizeof m);
+        if (task_play(r, t, &m.game, &e)) {
+            m.error = 1;
+            str_copy(m.msg, sizeof m.msg, e.msg);
+        }
+        m.game.index = t; /* the task: the parent files it */
+        if (write_all(fd, &m, sizeof m) || m.error)
+            _exit(1);
+    }
+    _exit(0);
+}
+
+static int play_jobs(Run *r, int jobs, Error *e)
+{
+    pid_t pid[64];
+    struct pollfd pf[64];
+    int n = 0, rc = 0;
+    fflush(NULL);
+    for (; n < jobs; n++) {
+        int fds[2];
+        if (pipe(fds)) {
+            rc = err_set(e, "cannot start a worker: %s", strerror(errno));
+            break;
+        }
+        pid[n] = fork();
+        if (pid[n] < 0) {
+            close(fds[0]);
+            close(fds[1]);
+            rc = err_set(e, "cannot start a worker: %s", strerror(errno));
+            break;
+        }
+        if (pid[n] == 0) {
+            close(fds[0]);
+            for (int k = 0; k < n; k++)
+                close(pf[k].fd);
+            worker(r, n, jobs, fds[1]);
+        }
+        close(fds[1]);
+        pf[n].fd = fds[0];
+        pf[n].events = POLLIN;
+    }
+    int open = rc ? 0 : n;
+    size_t have[64] = {0};
+    WorkerMsg buf[64];
+    while (open > 0 && rc == 0) {
+        if (poll(pf, (nfds_t)n, -1) < 0) {
+            if (errno == EINTR)
+                continue;
+            rc = err_set(e, "waiting for the workers: %s", strerror(errno));
+            break;
+        }
+        for (int k = 0; k < n && rc == 0; k++) {
+            if (pf[k].fd < 0 || !(pf[k].revents & (POLLIN | POLLHUP | POLLERR)))
+                continue;
+            ssize_t got = read(pf[k].fd, (char *)&buf[k] + have[k], sizeof buf[k] - have[k]);
+            if (got < 0 && errno == EINTR)
+                continue;
+            if (got <= 0) {
+                close(pf[k].fd);
+                pf[k].fd = -1;
+                open--;
+                continue;
+            }
+            have[k] += (size_t)got;
+            if (have[k] < sizeof buf[k])
+                continue;
+            have[k] = 0;
+            WorkerMsg *m = &buf[k];
+            if (m->error) {
+                rc = err_set(e, "%s", m->msg);
+                break;
+            }
+            long t = m->game.index;
+            if (t < 0 || t >= r->ntasks) {
+                rc = err_set(e, "a worker sent a game that was not asked for");
+                break;
+            }
+            long mm = r->hi - r->lo;
+            m->game.index = r->lo + t % mm;
+            r->games[t] = m->game;
+            r->done++;
+            progress_draw(r, 0);
+        }
+    }
+    for (int k = 0; k < n; k++) {
+        if (rc)
+            kill(pid[k], SIGTERM);
+        if (pf[k].fd >= 0)
+            close(pf[k].fd);
+    }
+    int lost = 0;
+    for (int k = 0; k < n; k++) {
+        int st;
+        while (waitpid(pid[k], &st, 0) < 0 && errno == EINTR)
+            ;
+        lost |= !WIFEXITED(st) || WEXITSTATUS(st) != 0;
+    }
+    if (rc == 0 && (lost || r->done != r->ntasks))
+        rc = err_set(e, "a worker stopped before its games were played (%ld of %ld "
+                        "games came back)", r->done, r->ntasks);
+    return rc;
+}
+
+/* ---- Output --------------------------------------------------------------- */
+
+static int cmp_game(const void *a, const void *b)
+{
+    const ExpGame *x = a, *y = b;
+    if (x->set != y->set)
+        return x->set - y->set;
+    return (x->index > y->index) - (x->index < y->index);
+}
+
+static int write_file(const char *path, const StrBuf *b, Error *e)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return err_set(e, "cannot write %s: %s", path, strerror(errno));
+    size_t n = fwrite(b->s ? b->s : "", 1, b->len, f);
+    int bad = n != b->len;
+    bad |= fclose(f) != 0;
+    return bad ? err_set(e, "cannot write %s: %s", path, strerror(errno)) : 0;
+}
+
+/* The report (text or JSON) on stdout and the chart in o->svg. */
+static int report(const CliOptions *o, const ExpInfo *x, ExpGame *games, long n,
+                  int shard_k, int shard_n, Error *e)
+{
+    qsort(games, (size_t)n, sizeof *games, cmp_game);
+    StrBuf out = STRBUF_INIT;
+    if (o->json)
+        exp_json(x, games, n, shard_k, shard_n, &out);
+    else
+        exp_report_text(x, games, n, &out);
+    int rc = 0;
+    if (sb_failed(&out))
+        rc = err_set(e, "out of memory");
+    else if (fwrite(out.s, 1, out.len, stdout) != out.len || fflush(stdout))
+        rc = err_set(e, "cannot write the report: %s", strerror(errno));
+    sb_free(&out);
+    if (rc == 0 && o->svg) {
+        StrBuf svg = STRBUF_INIT;
+        exp_svg(x, games, n, &svg);
+        rc = sb_failed(&svg) ? err_set(e, "out of memory") : write_file(o->svg, &svg, e);
+        sb_free(&svg);
+    }
+    return rc;
+}
+
+static int fail(const char *cmd, const Error *e, int status)
+{
+    fprintf(stderr, "chessvar %s: %s\n", cmd, e->msg);
+    return status;
+}
+
+int cli_experiment(const CliOptions *o)
+{
+    Error e = {""};
+    int status = CLI_EXIT_USAGE;
+    if (o->shard_n && !o->have_seed) {
+        err_set(&e, "--shard needs --seed: every part must play the same experiment");
+        return fail("experiment", &e, CLI_EXIT_USAGE);
+    }
+    if (o->save_games && mkdir(o->save_games, 0777) && errno != EEXIST) {
+        err_set(&e, "--save-games %s: %s", o->save_games, strerror(errno));
+        return fail("experiment", &e, CLI_EXIT_FAIL);
+    }
+    Run *r = cv_calloc(sizeof *r);
+    if (!r) {
+        err_set(&e, "out of memory");
+        return fail("experiment", &e, CLI_EXIT_FAIL);
+    }
+    r->o = o;
+    if (run_setup(r, &e, &status)) {
+        free(r);
+        return fail("experiment", &e, status);
+    }
+    r->games = cv_calloc(sizeof *r->games * (size_t)(r->ntasks ? r->ntasks : 1));
+    int rc = r->games ? 0 : err_set(&e, "out of memory");
+    r->progress = isatty(STDERR_FILENO);
+    r->t0 = r->last_draw = now_seconds();
+    int jobs = o->jobs ? o->jobs : 1;
+    if (rc == 0 && r->ntasks)
+        rc = jobs > 1 ? play_jobs(r, jobs, &e) : play_here(r, &e);
+    if (r->progress && rc == 0)
+        progress_draw(r, 1);
+    else if (r->progress && r->done)
+        fputs("\r\033[K", stderr);
+    if (rc == 0)
+        rc = report(o, &r->x, r->games, r->ntasks, o->shard_k, o->shard_n, &e);
+    free(r->games);
+    free(r);
+    return rc ? fail("experiment", &e, CLI_EXIT_FAIL) : CLI_EXIT_OK;
+}
+
+/* ---- merge ------------------------------------------------------------------ */
+
+#define MERGE_MAX_BYTES (1L << 30)
+
+/* The ranges of indexes of set k missing from the sorted games. */
+static void missing_ranges(const ExpInfo *x, const ExpGame *g, long n, int k, StrBuf *out)
+{
+    long want = 0, shown = 0;
+    for (long i = 0; i <= n; i++) {
+        long at = i < n && g[i].set == k ? g[i].index : i < n && g[i].set < k ? -1 : x->games;
+        if (at < 0)
+            continue;
+        if (at > want && shown < 5) {
+            sb_printf(out, "%s%ld", shown ? ", " : "", want);
+            if (at - 1 > want)
+                sb_printf(out, "..%ld", at - 1);
+            shown++;
+        }
+        if (at >= x->games)
+            break;
+        want = at + 1;
+    }
+}
+
+int cli_merge(const CliOptions *o)
+{
+    Error e = {""};
+    ExpInfo x, y;
+    ExpGame *games = NULL;
+    long n = 0, cap = 0;
+    int rc = 0;
+    for (int i = 0; i < o->nfiles && rc == 0; i++) {
+        StrBuf text = STRBUF_INIT;
+        int k, m;
+        rc = record_read_file(o->files[i], "experiment part", (size_t)MERGE_MAX_BYTES, &text,
+                              &e);
+        Json *j = NULL;
+        if (rc == 0 && !(j = json_parse(sb_str(&text), text.len, &e)))
+            rc = -1;
+        if (rc == 0)
+            rc = exp_read_part(j, i ? &y : &x, &games, &n, &cap, &k, &m, &e);
+        if (rc == 0 && i && !exp_info_same(&x, &y))
+            rc = err_set(&e, "it is a part of another experiment than %s (variant, rules, "
+                             "players, games, seed or ply limit differ)", o->files[0]);
+        if (rc && !strstr(e.msg, o->files[i]))
+            err_prefix(&e, "%s", o->files[i]);
+        json_free(j);
+        sb_free(&text);
+    }
+    if (rc)
+        goto out;
+    qsort(games, (size_t)n, sizeof *games, cmp_game);
+    for (long i = 1; i < n; i++)
+        if (games[i].set == games[i - 1].set && games[i].index == games[i - 1].index) {
+            rc = err_set(&e, "game %ld%s%s is in the parts twice (a shard given twice?)",
+                         games[i].index, x.nsets > 1 ? " of rule set " : "",
+                         x.nsets > 1 ? x.set[games[i].set].label : "");
+            goto out;
+        }
+    if (n != x.games * x.nsets) {
+        StrBuf miss = STRBUF_INIT;
+        for (int k = 0; k < x.nsets; k++) {
+            long have = 0;
+            for (long i = 0; i < n; i++)
+                have += games[i].set == k;
+            if (have == x.games)
+                continue;
+            sb_printf(&miss, "%s%s%s", miss.len ? "; " : "",
+                      x.nsets > 1 ? x.set[k].label : "", x.nsets > 1 ? ": " : "");
+            missing_ranges(&x, games, n, k, &miss);
+        }
+        rc = err_set(&e, "the parts hold %ld of the %ld games; missing %s (a shard not "
+                         "given?)", n, x.games * x.nsets, sb_str(&miss));
+        sb_free(&miss);
+        goto out;
+    }
+    rc = report(o, &x, games, n, 0, 0, &e);
+out:
+    free(games);
+    return rc ? fail("merge", &e, CLI_EXIT_FAIL) : CLI_EXIT_OK;
+}

@@ -1,0 +1,101 @@
+/*
+ * experiment.h -- house-rule experiments (issue 12): many bot games of one
+ * variant under one or two rule sets, and the report of what they show.
+ *
+ * An experiment is an ExpInfo (what was played: variant, seats, players,
+ * rule sets, number of games, seed) and one ExpGame per game (how it
+ * ended).  Everything the report says is computed from these two alone,
+ * so the JSON of a run (exp_json) holds all the report needs and `chessvar
+ * merge` rebuilds the same report from the JSON parts of a sharded run.
+ *
+ * Game i of a rule set: seed round r = i / nseats and rotation i % nseats;
+ * its game seed is exp_game_seed(seed, r) (the same for every rotation and
+ * both rule sets: the seats see the same start), player p sits at seat
+ * (p + rotation) % nseats and draws from its own generator seeded from the
+ * game seed and p.  So the games do not depend on how they are split
+ * between processes or machines.
+ *
+ * Invariant: ExpGame holds plain values only (it crosses pipes between
+ * worker processes as bytes); exp_report_* never touch a Game.
+ */
+#ifndef CHESSVAR_EXPERIMENT_H
+#define CHESSVAR_EXPERIMENT_H
+
+#include <stdint.h>
+
+#include "game.h"
+#include "json.h"
+#include "util.h"
+
+#define EXP_MAX_SETS 2
+#define EXP_MAX_RULES 16
+#define EXP_NAME 64
+#define EXP_REASON 96
+
+/* One rule set: parameters given (as NAME=VALUE text) and scripts. */
+typedef struct ExpSet {
+    char label[4];                 /* "A", "B" */
+    char params[512];              /* space-separated NAME=VALUE, "" = none */
+    int nrules;
+    char rules[EXP_MAX_RULES][256];      /* script names as given */
+    char rules_sha[EXP_MAX_RULES][65];   /* their SHA-256 */
+} ExpSet;
+
+typedef struct ExpInfo {
+    char variant[EXP_NAME];        /* the variant's name ("orthodox") */
+    char title[EXP_NAME * 2];      /* "orthodox chess" */
+    int nsides, nseats;
+    char side[MAX_SIDES][EXP_NAME];
+    char seat[MAX_SEATS][EXP_NAME];
+    int players[MAX_SEATS];        /* bot level of player p (= seat p in rotation 0) */
+    long games;                    /* per rule set */
+    uint64_t seed;
+    int max_plies;
+    int nsets;
+    ExpSet set[EXP_MAX_SETS];
+} ExpInfo;
+
+/* How one game ended. */
+typedef struct ExpGame {
+    int set;                /* 0 = A, 1 = B */
+    long index;             /* 0 .. games-1 */
+    uint64_t seed;          /* the game's seed */
+    int finished;           /* 0: stopped at the ply limit */
+    unsigned winners;       /* side mask (0: a draw, or unfinished) */
+    unsigned seat_won;      /* seats commanding a winning side at the end */
+    int plies;              /* actions of any seat */
+    long choices;           /* play actions available, summed over the plies */
+    char result[EXP_NAME];  /* "1-0", "white+red", "draw", "*" */
+    char reason[EXP_REASON];/* the status's reason, or "ply limit" */
+} ExpGame;
+
+uint64_t exp_game_seed(uint64_t seed, long round);
+int exp_rotation(const ExpInfo *x, long index);
+/* The seat player p sits at in game index. */
+int exp_player_seat(const ExpInfo *x, long index, int p);
+/* Seed of player p's generator in a game of seed game_seed. */
+uint64_t exp_player_seed(uint64_t game_seed, int p);
+
+/* Play game g (fresh, made with seed exp_game_seed(...)) to its end or
+ * x->max_plies with bots: 0 and *out, or -1 with e (a bot or a rule
+ * failed: the message names the ply and the action). */
+int exp_play(const ExpInfo *x, long index, int set, Game *g, ExpGame *out, Error *e);
+
+/* The readable report (a table, and with two sets the comparison and its
+ * verdict) of games[0..n-1]; all of x's games must be there. */
+void exp_report_text(const ExpInfo *x, const ExpGame *games, long n, StrBuf *out);
+/* The whole run as one JSON object: info, every game, the figures. */
+void exp_json(const ExpInfo *x, const ExpGame *games, long n, int shard_k, int shard_n,
+              StrBuf *out);
+/* An SVG chart of the metrics and their intervals. */
+void exp_svg(const ExpInfo *x, const ExpGame *games, long n, StrBuf *out);
+
+/* Read one JSON part written by exp_json: its info, its games (appended
+ * to *games, *n, *cap; free() them) and its shard (0/0 when whole).  -1
+ * with e naming what is wrong. */
+int exp_read_part(const Json *root, ExpInfo *x, ExpGame **games, long *n, long *cap,
+                  int *shard_k, int *shard_n, Error *e);
+/* 1 when a and b describe the same experiment. */
+int exp_info_same(const ExpInfo *a, const ExpInfo *b);
+
+#endif
