@@ -313,9 +313,11 @@ static int parse_shard(const char *s, int *k, int *n)
 static int option_value(const CommandDef *c, const OptionDef *d,
                         const char *val, CliOptions *o)
 {
-    if (o->compare && d->bit != OPT_RULES && d->bit != OPT_PARAM)
-        return usage_error(c->name, "%s after --compare: only --rules and --param may "
-                                    "follow it (they make the second rule set)", d->name);
+    if (o->compare && (d->bit & (OPT_BOT | OPT_SIDES | OPT_SEATS | OPT_FEN | OPT_SEED |
+                                 OPT_GAMES | OPT_MAX_PLIES)))
+        return usage_error(c->name, "%s after --compare: it is the same for both rule sets, "
+                                    "give it before --compare (after it, --rules and "
+                                    "--param make the second rule set)", d->name);
     if (o->compare && d->bit == OPT_RULES) {
         if (o->cmp_nrules == CLI_MAX_RULES)
             return usage_error(c->name, "too many --rules options (at most %d)",
@@ -475,10 +477,6 @@ static int parse_option(const CommandDef *c, int argc, char **argv, int *i,
                     return usage_error(c->name, "--compare is given twice (one second "
                                                 "rule set at most)");
                 o->compare = 1;
-            } else if (o->compare) {
-                return usage_error(c->name, "%s after --compare: only --rules and --param "
-                                            "may follow it (they make the second rule set)",
-                                   d->name);
             }
             return 0;
         }
@@ -515,8 +513,8 @@ static int parse_args(const CommandDef *c, int argc, char **argv, int first,
             continue;
         }
         if (o->compare) {
-            return usage_error(c->name, "'%s' after --compare: only --rules and --param "
-                                        "may follow it (they make the second rule set)", a);
+            return usage_error(c->name, "'%s' after --compare: only options may follow it "
+                                        "(--rules and --param make the second rule set)", a);
         } else if (c->fn == cmd_help && !*help_topic) {
             *help_topic = a;
         } else if (c->fn == cli_merge) {

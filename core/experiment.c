@@ -124,7 +124,8 @@ typedef struct Figures {
     Count seat_wins[MAX_SEATS];
     Count draws, decisive, unfinished;
     Moments len;
-    int median, min, max;
+    double median;
+    int min, max;
     long plies, choices;
     int nreasons;
     char reason[MAX_REASONS][EXP_REASON];
@@ -192,7 +193,7 @@ static void figures(const ExpInfo *x, const ExpGame *games, long n, int set, Fig
     f->draws.n = f->decisive.n = f->unfinished.n = f->n;
     if (lens && m) {
         qsort(lens, (size_t)m, sizeof *lens, cmp_int);
-        f->median = lens[m / 2];
+        f->median = m % 2 ? lens[m / 2] : (lens[m / 2 - 1] + lens[m / 2]) / 2.0;
     }
     free(lens);
     /* reasons by count, then by name: the same order whatever the input's */
@@ -296,7 +297,7 @@ static void players_text(const ExpInfo *x, const Figures *f, StrBuf *out)
 static void length_text(const Figures *f, StrBuf *out)
 {
     Interval m = stats_mean_interval(&f->len, STATS_Z95);
-    sb_printf(out, "%.1f (%.1f - %.1f), sd %.1f, median %d, %d to %d", stats_mean(&f->len),
+    sb_printf(out, "%.1f (%.1f - %.1f), sd %.1f, median %g, %d to %d", stats_mean(&f->len),
               m.lo, m.hi, stats_sd(&f->len), f->median, f->min, f->max);
 }
 
@@ -492,7 +493,7 @@ static void json_figures(const ExpInfo *x, const Figures *f, int set, StrBuf *ou
     json_count(out, "unfinished", f->unfinished);
     Interval m = stats_mean_interval(&f->len, STATS_Z95);
     sb_printf(out, ",\"length\":{\"mean\":%.6f,\"lo\":%.6f,\"hi\":%.6f,\"sd\":%.6f,"
-                   "\"median\":%d,\"min\":%d,\"max\":%d},\"branching\":%.6f,\"reasons\":{",
+                   "\"median\":%g,\"min\":%d,\"max\":%d},\"branching\":%.6f,\"reasons\":{",
               stats_mean(&f->len), m.lo, m.hi, stats_sd(&f->len), f->median, f->min, f->max,
               branching(f));
     for (int i = 0; i < f->nreasons; i++) {

@@ -1,0 +1,485 @@
+/*
+ * test_experiment.c -- `chessvar experiment` and `chessvar merge` (issue
+ * 12): the report's figures against values worked out by hand (the
+ * arithmetic is in the comments), the JSON read back, the verdict of a
+ * comparison, the same games whatever --jobs and --shard say (a merge of
+ * two shards prints exactly the single run, text and JSON), the random
+ * bot's short cut equal to the bot itself, saved games that replay, every
+ * variant, the progress bar on a terminal, and every refusal naming what
+ * is wrong.
+ *
+ * Invariant: the expected figures are computed here by hand, not taken
+ * from the program's output.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "../core/bot.h"
+#include "../core/experiment.h"
+#include "../core/json.h"
+#include "support/testutil.h"
+
+#define CONTAINS(hay, needle)                                                         \
+    do {                                                                              \
+        if (!strstr((hay), (needle)))                                                 \
+            fail_msg("missing \"%s\" in:\n%s", (needle), (hay));                      \
+    } while (0)
+
+/* Ten games of a two-seat experiment, players P1 greedy and P2 random
+ * (P1 is white in even games, black in odd ones):
+ *   games 0-4 white wins, 5-7 black wins, 8-9 draws;
+ *   plies 10, 20, ..., 100; 20 play actions available at every ply;
+ *   reasons: checkmate x8, stalemate, fifty-move rule. */
+static void hand_info(ExpInfo *x, int nsets)
+{
+    memset(x, 0, sizeof *x);
+    strcpy(x->variant, "orthodox");
+    strcpy(x->title, "Orthodox chess");
+    x->nsides = x->nseats = 2;
+    strcpy(x->side[0], "white"), strcpy(x->side[1], "black");
+    strcpy(x->seat[0], "white"), strcpy(x->seat[1], "black");
+    x->players[0] = BOT_GREEDY;
+    x->players[1] = BOT_RANDOM;
+    x->games = 10;
+    x->seed = 5;
+    x->max_plies = 1000;
+    x->nsets = nsets;
+    strcpy(x->set[0].label, "A");
+    strcpy(x->set[1].label, "B");
+}
+
+static void hand_game(const ExpInfo *x, ExpGame *g, int set, long i, unsigned winners,
+                      const char *reason, int plies)
+{
+    memset(g, 0, sizeof *g);
+    g->set = set;
+    g->index = i;
+    g->seed = exp_game_seed(x->seed, i / x->nseats);
+    g->finished = 1;
+    g->winners = winners;
+    g->seat_won = winners; /* seat k commands side k */
+    strcpy(g->result, winners == 1 ? "1-0" : winners == 2 ? "0-1" : "1/2-1/2");
+    strcpy(g->reason, reason);
+    g->plies = plies;
+    g->choices = 20L * plies;
+}
+
+static void hand_games(const ExpInfo *x, ExpGame *g)
+{
+    for (long i = 0; i < 10; i++) {
+        unsigned w = i < 5 ? 1 : i < 8 ? 2 : 0;
+        const char *r = i < 8 ? "checkmate" : i == 8 ? "stalemate" : "fifty-move rule";
+        hand_game(x, &g[i], 0, i, w, r, (int)(10 * (i + 1)));
+    }
+}
+
+/* Wilson intervals (z = 1.96): 5/10 -> centre 0.5, half 1.96/1.38415 *
+ * sqrt(0.025 + 3.8415/400) = 1.41600 * 0.18602 = 0.2634: 23.7 - 76.3;
+ * 3/10 -> 10.8 - 60.3; 2/10 -> 5.7 - 51.0; 8/10 -> 49.0 - 94.3.
+ * P1 wins games 0, 2, 4 (white) and 5, 7 (black), loses 1, 3 (P2 white)
+ * and 6 (P2 black), draws 8, 9: +5 =2 -3, score 6/10 = 60%; per-game
+ * variance (5*0.4^2 + 2*0.1^2 + 3*0.6^2)/10 = 0.19, standard error
+ * sqrt(0.019) = 0.13784, 60% -+ 27.0: 33.0 - 87.0; Elo -400 log10(1/0.6 - 1)
+ * = +70, at the ends -123 and +330.
+ * Length: mean 55, sd sqrt(8250/9) = 30.28, 55 -+ 1.96 * 30.28/sqrt(10):
+ * 36.2 - 73.8, median (50 + 60)/2 = 55.  Branching 11000/550 = 20.0. */
+static void test_experiment_figures_by_hand(void **state)
+{
+    (void)state;
+    ExpInfo x;
+    ExpGame g[10];
+    hand_info(&x, 1);
+    hand_games(&x, g);
+    StrBuf out = STRBUF_INIT;
+    exp_report_text(&x, g, 10, &out);
+    const char *t = sb_str(&out);
+    CONTAINS(t, "white wins              50.0%  (23.7 - 76.3)");
+    CONTAINS(t, "black wins              30.0%  (10.8 - 60.3)");
+    CONTAINS(t, "draws                   20.0%  ( 5.7 - 51.0)");
+    CONTAINS(t, "decisive games          80.0%  (49.0 - 94.3)");
+    CONTAINS(t, "P1 greedy v P2 random: +5 =2 -3, score 60.0% (33.0 - 87.0), "
+                "Elo +70 (-123 .. +330)");
+    CONTAINS(t, "55.0 (36.2 - 73.8), sd 30.3, median 55, 10 to 100");
+    CONTAINS(t, "Branching factor          20.0 play actions per ply");
+    /* reasons by count, then by name */
+    const char *c = strstr(t, "checkmate"), *f = strstr(t, "fifty-move rule"),
+               *s = strstr(t, "stalemate");
+    assert_true(c && f && s && c < f && f < s);
+    CONTAINS(t, "checkmate                                   8   80.0%");
+    sb_free(&out);
+
+    /* the JSON holds the same figures */
+    exp_json(&x, g, 10, 0, 0, &out);
+    Error e;
+    Json *j = json_parse(sb_str(&out), out.len, &e);
+    assert_non_null(j);
+    const Json *fig = json_at(json_get(j, "figures"), 0);
+    const Json *elo = json_get(fig, "elo");
+    assert_true(fabs(json_get(elo, "value")->num - 70.4365) < 1e-3);
+    assert_true(fabs(json_get(elo, "lo")->num - -123.152) < 1e-2);
+    const Json *len = json_get(fig, "length");
+    assert_true(fabs(json_get(len, "sd")->num - 30.2765) < 1e-3);
+    assert_true(json_get(len, "median")->num == 55);
+    const Json *ww = json_get(json_get(fig, "seat_wins"), "white");
+    assert_true(json_get(ww, "count")->num == 5);
+    assert_true(fabs(json_get(ww, "lo")->num - 0.236593) < 1e-5);
+
+    /* read back: the same info and games */
+    ExpInfo y;
+    ExpGame *back = NULL;
+    long n = 0, cap = 0;
+    int k, m;
+    assert_int_equal(exp_read_part(j, &y, &back, &n, &cap, &k, &m, &e), 0);
+    assert_true(exp_info_same(&x, &y));
+    assert_int_equal(n, 10);
+    assert_int_equal(k, 0);
+    for (long i = 0; i < n; i++) {
+        assert_int_equal(back[i].index, g[i].index);
+        assert_int_equal(back[i].winners, g[i].winners);
+        assert_int_equal(back[i].seat_won, g[i].seat_won);
+        assert_int_equal(back[i].plies, g[i].plies);
+        assert_int_equal(back[i].choices, g[i].choices);
+        assert_string_equal(back[i].reason, g[i].reason);
+        assert_string_equal(back[i].result, g[i].result);
+        assert_true(back[i].seed == g[i].seed);
+    }
+    free(back);
+    json_free(j);
+    sb_free(&out);
+}
+
+/* A: white wins 30 of 100 (the rest draws), B: 45 of 100.  Wilson: A
+ * 21.9 - 39.6 (half width 8.8), B 35.6 - 54.8 (9.6).  Newcombe's method
+ * 10 for 0.45 - 0.30 = 0.15: lo = 0.15 - sqrt((0.45-0.35615)^2 +
+ * (0.39585-0.30)^2) = 0.0159, hi = 0.15 + sqrt((0.54755-0.45)^2 +
+ * (0.30-0.21895)^2) = 0.2768: +15.0 (+1.6 .. +27.7), a clear change. */
+static void test_experiment_compare_verdict(void **state)
+{
+    (void)state;
+    ExpInfo x;
+    hand_info(&x, 2);
+    x.games = 100;
+    strcpy(x.set[1].rules[0], "scripts/king_of_the_hill.lua");
+    strcpy(x.set[1].rules_sha[0], "00");
+    x.set[1].nrules = 1;
+    ExpGame *g = calloc(200, sizeof *g);
+    assert_non_null(g);
+    for (int set = 0; set < 2; set++)
+        for (long i = 0; i < 100; i++)
+            hand_game(&x, &g[set * 100 + i], set, i, i < (set ? 45 : 30) ? 1 : 0,
+                      i < (set ? 45 : 30) ? "checkmate" : "stalemate", 40);
+    StrBuf out = STRBUF_INIT;
+    exp_report_text(&x, g, 200, &out);
+    const char *t = sb_str(&out);
+    CONTAINS(t, "B: scripts/king_of_the_hill.lua");
+    CONTAINS(t, "white wins              30.0% +- 8.8    45.0% +- 9.6    +15.0 (+1.6 .. +27.7)  *");
+    CONTAINS(t, "white's win rate goes from 30% +- 9 to 45% +- 10: B favours white.");
+    CONTAINS(t, "B makes games more decisive.");
+    /* equal lengths: no verdict on the length, no star on its row */
+    assert_null(strstr(t, "Games get"));
+    sb_free(&out);
+
+    /* nothing changes: the verdict says so */
+    for (long i = 0; i < 100; i++)
+        hand_game(&x, &g[100 + i], 1, i, i < 30 ? 1 : 0, i < 30 ? "checkmate" : "stalemate",
+                  40);
+    exp_report_text(&x, g, 200, &out);
+    CONTAINS(sb_str(&out), "No clear difference between A and B in 100 games each");
+    sb_free(&out);
+    free(g);
+}
+
+/* The random level's short cut in exp_play (no View built) plays exactly
+ * the games the random bot plays through its input, in every variant. */
+static void test_experiment_random_shortcut_is_the_bot(void **state)
+{
+    (void)state;
+    static const struct { const char *v; int sides, seats; } cases[] = {
+        {"orthodox", 0, 0}, {"masques", 0, 0}, {"ambigus", 0, 0},
+        {"echiquete", 0, 3}, {"tile", 3, 0},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        for (long index = 0; index < 4; index++) {
+            TuGame spec = {.variant = tu_variant(cases[c].v), .nsides = cases[c].sides,
+                           .nseats = cases[c].seats};
+            Game *probe = tu_game(&spec);
+            ExpInfo x;
+            memset(&x, 0, sizeof x);
+            x.nseats = game_nseats(probe);
+            x.nsides = game_nsides(probe);
+            x.max_plies = 300;
+            x.seed = 11;
+            x.nsets = 1;
+            x.games = 4;
+            game_free(probe);
+            spec.seed = exp_game_seed(x.seed, index / x.nseats);
+            Game *a = tu_game(&spec), *b = tu_game(&spec);
+            ExpGame out;
+            Error e;
+            assert_int_equal(exp_play(&x, index, 0, a, &out, &e), 0);
+            /* the same by bot_play, each seat with its player's generator */
+            Rng rng[MAX_SEATS];
+            for (int p = 0; p < x.nseats; p++)
+                rng_seed(&rng[exp_player_seat(&x, index, p)], exp_player_seed(spec.seed, p));
+            int plies = 0, seat;
+            while ((seat = game_to_act(b)) >= 0 && plies < x.max_plies) {
+                assert_int_equal(bot_play(b, seat, BOT_RANDOM, &rng[seat], NULL, &e), 0);
+                plies++;
+            }
+            assert_int_equal(out.plies, plies);
+            assert_true(game_same(a, b));
+            game_free(a);
+            game_free(b);
+        }
+    }
+}
+
+/* ---- Through the program --------------------------------------------------- */
+
+static char *run_ok(const char *args)
+{
+    TuRun r;
+    tu_run(&r, args, NULL);
+    if (r.status != 0)
+        fail_msg("chessvar %s: status %d, %s", args, r.status, r.err);
+    free(r.err);
+    return r.out;
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* The games depend on the seed only: --jobs 3 and two shards merged give
+ * the single run's bytes, as JSON and as the table, with and without
+ * --compare (docs/EXPERIMENTS.md, "Many machines"). */
+static void test_experiment_jobs_and_shards_equal_single_run(void **state)
+{
+    (void)state;
+    static const char *const runs[] = {
+        "experiment orthodox --games 24 --bot white=greedy --seed 9",
+        "experiment orthodox --games 12 --bot black=greedy --seed 4 --compare "
+        "--rules scripts/king_of_the_hill.lua",
+    };
+    char dir[] = "/tmp/chessvar_exp_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        char cmd[1024], p1[256], p2[256];
+        snprintf(cmd, sizeof cmd, "%s --json", runs[i]);
+        char *single = run_ok(cmd);
+        snprintf(cmd, sizeof cmd, "%s", runs[i]);
+        char *table = run_ok(cmd);
+        snprintf(cmd, sizeof cmd, "%s --json --jobs 3", runs[i]);
+        char *jobs = run_ok(cmd);
+        assert_string_equal(jobs, single);
+        snprintf(p1, sizeof p1, "%s/part1.json", dir);
+        snprintf(p2, sizeof p2, "%s/part2.json", dir);
+        snprintf(cmd, sizeof cmd, "%s --json --shard 1/2", runs[i]);
+        char *s1 = run_ok(cmd);
+        snprintf(cmd, sizeof cmd, "%s --json --shard 2/2 --jobs 2", runs[i]);
+        char *s2 = run_ok(cmd);
+        CONTAINS(s1, "\"shard\":{\"part\":1,\"of\":2}");
+        assert_string_not_equal(s1, single);
+        write_text(p1, s1);
+        write_text(p2, s2);
+        snprintf(cmd, sizeof cmd, "merge %s %s --json", p2, p1);
+        char *merged = run_ok(cmd);
+        assert_string_equal(merged, single);
+        snprintf(cmd, sizeof cmd, "merge %s %s", p1, p2);
+        char *mtable = run_ok(cmd);
+        assert_string_equal(mtable, table);
+        free(single), free(table), free(jobs), free(s1), free(s2), free(merged), free(mtable);
+        unlink(p1);
+        unlink(p2);
+    }
+    rmdir(dir);
+}
+
+/* Every variant and seat count plays, the same twice for a seed; the
+ * results add up (each game is a win of some seat, a draw or stopped). */
+static void test_experiment_every_variant(void **state)
+{
+    (void)state;
+    static const char *const runs[] = {
+        "experiment masques --games 4 --bot white=greedy --seed 2 --json",
+        "experiment ambigus --games 6 --bot black=greedy --seed 2 --json",
+        "experiment echiquete --seats 3 --games 6 --seed 2 --json",
+        "experiment echiquete --games 4 --bot white=greedy --seed 2 --json",
+        "experiment tile --sides 4 --games 4 --bot red=greedy --seed 2 --json --max-plies 300",
+        "experiment orthodox --games 4 --seed 2 --json --param fifty_move=off",
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        char *a = run_ok(runs[i]), *b = run_ok(runs[i]);
+        assert_string_equal(a, b);
+        Error e;
+        Json *j = json_parse(a, strlen(a), &e);
+        if (!j)
+            fail_msg("%s: %s", runs[i], e.msg);
+        const Json *games = json_get(j, "games");
+        const Json *info = json_get(j, "info");
+        assert_int_equal(games->count, (int)json_get(info, "games")->num);
+        for (const Json *g = games->child; g; g = g->next) {
+            int wins = 0;
+            const Json *sr = json_get(g, "seat_results");
+            for (const Json *r = sr->child; r; r = r->next)
+                wins += strcmp(r->str, "win") == 0;
+            assert_int_equal(wins > 0, json_get(g, "winners")->count > 0);
+        }
+        json_free(j);
+        free(a), free(b);
+    }
+}
+
+/* --save-games: every game is a record that replays to the result the
+ * report gives. */
+static void test_experiment_saved_games_replay(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/chessvar_exp_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "experiment orthodox --games 4 --bot white=greedy --seed 6 "
+                              "--json --save-games %s/games --compare "
+                              "--rules scripts/king_of_the_hill.lua", dir);
+    char *out = run_ok(cmd);
+    Error e;
+    Json *j = json_parse(out, strlen(out), &e);
+    assert_non_null(j);
+    int n = 0;
+    for (const Json *g = json_get(j, "games")->child; g; g = g->next, n++) {
+        char rec[512];
+        snprintf(rec, sizeof rec, "%s/games/%s-game-%06ld.rec", dir, json_get(g, "set")->str,
+                 (long)json_get(g, "index")->num);
+        snprintf(cmd, sizeof cmd, "run --load %s", rec);
+        TuRun r;
+        tu_run(&r, cmd, "status\n");
+        assert_int_equal(r.status, 0);
+        const char *res = json_get(g, "result")->str;
+        if (!strstr(r.out, res))
+            fail_msg("%s replays to '%s', the report says %s", rec, r.out, res);
+        CONTAINS(r.out, json_get(g, "reason")->str);
+        tu_run_free(&r);
+        unlink(rec);
+    }
+    assert_int_equal(n, 8);
+    json_free(j);
+    free(out);
+    snprintf(cmd, sizeof cmd, "%s/games", dir);
+    assert_int_equal(rmdir(cmd), 0);
+    rmdir(dir);
+}
+
+/* On a terminal a progress bar goes to standard error (games done, rate,
+ * time left), then the totals; through a pipe nothing. */
+static void test_experiment_progress_bar(void **state)
+{
+    (void)state;
+    if (system("script --version >/dev/null 2>&1") != 0)
+        skip();
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "script -qec \"'%s' experiment orthodox --games 300 --seed 1 "
+                              ">/dev/null\" /dev/null", tu_program());
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    char *tty = tu_read_stream(p);
+    pclose(p);
+    CONTAINS(tty, "300 games in ");
+    CONTAINS(tty, " games/s)");
+    free(tty);
+    TuRun r;
+    tu_run(&r, "experiment orthodox --games 30 --seed 1", NULL);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.err, "");
+    tu_run_free(&r);
+}
+
+static void refused(const char *args, int status, const char *want)
+{
+    TuRun r;
+    tu_run(&r, args, NULL);
+    if (r.status != status || !strstr(r.err, want))
+        fail_msg("chessvar %s: status %d (want %d), '%s' (want '%s')", args, r.status,
+                 status, r.err, want);
+    assert_string_equal(r.out, "");
+    tu_run_free(&r);
+}
+
+static void test_experiment_refusals(void **state)
+{
+    (void)state;
+    refused("experiment orthodox --shard 1/2", 2, "--shard needs --seed");
+    refused("experiment orthodox --shard 3/2 --seed 1", 2, "--shard 3/2: write K/N");
+    refused("experiment orthodox --games 0", 2, "--games 0: give a number from 1");
+    refused("experiment orthodox --jobs 65", 2, "--jobs 65: give a number from 1 to 64");
+    refused("experiment orthodox --bot red=greedy", 2, "no seat 'red' (the seats: white, black)");
+    refused("experiment orthodox --bot white=clever", 2, "no bot level 'clever'");
+    refused("experiment orthodox --compare --bot white=greedy", 2,
+            "--bot after --compare: it is the same for both rule sets, give it before");
+    refused("experiment orthodox --compare --compare", 2, "--compare is given twice");
+    refused("experiment orthodox --compare --rules /nonexistent.lua", 2,
+            "after --compare: /nonexistent.lua");
+    refused("experiment orthodox --compare --param nosuch=1", 2, "after --compare");
+    refused("experiment", 2, "name a variant");
+    refused("experiment orthodox --save-games /nonexistent/dir", 1, "--save-games /nonexistent/dir");
+    refused("merge", 2, "name the JSON parts to join");
+
+    char dir[] = "/tmp/chessvar_exp_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char a[256], b[256], c[256], cmd[1024];
+    snprintf(a, sizeof a, "%s/a.json", dir);
+    snprintf(b, sizeof b, "%s/b.json", dir);
+    snprintf(c, sizeof c, "%s/c.json", dir);
+    char *pa = run_ok("experiment orthodox --games 4 --seed 1 --json --shard 1/2");
+    char *other = run_ok("experiment orthodox --games 4 --seed 2 --json --shard 2/2");
+    write_text(a, pa);
+    write_text(b, other);
+    snprintf(cmd, sizeof cmd, "merge %s %s", a, b);
+    refused(cmd, 1, "b.json: it is a part of another experiment than");
+    snprintf(cmd, sizeof cmd, "merge %s", a);
+    refused(cmd, 1, "the parts hold 2 of the 4 games; missing 2..3");
+    snprintf(cmd, sizeof cmd, "merge %s %s", a, a);
+    refused(cmd, 1, "is in the parts twice");
+    /* damaged parts: cut short, a seed changed, not ours */
+    pa[strlen(pa) / 2] = 0;
+    write_text(c, pa);
+    snprintf(cmd, sizeof cmd, "merge %s", c);
+    refused(cmd, 1, "c.json: line ");
+    char *seed = strstr(other, "\"seed\":\"");
+    seed = strstr(seed + 1, "\"seed\":\""); /* the first game's */
+    seed[8] = seed[8] == '1' ? '2' : '1';
+    write_text(c, other);
+    refused(cmd, 1, "is not the seed of game");
+    write_text(c, "{\"hello\": 1}");
+    refused(cmd, 1, "not the JSON of a chessvar experiment");
+    snprintf(cmd, sizeof cmd, "merge %s/none.json", dir);
+    refused(cmd, 1, "none.json");
+    free(pa), free(other);
+    unlink(a), unlink(b), unlink(c);
+    rmdir(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_experiment_figures_by_hand),
+        cmocka_unit_test(test_experiment_compare_verdict),
+        cmocka_unit_test(test_experiment_random_shortcut_is_the_bot),
+        cmocka_unit_test(test_experiment_jobs_and_shards_equal_single_run),
+        cmocka_unit_test(test_experiment_every_variant),
+        cmocka_unit_test(test_experiment_saved_games_replay),
+        cmocka_unit_test(test_experiment_progress_bar),
+        cmocka_unit_test(test_experiment_refusals),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
