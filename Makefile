@@ -11,7 +11,7 @@
 
 CC      ?= cc
 PKGS    := lua5.4 cmocka libedit
-DEB_PKGS := build-essential pkg-config liblua5.4-dev libcmocka-dev libedit-dev tmux
+DEB_PKGS := build-essential pkg-config liblua5.4-dev libcmocka-dev libedit-dev tmux parallel
 
 SANITIZE ?=
 ifeq ($(SANITIZE),)

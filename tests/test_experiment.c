@@ -469,6 +469,32 @@ static void test_experiment_refusals(void **state)
     rmdir(dir);
 }
 
+/* The chart in docs/EXPERIMENTS.md (and the README) is what the command
+ * beside it writes: docs/experiment-koth.svg, byte for byte. */
+static void test_experiment_docs_chart(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/chessvar_svg_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "experiment orthodox --games 200 --bot white=greedy --bot "
+                              "black=greedy --seed 1 --svg %s --compare --rules "
+                              "scripts/king_of_the_hill.lua", path);
+    free(run_ok(cmd));
+    char *made = tu_read_file(path), *doc = tu_read_file("docs/experiment-koth.svg");
+    assert_non_null(made);
+    assert_non_null(doc);
+    CONTAINS(made, "<svg xmlns=\"http://www.w3.org/2000/svg\"");
+    CONTAINS(made, "B: scripts/king_of_the_hill.lua");
+    if (strcmp(made, doc) != 0)
+        fail_msg("docs/experiment-koth.svg is not what the command writes now; "
+                 "run it again with --svg docs/experiment-koth.svg");
+    free(made), free(doc);
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -480,6 +506,7 @@ int main(void)
         cmocka_unit_test(test_experiment_saved_games_replay),
         cmocka_unit_test(test_experiment_progress_bar),
         cmocka_unit_test(test_experiment_refusals),
+        cmocka_unit_test(test_experiment_docs_chart),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
