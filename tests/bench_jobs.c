@@ -1,0 +1,69 @@
+/*
+ * bench_jobs.c -- `make bench`: the speed-up of `chessvar experiment
+ * --jobs 2` over `--jobs 1` (issue 12: "close to 2x with two jobs"), on
+ * the same experiment (orthodox, random v random, and greedy v random),
+ * run as a user runs it; the two reports must be the same bytes.
+ *
+ * Invariant: measures the program (./chessvar, or $CHESSVAR) end to end:
+ * process start, workers, pipes and the report are all in the time.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Run the command, its output into buf (at most n - 1 bytes kept);
+ * seconds taken, or -1. */
+static double timed(const char *cmd, char *buf, size_t n)
+{
+    double t = now_seconds();
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return -1;
+    size_t k = fread(buf, 1, n - 1, p);
+    buf[k] = 0;
+    while (fgetc(p) != EOF)
+        ;
+    if (pclose(p) != 0)
+        return -1;
+    return now_seconds() - t;
+}
+
+int main(void)
+{
+    const char *prog = getenv("CHESSVAR") ? getenv("CHESSVAR") : "./chessvar";
+    static const struct { const char *args; int games; } runs[] = {
+        {"orthodox --seed 1", 3000},
+        {"orthodox --seed 1 --bot white=greedy", 600},
+    };
+    static char out1[1 << 16], out2[1 << 16];
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        char cmd[512];
+        snprintf(cmd, sizeof cmd, "%s experiment %s --games %d --jobs 1", prog, runs[i].args,
+                 runs[i].games);
+        double t1 = timed(cmd, out1, sizeof out1);
+        snprintf(cmd, sizeof cmd, "%s experiment %s --games %d --jobs 2", prog, runs[i].args,
+                 runs[i].games);
+        double t2 = timed(cmd, out2, sizeof out2);
+        if (t1 < 0 || t2 < 0) {
+            printf("bench_jobs: %s failed\n", cmd);
+            return 1;
+        }
+        if (strcmp(out1, out2) != 0) {
+            printf("bench_jobs: --jobs 2 reported other figures than --jobs 1 (%s)\n",
+                   runs[i].args);
+            return 1;
+        }
+        printf("experiment %-38s %5d games: --jobs 1 %6.2f s (%6.0f games/s), --jobs 2 "
+               "%6.2f s (%6.0f games/s): speed-up x%.2f\n", runs[i].args, runs[i].games,
+               t1, runs[i].games / t1, t2, runs[i].games / t2, t1 / t2);
+    }
+    return 0;
+}
