@@ -108,6 +108,8 @@ Interval stats_score_interval(long w, long d, long l, double z)
     Interval r = {0, 1};
     if (n <= 0)
         return r;
+    if (d == 0) /* no draws: a proportion of wins, Wilson's interval */
+        return stats_wilson(w, n, z);
     double s = stats_score(w, d, l), nn = (double)n;
     /* the per-game scores' population variance, then the mean's */
     double var = ((double)w * (1 - s) * (1 - s) + (double)d * (0.5 - s) * (0.5 - s) +

@@ -44,7 +44,9 @@ Interval stats_diff_means(const Moments *a, const Moments *b, double z);
 
 /* A player's score from w wins, d draws and l losses: (w + d/2) / n, and
  * its normal interval from the per-game scores' variance (each game
- * scores 1, 1/2 or 0), clipped to [0, 1]. */
+ * scores 1, 1/2 or 0), clipped to [0, 1]; without draws the score is a
+ * proportion of wins and gets Wilson's interval (which stays honest when
+ * every game went one way, where the normal one shrinks to a point). */
 double stats_score(long w, long d, long l);
 Interval stats_score_interval(long w, long d, long l, double z);
 

@@ -124,9 +124,15 @@ static void test_stats_score_and_elo(void **state)
     NEAR(stats_elo(0.5), 0, 1e-12);
     assert_true(isinf(stats_elo(1.0)) && stats_elo(1.0) > 0);
     assert_true(isinf(stats_elo(0.0)) && stats_elo(0.0) < 0);
-    /* all games won: the interval is a point at 1, clipped, never NaN */
+    /* no draws: Wilson's interval of the wins, also when all were won
+     * (5 of 5: 0.5655 - 1, not a point at 1) */
     r = stats_score_interval(5, 0, 0, 1.96);
-    assert_true(r.lo == 1 && r.hi == 1);
+    Interval wil = stats_wilson(5, 5, 1.96);
+    assert_true(r.lo == wil.lo && r.hi == 1);
+    NEAR(r.lo, 0.56552, 5e-5);
+    r = stats_score_interval(3, 0, 7, 1.96);
+    NEAR(r.lo, 0.10779, 5e-5); /* 3/10: 10.8 - 60.3 as above */
+    NEAR(r.hi, 0.60323, 5e-5);
     assert_true(stats_score(0, 0, 0) == 0.5);
 }
 
