@@ -104,7 +104,28 @@ static int value_of(const BotInput *in, int fig)
             v[FIG_QUEEN]) / 15;
 }
 
-/* Material of the seat's sides less the others', as a View shows it. */
+/* A positional bonus in hundredths of a pawn for a piece on an 8x8
+ * board (the board variants): knights and bishops toward the centre,
+ * pawns forward (white's pawns go up the files, black's down).  0 on
+ * other boards and for figures the seat does not know. */
+static long placement(const View *v, const ViewPiece *p)
+{
+    if (!v->geo.bounded || v->geo.width != 8 || v->geo.height != 8 || p->at.x < 0 ||
+        p->at.x > 7 || p->at.y < 0 || p->at.y > 7)
+        return 0;
+    int dx = p->at.x < 4 ? 3 - p->at.x : p->at.x - 4;  /* 0 in the centre, 3 at an edge */
+    int dy = p->at.y < 4 ? 3 - p->at.y : p->at.y - 4;
+    switch (p->figure) {
+    case FIG_KNIGHT: return 30 - 10 * (dx + dy);
+    case FIG_BISHOP: return 15 - 5 * (dx + dy);
+    case FIG_QUEEN: return 6 - 2 * (dx + dy);
+    case FIG_PAWN: return 6 * (p->side == 0 ? p->at.y - 1 : 6 - p->at.y) + (dx == 0 ? 10 : 0);
+    default: return 0;
+    }
+}
+
+/* Material (in hundredths of the value table's unit) and placement of the
+ * seat's sides less the others', as a View shows it. */
 static long balance(const BotInput *in, const View *v)
 {
     long sum = 0;
@@ -112,7 +133,7 @@ static long balance(const BotInput *in, const View *v)
         const ViewPiece *p = &v->pieces[i];
         if (p->side < 0 || p->figure == FIG_KING)
             continue;
-        long val = value_of(in, p->figure);
+        long val = 100L * value_of(in, p->figure) + placement(v, p);
         sum += (in->sides >> p->side) & 1u ? val : -val;
     }
     return sum;
@@ -283,18 +304,36 @@ static int choose_search(const BotInput *in, const int *idx, int n, const BotLim
     long *score = cv_calloc(sizeof *score * (size_t)n);
     long *last = cv_calloc(sizeof *last * (size_t)n);
     int pick = idx[0];
-    if (S.scratch && score && last) {
+    int *order = cv_calloc(sizeof *order * (size_t)n);
+    if (S.scratch && score && last && order) {
+        for (int k = 0; k < n; k++)
+            order[k] = k;
         for (int depth = 0; depth < max_depth && !S.out_of_nodes; depth++) {
-            for (int k = 0; k < n && !S.out_of_nodes; k++) {
+            /* the best of the last iteration first; the others searched
+             * with alpha just below the best so far: a worse one stops
+             * early (its score is then only an upper bound, below the
+             * best), one as good gets its exact score (ties stay ties) */
+            long best = -2 * WIN_SCORE;
+            for (int j = 0; j < n && !S.out_of_nodes; j++) {
+                int k = order[j];
                 Game *c = game_clone(m);
                 Error ae;
                 score[k] = !c || game_apply(c, &in->legal.v[idx[k]], &ae)
                                ? -2 * WIN_SCORE
-                               : alphabeta(&S, c, depth, 1, -2 * WIN_SCORE, 2 * WIN_SCORE);
+                               : alphabeta(&S, c, depth, 1, best - 1, 2 * WIN_SCORE);
+                if (score[k] > best)
+                    best = score[k];
                 game_free(c);
             }
-            if (!S.out_of_nodes || depth == 0) /* a finished iteration */
+            if (!S.out_of_nodes || depth == 0) { /* a finished iteration */
                 memcpy(last, score, sizeof *last * (size_t)n);
+                for (int a = 1; a < n; a++) /* stable: by score, then as before */
+                    for (int b = a; b > 0 && last[order[b]] > last[order[b - 1]]; b--) {
+                        int t = order[b];
+                        order[b] = order[b - 1];
+                        order[b - 1] = t;
+                    }
+            }
         }
         long best = 0;
         int nbest = 0;
@@ -310,6 +349,7 @@ static int choose_search(const BotInput *in, const int *idx, int n, const BotLim
     }
     free(score);
     free(last);
+    free(order);
     free(S.scratch);
     game_free(m);
     return pick;
