@@ -14,11 +14,12 @@
  *   random  a play action drawn uniformly (meta actions only when no play
  *           action exists);
  *   greedy  the play action with the best immediate outcome for the seat:
- *           a win first, then the material balance after it (judged on a
- *           model game rebuilt from the View's position string when the
- *           seat may see everything; with hidden figures, from what the
- *           View shows: a known figure's value, an unknown one's average),
- *           ties drawn at random;
+ *           a win first, then the balance after it (material in
+ *           hundredths of the value table, plus placement on 8x8 boards;
+ *           judged on a model game rebuilt from the View's position string
+ *           when the seat may see everything; with hidden figures, from
+ *           what the View shows: a known figure's value, an unknown one's
+ *           average), ties drawn at random;
  *   search  alpha-beta with iterative deepening on the model game (the
  *           seat's sides maximise, every other side minimises: the
  *           "paranoid" scheme, exact for two sides, cautious for more),
