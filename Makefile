@@ -104,8 +104,14 @@ bench: deps-bench $(PROGRAM) $(BENCH_BIN)
 deps:
 	@sh tests/deps.sh $(DEB_PKGS)
 
+# chess.js (npm), the reference bench_games measures in the same run; the
+# bench says so and uses the issue's figure when npm is not there.
+CHESSJS := build/chessjs/node_modules/chess.js/package.json
 deps-bench:
 	@sh tests/deps.sh $(DEB_PKGS) stockfish
+	@if [ ! -f $(CHESSJS) ] && command -v npm >/dev/null 2>&1; then \
+	  npm install --prefix build/chessjs --no-audit --no-fund --silent chess.js@1.4.0 \
+	    || echo "chess.js could not be installed: bench_games uses the issue's figure"; fi
 
 clean:
 	rm -rf build build-san build-fuzz chessvar

@@ -5,6 +5,7 @@
 
 #include <ctype.h>
 #include <stdio.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,6 +61,30 @@ void al_free(ActionList *l)
 }
 
 void al_clear(ActionList *l) { l->n = 0; l->failed = 0; }
+
+Action *al_extend(ActionList *l, int n)
+{
+    if (n < 0 || l->n > INT_MAX - n) {
+        l->failed = 1;
+        return NULL;
+    }
+    if (l->n + n > l->cap) {
+        int cap = l->cap ? l->cap : 64;
+        while (cap < l->n + n)
+            cap = cap > INT_MAX / 2 ? l->n + n : cap * 2;
+        Action *v = cv_realloc(l->v, (size_t)cap * sizeof *v);
+        if (!v) {
+            l->failed = 1;
+            return NULL;
+        }
+        l->v = v;
+        l->cap = cap;
+    }
+    Action *first = l->v + l->n;
+    memset(first, 0, sizeof *first * (size_t)n);
+    l->n += n;
+    return first;
+}
 
 Action *al_push(ActionList *l, const Action *a)
 {

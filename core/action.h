@@ -102,6 +102,9 @@ void al_init(ActionList *l);
 void al_free(ActionList *l);
 void al_clear(ActionList *l);
 Action *al_push(ActionList *l, const Action *a);
+/* n more actions at the end, zeroed, for the caller to fill: the first of
+ * them, or NULL (failed set) when memory runs out. */
+Action *al_extend(ActionList *l, int n);
 /* Index of the action equal to a, or -1. */
 int al_find(const ActionList *l, const Action *a);
 

@@ -60,6 +60,17 @@ int bot_input(const Game *g, int seat, BotInput *in, Error *e)
         if (m && !(in->msgs[in->nmsgs++] = cv_strdup(m)))
             goto oom;
     }
+    if (game_hidden_info(g)) {
+        StrBuf b = STRBUF_INIT;
+        if (game_known(g, seat, &b)) {
+            in->known = b.failed ? NULL : cv_strdup(sb_str(&b));
+            if (!in->known) {
+                sb_free(&b);
+                goto oom;
+            }
+        }
+        sb_free(&b);
+    }
     return 0;
 oom:
     bot_input_free(in);
@@ -71,6 +82,7 @@ void bot_input_free(BotInput *in)
     for (int i = 0; i < in->nmsgs; i++)
         free(in->msgs[i]);
     free(in->msgs);
+    free(in->known);
     free(in->view);
     al_free(&in->legal);
     memset(in, 0, sizeof *in);
@@ -140,18 +152,20 @@ static long balance(const BotInput *in, const View *v)
 }
 
 #define WIN_SCORE 1000000L
+/* Quiescence: its most plies, and the most options of a decision that
+ * is not a move (a battle's answer) it resolves. */
+#define QUIESCE_PLIES 8
+#define QUIESCE_WIDTH 8
 
-/* The model of the position the seat sees, or NULL (hidden facts). */
-static Game *model_game(const BotInput *in)
+/* A model game of `position`, with the input's rules, or NULL. */
+static Game *model_game(const BotInput *in, const char *position)
 {
-    if (!in->view->position[0])
-        return NULL;
     GameConfig cfg;
     memset(&cfg, 0, sizeof cfg);
     cfg.variant = in->v;
     cfg.nsides = in->nsides;
     cfg.nseats = in->nseats;
-    cfg.position = in->view->position;
+    cfg.position = position;
     cfg.params = in->params;
     cfg.params_set = 1;
     Error e;
@@ -196,7 +210,7 @@ static long score_on_view(const BotInput *in, const Action *a)
 
 static int choose_greedy(const BotInput *in, const int *idx, int n, Rng *rng)
 {
-    Game *m = model_game(in);
+    Game *m = in->view->position[0] ? model_game(in, in->view->position) : NULL;
     View *scratch = m ? cv_calloc(sizeof *scratch) : NULL;
     long best = 0;
     int nbest = 0, pick = idx[0];
@@ -235,124 +249,337 @@ static double seconds_now(void)
 
 /* The value of model game m for the seat: a win (sooner is better), a
  * loss, a draw, or the material balance; *over when the game ended. */
-static long evaluate(Search *S, const Game *m, int ply, int *over)
+static long evaluate(Search *S, const Game *m, int ply, int *to_act)
 {
     Status s;
-    game_status(m, &s);
-    *over = s.over;
+    *to_act = game_status_to_act(m, &s);
     if (s.over)
         return (s.winners & S->in->sides) ? WIN_SCORE - ply
              : s.winners ? -WIN_SCORE + ply : 0;
-    return game_view(m, S->in->seat, S->scratch) == 0 ? balance(S->in, S->scratch) : 0;
+    return game_view_brief(m, S->in->seat, &s, *to_act, S->scratch) == 0
+               ? balance(S->in, S->scratch)
+               : 0;
 }
 
-/* Paranoid alpha-beta: the seat's sides maximise, the others minimise. */
-static long alphabeta(Search *S, const Game *m, int depth, int ply, long alpha, long beta)
+static long alphabeta(Search *S, Game *m, int depth, int ply, long alpha, long beta);
+static long quiesce(Search *S, Game *m, int ply, int qply, long alpha, long beta);
+
+/* Play a on m and search the position after it (alphabeta, or quiesce
+ * when qply >= 0): pushed and popped (game_push), or on a copy when a
+ * house rule's reaction needs the whole path.  0 and *v, or -1 when a
+ * could not be played. */
+static int child(Search *S, Game *m, const Action *a, int depth, int qply, int ply,
+                 long alpha, long beta, long *v)
 {
-    int over;
-    S->nodes++;
-    long here = evaluate(S, m, ply, &over);
-    if (over || depth == 0)
-        return here;
-    if ((S->budget && S->nodes >= S->budget) ||
-        (S->deadline > 0 && (S->nodes & 255) == 0 && seconds_now() > S->deadline)) {
-        S->out_of_nodes = 1;
-        return here;
+    Game *c = NULL;
+    if (game_pushable(m)) {
+        if (game_push(m, a))
+            return -1;
+    } else {
+        Error e;
+        c = game_clone(m);
+        if (!c || game_apply(c, a, &e)) {
+            game_free(c);
+            return -1;
+        }
     }
-    int mine = (game_seat_sides(m, game_to_act(m)) & S->in->sides) != 0;
+    Game *at = c ? c : m;
+    *v = qply >= 0 ? quiesce(S, at, ply, qply, alpha, beta)
+                   : alphabeta(S, at, depth, ply, alpha, beta);
+    if (c)
+        game_free(c);
+    else
+        game_pop(m);
+    return 0;
+}
+
+/* Does a move a piece onto a square (or put one there)?  A reveal that
+ * stays in place, a bid, an answer are decisions of another kind. */
+static int move_like(const Action *a)
+{
+    return a->kind == ACT_MOVE || a->kind == ACT_PLACE ||
+           (a->kind == ACT_REVEAL && !coord_eq(a->from, a->to));
+}
+
+/* How the actions of l are tried (best first): captures by the value of
+ * the piece taken, the most valuable first, and by the cheapest taker;
+ * then the rest in the variant's order.  `sides`: those of the seat to
+ * act; v: the position's brief View.  Captures only (the others dropped)
+ * when captures_only; returns the number kept in order[]. */
+static int order_actions(const BotInput *in, const View *v, unsigned sides,
+                         const ActionList *l, int captures_only, int *order, long *key)
+{
+    int n = 0;
+    /* on a board of at most 16x16, the piece on each square at a glance */
+    int16_t map[256];
+    int mapped = v->geo.bounded && v->geo.width <= 16 && v->geo.height <= 16;
+    if (mapped) {
+        memset(map, 0xff, sizeof map);
+        for (int j = 0; j < v->npieces; j++)
+            if (v->pieces[j].at.x >= 0 && v->pieces[j].at.x < 16 && v->pieces[j].at.y >= 0 &&
+                v->pieces[j].at.y < 16)
+                map[v->pieces[j].at.y * 16 + v->pieces[j].at.x] = (int16_t)j;
+    }
+    for (int i = 0; i < l->n; i++) {
+        const Action *a = &l->v[i];
+        long k = 0;
+        if (!move_like(a)) {
+        } else if (mapped) {
+            int t = a->to.x >= 0 && a->to.x < 16 && a->to.y >= 0 && a->to.y < 16
+                        ? map[a->to.y * 16 + a->to.x] : -1;
+            int f = a->kind != ACT_PLACE && a->from.x >= 0 && a->from.x < 16 &&
+                            a->from.y >= 0 && a->from.y < 16
+                        ? map[a->from.y * 16 + a->from.x] : -1;
+            const ViewPiece *p = t >= 0 ? &v->pieces[t] : NULL;
+            if (p && p->side >= 0 && !((sides >> p->side) & 1u))
+                k += 1000L * (1 + value_of(in, p->figure));
+            p = f >= 0 ? &v->pieces[f] : NULL;
+            if (p && p->side >= 0 && ((sides >> p->side) & 1u))
+                k -= value_of(in, p->figure);
+        } else {
+            for (int j = 0; j < v->npieces; j++) {
+                const ViewPiece *p = &v->pieces[j];
+                if (coord_eq(p->at, a->to) && p->side >= 0 && !((sides >> p->side) & 1u))
+                    k += 1000L * (1 + value_of(in, p->figure));
+                else if (a->kind != ACT_PLACE && coord_eq(p->at, a->from) && p->side >= 0 &&
+                         ((sides >> p->side) & 1u))
+                    k -= value_of(in, p->figure);
+            }
+        }
+        if (captures_only && k < 1000 - 100)
+            continue;
+        int at = n++;
+        for (; at > 0 && key[at - 1] < k; at--) { /* stable insertion */
+            key[at] = key[at - 1];
+            order[at] = order[at - 1];
+        }
+        key[at] = k;
+        order[at] = i;
+    }
+    return n;
+}
+
+static int out_of_budget(Search *S)
+{
+    if ((S->budget && S->nodes >= S->budget) ||
+        (S->deadline > 0 && (S->nodes & 255) == 0 && seconds_now() > S->deadline))
+        S->out_of_nodes = 1;
+    return S->out_of_nodes;
+}
+
+/* The search beyond the nominal depth until the position is quiet: the
+ * side to act may stand on the evaluation or try its captures; a decision
+ * of another kind (a battle's answer, a choice) is searched in full when
+ * it has few options.  At most QUIESCE_PLIES plies. */
+static long quiesce(Search *S, Game *m, int ply, int qply, long alpha, long beta)
+{
+    int seat;
+    S->nodes++;
+    long stand = evaluate(S, m, ply, &seat);
+    if (seat < 0 || qply >= QUIESCE_PLIES || out_of_budget(S))
+        return stand;
+    unsigned sides = game_seat_sides(m, seat);
+    int mine = (sides & S->in->sides) != 0;
     ActionList l = ACTIONLIST_INIT;
-    game_legal_play(m, &l);
+    game_legal_play_of(m, seat, &l);
+    int quiet = 0;
+    for (int i = 0; i < l.n && !quiet; i++)
+        quiet = move_like(&l.v[i]);
+    if (!quiet && l.n > QUIESCE_WIDTH) {
+        al_free(&l);
+        return stand;
+    }
+    long best = stand;
+    if (quiet && (mine ? stand >= beta : stand <= alpha)) {
+        al_free(&l);
+        return stand;
+    }
+    if (quiet && mine && stand > alpha)
+        alpha = stand;
+    if (quiet && !mine && stand < beta)
+        beta = stand;
+    int *order = cv_calloc(sizeof *order * (size_t)(l.n + 1));
+    long *key = cv_calloc(sizeof *key * (size_t)(l.n + 1));
+    int n = order && key ? order_actions(S->in, S->scratch, sides, &l, quiet, order, key) : 0;
+    if (!quiet)
+        best = mine ? -2 * WIN_SCORE : 2 * WIN_SCORE;
+    int tried = 0;
+    for (int j = 0; j < n && !S->out_of_nodes && alpha < beta; j++) {
+        long v;
+        if (child(S, m, &l.v[order[j]], 0, qply + 1, ply + 1, alpha, beta, &v))
+            continue;
+        tried++;
+        if (mine ? v > best : v < best)
+            best = v;
+        if (mine && best > alpha)
+            alpha = best;
+        if (!mine && best < beta)
+            beta = best;
+    }
+    free(order);
+    free(key);
+    al_free(&l);
+    return quiet || tried ? best : stand;
+}
+
+/* Paranoid alpha-beta: the seat's sides maximise, the others minimise;
+ * at depth 0 the quiescence search. */
+static long alphabeta(Search *S, Game *m, int depth, int ply, long alpha, long beta)
+{
+    if (depth <= 0)
+        return quiesce(S, m, ply, 0, alpha, beta);
+    int seat;
+    S->nodes++;
+    long here = evaluate(S, m, ply, &seat);
+    if (seat < 0 || out_of_budget(S))
+        return here;
+    unsigned sides = game_seat_sides(m, seat);
+    int mine = (sides & S->in->sides) != 0;
+    ActionList l = ACTIONLIST_INIT;
+    game_legal_play_of(m, seat, &l);
+    int *order = cv_calloc(sizeof *order * (size_t)(l.n + 1));
+    long *key = cv_calloc(sizeof *key * (size_t)(l.n + 1));
+    int n = order && key ? order_actions(S->in, S->scratch, sides, &l, 0, order, key) : 0;
     long best = mine ? -2 * WIN_SCORE : 2 * WIN_SCORE;
     int tried = 0;
-    for (int i = 0; i < l.n && !S->out_of_nodes && alpha < beta; i++) {
-        Game *c = game_clone(m);
-        Error e;
-        if (c && game_apply(c, &l.v[i], &e) == 0) {
-            long v = alphabeta(S, c, depth - 1, ply + 1, alpha, beta);
-            tried++;
-            if (mine ? v > best : v < best)
-                best = v;
-            if (mine && best > alpha)
-                alpha = best;
-            if (!mine && best < beta)
-                beta = best;
-        }
-        game_free(c);
+    for (int j = 0; j < n && !S->out_of_nodes && alpha < beta; j++) {
+        long v;
+        if (child(S, m, &l.v[order[j]], depth - 1, -1, ply + 1, alpha, beta, &v))
+            continue;
+        tried++;
+        if (mine ? v > best : v < best)
+            best = v;
+        if (mine && best > alpha)
+            alpha = best;
+        if (!mine && best < beta)
+            beta = best;
     }
+    free(order);
+    free(key);
     al_free(&l);
     return tried ? best : here;
 }
 
-/* The search level: the best candidate (indices into in->legal) at the
- * deepest iteration finished within the budget; -1 with e without a
- * model. */
-static int choose_search(const BotInput *in, const int *idx, int n, const BotLimits *lim,
-                         Rng *rng, Error *e)
+/* Iterative deepening on model m within S's limits, up to max_depth:
+ * last[k], the score of candidate k (idx[k] in S->in->legal) at the
+ * deepest finished iteration.  score and order are scratch of n. */
+static void deepen(Search *S, Game *m, const int *idx, int n, int max_depth,
+                   long *score, long *last, int *order)
 {
-    Game *m = model_game(in);
-    if (!m)
-        return err_set(e, "the search bot needs a position its seat sees whole, and in %s "
-                          "it does not (use random or greedy)", in->v->name);
-    Search S = {in, 0, BOT_SEARCH_NODES, 0, cv_calloc(sizeof(View)), 0};
+    const BotInput *in = S->in;
+    for (int k = 0; k < n; k++) {
+        order[k] = k;
+        score[k] = last[k] = 0;
+    }
+    for (int depth = 0; depth < max_depth && !S->out_of_nodes; depth++) {
+        /* the best of the last iteration first; the others searched with
+         * alpha just below the best so far: a worse one stops early (its
+         * score is then only an upper bound, below the best), one as good
+         * gets its exact score (ties stay ties) */
+        long best = -2 * WIN_SCORE;
+        for (int j = 0; j < n && !S->out_of_nodes; j++) {
+            int k = order[j];
+            if (child(S, m, &in->legal.v[idx[k]], depth, -1, 1, best - 1, 2 * WIN_SCORE,
+                      &score[k]))
+                score[k] = -2 * WIN_SCORE;
+            if (score[k] > best)
+                best = score[k];
+        }
+        if (!S->out_of_nodes || depth == 0) { /* a finished iteration */
+            memcpy(last, score, sizeof *last * (size_t)n);
+            for (int a = 1; a < n; a++) /* stable: by score, then as before */
+                for (int b = a; b > 0 && last[order[b]] > last[order[b - 1]]; b--) {
+                    int t = order[b];
+                    order[b] = order[b - 1];
+                    order[b - 1] = t;
+                }
+        }
+    }
+}
+
+/* A model of the position for the search: the position itself when the
+ * seat sees it whole, else one drawn by the variant from what the seat
+ * knows (in->known; a few draws, as init may refuse one, e.g. a King the
+ * draw left in check); NULL when neither can be had. */
+static Game *search_model(const BotInput *in, Rng *rng)
+{
+    if (in->view->position[0])
+        return model_game(in, in->view->position);
+    if (!in->known)
+        return NULL;
+    for (int attempt = 0; attempt < 8; attempt++) {
+        StrBuf b = STRBUF_INIT;
+        Error e;
+        Game *m = in->v->sample(in->known, rng, &b, &e) || b.failed
+                      ? NULL
+                      : model_game(in, sb_str(&b));
+        sb_free(&b);
+        if (m)
+            return m;
+    }
+    return NULL;
+}
+
+/* The search level: the candidate (an index into in->legal) with the best
+ * score at the deepest iteration finished within the limits; with hidden
+ * facts, the best sum over BOT_SAMPLES positions drawn from what the seat
+ * knows, the limits shared among them.  Without any model (a Masqués
+ * setup) the greedy choice. */
+static int choose_search(const BotInput *in, const int *idx, int n, const BotLimits *lim,
+                         Rng *rng)
+{
+    int samples = in->view->position[0] ? 1 : in->known ? BOT_SAMPLES : 0;
+    if (!samples)
+        return choose_greedy(in, idx, n, rng);
+    long budget = BOT_SEARCH_NODES;
+    double start = seconds_now(), ms = 0;
     int max_depth = 32;
     if (lim && (lim->nodes > 0 || lim->ms > 0))
-        S.budget = lim->nodes > 0 ? lim->nodes : 0;
+        budget = lim->nodes > 0 ? lim->nodes : 0;
     if (lim && lim->ms > 0)
-        S.deadline = seconds_now() + (double)lim->ms / 1000.0;
+        ms = (double)lim->ms;
     if (lim && lim->depth > 0)
         max_depth = lim->depth < 32 ? lim->depth : 32;
     long *score = cv_calloc(sizeof *score * (size_t)n);
     long *last = cv_calloc(sizeof *last * (size_t)n);
-    int pick = idx[0];
+    long *total = cv_calloc(sizeof *total * (size_t)n);
     int *order = cv_calloc(sizeof *order * (size_t)n);
-    if (S.scratch && score && last && order) {
+    View *scratch = cv_calloc(sizeof *scratch);
+    int pick = -1, done = 0;
+    for (int t = 0; t < samples && score && last && total && order && scratch; t++) {
+        Game *m = search_model(in, rng);
+        if (!m)
+            continue;
+        Search S = {in, 0, 0, 0, scratch, 0};
+        if (budget)
+            S.budget = budget / samples > 0 ? budget / samples : 1;
+        if (ms > 0)
+            S.deadline = start + ms * (t + 1) / samples / 1000.0;
+        deepen(&S, m, idx, n, max_depth, score, last, order);
         for (int k = 0; k < n; k++)
-            order[k] = k;
-        for (int depth = 0; depth < max_depth && !S.out_of_nodes; depth++) {
-            /* the best of the last iteration first; the others searched
-             * with alpha just below the best so far: a worse one stops
-             * early (its score is then only an upper bound, below the
-             * best), one as good gets its exact score (ties stay ties) */
-            long best = -2 * WIN_SCORE;
-            for (int j = 0; j < n && !S.out_of_nodes; j++) {
-                int k = order[j];
-                Game *c = game_clone(m);
-                Error ae;
-                score[k] = !c || game_apply(c, &in->legal.v[idx[k]], &ae)
-                               ? -2 * WIN_SCORE
-                               : alphabeta(&S, c, depth, 1, best - 1, 2 * WIN_SCORE);
-                if (score[k] > best)
-                    best = score[k];
-                game_free(c);
-            }
-            if (!S.out_of_nodes || depth == 0) { /* a finished iteration */
-                memcpy(last, score, sizeof *last * (size_t)n);
-                for (int a = 1; a < n; a++) /* stable: by score, then as before */
-                    for (int b = a; b > 0 && last[order[b]] > last[order[b - 1]]; b--) {
-                        int t = order[b];
-                        order[b] = order[b - 1];
-                        order[b - 1] = t;
-                    }
-            }
-        }
+            total[k] += last[k];
+        done++;
+        game_free(m);
+    }
+    if (done) {
         long best = 0;
         int nbest = 0;
         for (int k = 0; k < n; k++) {
-            if (nbest == 0 || last[k] > best) {
-                best = last[k];
+            if (nbest == 0 || total[k] > best) {
+                best = total[k];
                 nbest = 1;
                 pick = idx[k];
-            } else if (last[k] == best && rng_below(rng, (uint32_t)++nbest) == 0) {
+            } else if (total[k] == best && rng_below(rng, (uint32_t)++nbest) == 0) {
                 pick = idx[k];
             }
         }
     }
     free(score);
     free(last);
+    free(total);
     free(order);
-    free(S.scratch);
-    game_free(m);
-    return pick;
+    free(scratch);
+    return pick >= 0 ? pick : choose_greedy(in, idx, n, rng);
 }
 
 int bot_choose(const BotInput *in, int level, Rng *rng, Action *out, Error *e)
@@ -368,11 +595,7 @@ int bot_choose_limited(const BotInput *in, int level, const BotLimits *lim, Rng 
         return err_set(e, "out of memory");
     int n = candidates(in, idx), pick = -1;
     if (n > 0 && level == BOT_SEARCH && !action_is_meta(in->legal.v[idx[0]].kind)) {
-        pick = choose_search(in, idx, n, lim, rng, e);
-        if (pick < 0) {
-            free(idx);
-            return -1;
-        }
+        pick = choose_search(in, idx, n, lim, rng);
     } else if (n > 0) {
         pick = level == BOT_RANDOM ? idx[rng_below(rng, (uint32_t)n)]
                                    : choose_greedy(in, idx, n, rng);

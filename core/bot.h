@@ -43,6 +43,9 @@ enum BotLevel { BOT_RANDOM = 0, BOT_GREEDY = 1, BOT_SEARCH = 2, BOT__COUNT };
 
 /* Nodes the search level may visit per decision. */
 #define BOT_SEARCH_NODES 20000
+/* Positions the search level draws when its seat cannot see them whole
+ * (the limits are shared among them). */
+#define BOT_SAMPLES 8
 
 /* "random", "greedy": 0 and *level, or -1 with e listing the levels. */
 int bot_level_parse(const char *name, int *level, Error *e);
@@ -59,6 +62,8 @@ typedef struct BotInput {
     ActionList legal;      /* game_legal(g, seat): play actions, then meta */
     int nmsgs;             /* messages to the seat, oldest first */
     char **msgs;
+    char *known;           /* the position as the seat knows it (game_known),
+                              with hidden facts open; NULL when none */
 } BotInput;
 
 /* Fill in from g for seat; 0, or -1 with e (memory). Free with

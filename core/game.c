@@ -20,6 +20,7 @@
 #include "game.h"
 
 #include <ctype.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,6 +80,8 @@ struct Game {
     int setup_made;          /* the position came from the setup hook */
     int reacting;            /* inside the reaction hook: game_edit allowed */
     int react_keyed;         /* ... after an action that pushed a key */
+    unsigned char *pushed;   /* look-ahead: the blob before each game_push */
+    int npushed, cappushed;
 };
 
 /* ---- Small helpers ------------------------------------------------------ */
@@ -412,6 +415,8 @@ Game *game_clone(const Game *g)
     c->msgs.n = 0;
     c->scripts = NULL;
     c->reacting = 0;
+    c->pushed = NULL; /* a copy starts a look-ahead of its own */
+    c->npushed = c->cappushed = 0;
     c->cfg.scripts = NULL;
     c->cfg.nscripts = 0;
     if (c->hooks.retain)
@@ -457,6 +462,7 @@ void game_free(Game *g)
     free(g->reps.count);
     free(g->marks);
     free(g->snaps);
+    free(g->pushed);
     ev_free(&g->msgs);
     free(g);
 }
@@ -603,6 +609,12 @@ int game_to_act(const Game *g)
     return g->cfg.variant->to_act(g, g->st);
 }
 
+int game_status_to_act(const Game *g, Status *out)
+{
+    game_status(g, out);
+    return out->over ? -1 : g->cfg.variant->to_act(g, g->st);
+}
+
 int game_side_to_move(const Game *g)
 {
     return g->cfg.variant->side_to_move(g, g->st);
@@ -639,6 +651,16 @@ int game_repetitions(const Game *g)
 void game_position(const Game *g, StrBuf *out)
 {
     g->cfg.variant->write_position(g, g->st, out);
+}
+
+int game_known(const Game *g, int seat, StrBuf *out)
+{
+    const VariantOps *v = g->cfg.variant;
+    if (v->version < 5 || !v->known || !v->sample || seat < 0 || seat >= g->cfg.nseats)
+        return 0;
+    size_t before = out->len;
+    v->known(g, g->st, seat, out);
+    return out->len > before;
 }
 
 int game_draw_offer(const Game *g) { return g->offer_seat; }
@@ -715,9 +737,13 @@ void game_legal(const Game *g, int seat, ActionList *out)
 
 void game_legal_play(const Game *g, ActionList *out)
 {
-    int seat = game_to_act(g);
-    if (seat >= 0)
-        legal_play(g, g->st, 0, seat, out);
+    game_legal_play_of(g, game_to_act(g), out);
+}
+
+void game_legal_play_of(const Game *g, int seat, ActionList *out)
+{
+    if (seat >= 0 && seat < g->cfg.nseats) /* the veto is told the pushed actions */
+        legal_play(g, g->st, g->npushed, seat, out);
 }
 
 /* ---- Text --------------------------------------------------------------- */
@@ -1305,6 +1331,29 @@ int game_view(const Game *g, int seat, View *out)
     return cv_alloc_failures() == failures ? 0 : -1;
 }
 
+int game_view_brief(const Game *g, int seat, const Status *s, int to_act, View *out)
+{
+    unsigned long failures = cv_alloc_failures();
+    memset(out, 0, offsetof(View, position)); /* the texts are not written */
+    out->position[0] = out->question[0] = out->info[0] = '\0';
+    out->brief = 1;
+    out->seat = seat;
+    out->nsides = g->cfg.nsides;
+    out->side_to_move = game_side_to_move(g);
+    out->seat_to_act = to_act;
+    out->status = *s;
+    out->has_draw_offer = g->offer_seat >= 0;
+    out->draw_offer_seat = g->offer_seat;
+    if (g->cfg.variant->geometry) {
+        out->geo = g->cfg.variant->geometry(g, g->st);
+    } else {
+        out->geo.bounded = 1;
+        out->geo.width = out->geo.height = 8;
+    }
+    g->cfg.variant->view(g, g->st, seat, out);
+    return cv_alloc_failures() == failures ? 0 : -1;
+}
+
 /* ---- Playouts ----------------------------------------------------------------- */
 
 int game_playout(const Game *g, Rng *rng, int max, Status *out)
@@ -1335,7 +1384,10 @@ int game_playout(const Game *g, Rng *rng, int max, Status *out)
         if (failed || !l.n)
             break;
         memcpy(c->scratch, c->st, v->state_size);
-        if (v->apply(c, c->scratch, &l.v[rng_below(rng, (uint32_t)l.n)], NULL)) {
+        const Action *a = &l.v[rng_below(rng, (uint32_t)l.n)];
+        if (v->version >= 5 && v->apply_listed) {
+            v->apply_listed(c, c->scratch, a);
+        } else if (v->apply(c, c->scratch, a, NULL)) {
             failed = 1;
             break;
         }
@@ -1348,6 +1400,50 @@ int game_playout(const Game *g, Rng *rng, int max, Status *out)
     al_free(&l);
     game_free(c);
     return failed ? -1 : plies;
+}
+
+/* ---- Look-ahead ------------------------------------------------------------ */
+
+int game_pushable(const Game *g)
+{
+    return !g->hooks.react && !g->ended;
+}
+
+static int push(Game *g, const Action *a, int listed)
+{
+    const VariantOps *v = g->cfg.variant;
+    size_t sz = v->state_size;
+    if (!game_pushable(g) || action_is_meta(a->kind) ||
+        grow((void **)&g->pushed, &g->cappushed, g->npushed, sz, 16))
+        return -1;
+    memcpy(g->scratch, g->st, sz);
+    if (listed && v->version >= 5 && v->apply_listed)
+        v->apply_listed(g, g->scratch, a);
+    else if (v->apply(g, g->scratch, a, NULL))
+        return -1;
+    memcpy(g->pushed + (size_t)g->npushed * sz, g->st, sz);
+    void *t = g->st;
+    g->st = g->scratch;
+    g->scratch = t;
+    if (push_key(g, v->hash(g, g->st))) {
+        memcpy(g->st, g->pushed + (size_t)g->npushed * sz, sz);
+        return -1;
+    }
+    g->npushed++;
+    return 0;
+}
+
+int game_push(Game *g, const Action *a) { return push(g, a, 0); }
+int game_push_listed(Game *g, const Action *a) { return push(g, a, 1); }
+
+void game_pop(Game *g)
+{
+    if (g->npushed <= 0)
+        return;
+    size_t sz = g->cfg.variant->state_size;
+    g->npushed--;
+    memcpy(g->st, g->pushed + (size_t)g->npushed * sz, sz);
+    keys_truncate(g, g->nkeys - 1);
 }
 
 /* ---- Perft ------------------------------------------------------------------ */

@@ -114,6 +114,10 @@ const HistoryEntry *game_history(const Game *g, int i);
 void game_history_text(const Game *g, int i, int seat, StrBuf *out);
 /* Current position string (full truth: for the engine, tests, records). */
 void game_position(const Game *g, StrBuf *out);
+/* The position as `seat` knows it (VariantOps.known), appended to out for
+ * the search bot: 1, or 0 when the variant has none now (nothing hidden,
+ * a setup under way). */
+int game_known(const Game *g, int seat, StrBuf *out);
 
 /* ---- Actions ---------------------------------------------------------- */
 /* Everything `seat` may do now: the variant's play actions (minus vetoed
@@ -186,6 +190,34 @@ int game_view(const Game *g, int seat, View *out);
  * the end or after max plies: the plies played and the final status in
  * *out, or -1 when memory ran out. */
 int game_playout(const Game *g, Rng *rng, int max, Status *out);
+
+/* Look-ahead (the search bot): game_push applies a play action of
+ * game_legal_play's list by the variant alone -- no texts, no history
+ * entry, no messages -- with the repetition keys (so every draw rule
+ * holds) and the veto's ply count following; game_pop takes the last
+ * pushed action back exactly.  Only while game_pushable: a house rule's
+ * reaction needs the whole path (game_apply on a copy).  While actions are
+ * pushed, use only the reading functions and game_legal_play, push and
+ * pop; a copy (game_clone) has a look-ahead of its own.  game_push: 0, or
+ * -1 (the variant refused the action, not pushable, out of memory) with g
+ * unchanged. */
+int game_pushable(const Game *g);
+int game_push(Game *g, const Action *a);
+void game_pop(Game *g);
+/* game_push of an action taken from game_legal_play(_of) of g as it is
+ * now, which the variant may then apply without checking it
+ * (VariantOps.apply_listed): anything else is undefined. */
+int game_push_listed(Game *g, const Action *a);
+/* For look-ahead, each with one call to the variant's status: the status
+ * in *out and the seat to act (-1 when the game is over); the play actions
+ * of `seat` (game_legal_play for a seat already known); and a brief View
+ * of `seat` -- pieces, captured pieces, geometry, with s and to_act as
+ * given -- in which the variant may leave the texts (position, question,
+ * info, last_text) empty (View.brief).  The brief View is for a bot's
+ * evaluation only, never to be shown. */
+int game_status_to_act(const Game *g, Status *out);
+void game_legal_play_of(const Game *g, int seat, ActionList *out);
+int game_view_brief(const Game *g, int seat, const Status *s, int to_act, View *out);
 
 /* What the perft functions return when memory ran out. */
 #define GAME_PERFT_NOMEM UINT64_MAX

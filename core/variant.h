@@ -70,6 +70,8 @@ typedef struct View {
     char last_text[48];       /* the last action as this seat may read it */
     int has_draw_offer;       /* a draw offer stands (filled by the core) */
     int draw_offer_seat;      /* ... made by this seat */
+    int brief;                /* built by game_view_brief (look-ahead): the
+                                 variant may leave the texts below empty */
     char position[2048];      /* a position string, only if the seat may see all */
     char question[256];       /* what seat_to_act is asked, if this seat */
     char info[1024];          /* variant lines for this seat (bids, phase ...) */
@@ -106,7 +108,8 @@ typedef struct VariantHelp {
 /* ---- The ops table ---------------------------------------------------- */
 typedef struct VariantOps {
     int version;               /* 1; 2 with the fields after history_text; 3 with values;
-                                  4 with edit and phase */
+                                  4 with edit and phase; 5 with known,
+                                  sample and apply_listed */
     const char *name;          /* command-line name: "orthodox" */
     const char *title;         /* "Orthodox chess" */
     const char *summary;       /* one line for the menu */
@@ -229,6 +232,26 @@ typedef struct VariantOps {
      * "setup", "placement", "play", "battle" ...  NULL: always "play".
      * (Once the game is over the core says "over" without asking.) */
     const char *(*phase)(const Game *g, const void *st);
+
+    /* ---- version 5 ---- */
+    /* Optional, with hidden_info: the position as `seat` knows it, for the
+     * search bot's sampling (core/bot.h): the variant's position string
+     * with every fact the seat may not know left open, in the variant's
+     * own notation, and nothing else (twin games that differ only in what
+     * the seat cannot know give the same text).  Empty when there is no
+     * position to search (a setup under way, a seat without a side). */
+    void (*known)(const Game *g, const void *st, int seat, StrBuf *out);
+    /* Optional, with known: a full-truth position string that agrees with
+     * `known` (what the seat knows stays as it is, what it does not know
+     * drawn from rng among the possibilities the public facts leave), for
+     * init to read.  0, or -1 with e when `known` cannot be completed.  It
+     * reads the text alone, never a game. */
+    int (*sample)(const char *known, Rng *rng, StrBuf *out, Error *e);
+    /* Optional: apply an action taken from the legal list of this very
+     * state (the core guarantees it: game_playout, the search's look-ahead)
+     * without the checks `apply` makes and without messages.  NULL: the
+     * core calls apply. */
+    void (*apply_listed)(const Game *g, void *st, const Action *a);
 } VariantOps;
 
 /* Messages to seats.  seat_mask bit i: seat i sees the text.  ev may be

@@ -24,6 +24,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,7 +128,10 @@ static void seen_take(const Game *g, int seat, Seen *s)
         game_history_text(g, i, seat, &t);
         sb_printf(&s->text, "  %d. %s\n", i + 1, sb_str(&t));
     }
-    sb_puts(&s->text, "view:\n");
+    /* the search bot's input (issue 12): the position as the seat knows it */
+    sb_puts(&s->text, "known: ");
+    game_known(g, seat, &s->text);
+    sb_puts(&s->text, "\nview:\n");
     render_view_text(&s->view, &n, &o, &s->text);
     sb_puts(&s->text, "\njson:\n");
     render_view_json(&s->view, &n, msgs, nmsgs, &s->text);
@@ -669,11 +673,191 @@ static void test_masq1_random_setup_reads_the_same(void **state)
         game_free(g[i]);
 }
 
+/* ---- The search bot's samples (issue 12) ------------------------------------ */
+
+/* The piece characters of a squares field by square (0 empty), with the
+ * marks that follow them ("n~^"). */
+static void board_cells(const char *pos, char cells[64][4])
+{
+    int rank = 7, file = 0;
+    memset(cells, 0, sizeof(char[64][4]));
+    for (const char *c = pos; *c && *c != ' '; c++) {
+        if (*c == '/') {
+            rank--;
+            file = 0;
+        } else if (*c >= '1' && *c <= '8') {
+            file += *c - '0';
+        } else if (*c == '~' || *c == '^') {
+            size_t l = strlen(cells[rank * 8 + file - 1]);
+            cells[rank * 8 + file - 1][l] = *c;
+        } else {
+            cells[rank * 8 + file++][0] = *c;
+        }
+    }
+    assert_int_equal(rank, 0);
+}
+
+static int by_char(const void *a, const void *b)
+{
+    return *(const char *)a - *(const char *)b;
+}
+
+/* A token's value ("unknown=" -> "kqp"), "" when absent. */
+static void token(const char *pos, const char *name, char *out, size_t n)
+{
+    const char *t = strstr(pos, name);
+    out[0] = '\0';
+    if (t)
+        snprintf(out, n, "%.*s", (int)strcspn(t + strlen(name), " "), t + strlen(name));
+}
+
+/* Check what `seat` knows against the truth of g, and samples of it. */
+static void check_known(Game *g, int seat, uint64_t seed, int *checked, int *promoted)
+{
+    StrBuf k = STRBUF_INIT, t = STRBUF_INIT;
+    if (!game_known(g, seat, &k)) {
+        sb_free(&k);
+        return;
+    }
+    game_position(g, &t);
+    const char *known = sb_str(&k), *truth = sb_str(&t);
+    int enemy = seat ^ 1;
+    char kc[64][4], tc[64][4], sc[64][4];
+    board_cells(known, kc);
+    board_cells(truth, tc);
+    /* what is open is exactly the enemy's masked figures; all else as is */
+    char hidden[40] = "";
+    size_t nh = 0;
+    for (int q = 0; q < 64; q++) {
+        if (kc[q][0] == '?') {
+            if (!strchr(tc[q], '~') || !!isupper((unsigned char)tc[q][0]) != (enemy == 0))
+                fail_msg("seed %llu: %s knows %s but the truth is %s", (unsigned long long)seed,
+                         seat ? "black" : "white", known, truth);
+            assert_string_equal(kc[q] + 1, tc[q] + 1); /* the marks */
+            hidden[nh++] = tc[q][0];
+        } else if (strcmp(kc[q], tc[q])) {
+            fail_msg("seed %llu: square %d differs: %s knows %s, truth %s",
+                     (unsigned long long)seed, q, seat ? "black" : "white", known, truth);
+        }
+    }
+    /* the figures removed without reveal, as their owner sees them */
+    View *v = calloc(1, sizeof *v);
+    assert_non_null(v);
+    game_view(g, enemy, v);
+    int removed = 0, count[7] = {0};
+    for (int i = 0; i < v->ncaptured; i++) {
+        if (v->captured[i].side == enemy)
+            count[v->captured[i].figure]++;
+        if (v->captured[i].side == enemy && (v->captured[i].flags & VP_MASKED)) {
+            char c = figure_letter(v->captured[i].figure);
+            hidden[nh++] = enemy == 0 ? c : (char)tolower((unsigned char)c);
+            removed++;
+        }
+    }
+    for (int i = 0; i < v->npieces; i++)
+        if (v->pieces[i].side == enemy)
+            count[v->pieces[i].figure]++;
+    free(v);
+    char pool[40], want[8];
+    token(known, " unknown=", pool, sizeof pool);
+    token(known, " removed=", want, sizeof want);
+    assert_int_equal(atoi(want), removed);
+    /* the pool is the truth's unknown figures, unless a Pawn promoted to a
+     * figure of which the army's own may still be masked */
+    int promo = count[FIG_QUEEN] > 1 || count[FIG_ROOK] > 2 || count[FIG_BISHOP] > 2 ||
+                count[FIG_KNIGHT] > 2;
+    hidden[nh] = '\0';
+    qsort(hidden, nh, 1, by_char);
+    qsort(pool, strlen(pool), 1, by_char);
+    if (!strcmp(pool, "-"))
+        pool[0] = '\0';
+    if (promo)
+        (*promoted)++;
+    else if (strcmp(pool, hidden))
+        fail_msg("seed %llu: %s's unknown figures are %s, the truth %s (%s)",
+                 (unsigned long long)seed, seat ? "black" : "white", pool, hidden, truth);
+    /* samples: readable, agreeing with what is known, drawn from the pool */
+    const VariantOps *mq = tu_variant("masques");
+    Rng rng;
+    rng_seed(&rng, seed);
+    for (int i = 0; i < 3; i++) {
+        StrBuf sb = STRBUF_INIT;
+        Error e;
+        if (mq->sample(known, &rng, &sb, &e))
+            fail_msg("seed %llu: no sample of %s: %s", (unsigned long long)seed, known, e.msg);
+        Game *m = tu_game(&(TuGame){.variant = mq, .position = sb_str(&sb)});
+        board_cells(sb_str(&sb), sc);
+        char drawn[40];
+        size_t nd = 0;
+        for (int q = 0; q < 64; q++) {
+            if (kc[q][0] == '?') {
+                assert_string_equal(sc[q] + 1, kc[q] + 1);
+                drawn[nd++] = sc[q][0];
+            } else {
+                assert_string_equal(sc[q], kc[q]);
+            }
+        }
+        drawn[nd] = '\0';
+        for (size_t j = 0; j < nd; j++) /* a sub-multiset of the pool */
+            assert_non_null(strchr(pool, drawn[j]));
+        /* the fields known to both: side, en passant, clocks */
+        assert_memory_equal(strchr(sb_str(&sb), ' '), strchr(known, ' '), 3);
+        game_free(m);
+        sb_free(&sb);
+    }
+    (*checked)++;
+    sb_free(&k);
+    sb_free(&t);
+}
+
+/* Issue 12, MASQ-1/MASQ-12: what the search bot starts from.  In seeded
+ * random games, at every ply and for both seats, the position the seat
+ * knows is the true position with exactly the enemy's masked figures left
+ * open (the twins test above shows it reads the same whatever they are),
+ * its `unknown=` figures are the truth's masked and removed-unseen ones,
+ * and every sample of it is a position the variant reads, equal to it
+ * where it is known, drawn from those figures. */
+static void test_masq12_bot_samples_what_the_seat_knows(void **state)
+{
+    (void)state;
+    int checked = 0, promoted = 0;
+    for (uint64_t seed = 1; seed <= 12; seed++) {
+        Game *g = new_game(seed, PARAMS[seed % ARRAY_LEN(PARAMS)]);
+        tu_play(g, 0, "random");
+        tu_play(g, 1, "random");
+        Walk w;
+        memset(&w, 0, sizeof w);
+        rng_seed(&w.rng, seed);
+        for (int ply = 0; ply < 100 && game_to_act(g) >= 0; ply++) {
+            check_known(g, 0, seed * 1000 + (uint64_t)ply, &checked, &promoted);
+            check_known(g, 1, seed * 1000 + (uint64_t)ply, &checked, &promoted);
+            ActionList l = ACTIONLIST_INIT;
+            game_legal(g, game_to_act(g), &l);
+            int n = 0;
+            for (int i = 0; i < l.n; i++)
+                if (!action_is_meta(l.v[i].kind))
+                    l.v[n++] = l.v[i];
+            if (n == 0) {
+                al_free(&l);
+                break;
+            }
+            Action a = pick_action(&w, l.v, n);
+            Error e;
+            assert_int_equal(game_apply(g, &a, &e), 0);
+            al_free(&l);
+        }
+        game_free(g);
+    }
+    print_message("%d known positions checked (%d with a promotion)\n", checked, promoted);
+    assert_true(checked >= 1000);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_masq1_random_setup_reads_the_same),
         cmocka_unit_test(test_masq12_twins_see_the_same),
+        cmocka_unit_test(test_masq12_bot_samples_what_the_seat_knows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

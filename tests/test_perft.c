@@ -108,8 +108,11 @@ static void test_orth_perft_depth_zero(void **state)
 static void walk(const Position *p, int depth, long *visited)
 {
     Move moves[CH_MAX_MOVES];
-    int n = chess_legal_moves(p, moves);
+    int n = chess_legal_moves(p, moves), check = -1;
     assert_in_range(n, 0, CH_MAX_MOVES);
+    /* ORTH-7: the status's quick test agrees with the generator */
+    assert_int_equal(chess_has_legal_move(p, &check), n > 0);
+    assert_int_equal(check, chess_in_check(p));
     for (int i = 0; i < n; i++) {
         Position c = *p;
         chess_make(&c, moves[i]);
@@ -273,9 +276,16 @@ static void test_orth7_no_moves(void **state)
     tu_chess_load(&p, "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
     assert_true(chess_in_check(&p));
     assert_int_equal(chess_legal_moves(&p, moves), 0);
+    assert_int_equal(chess_has_legal_move(&p, NULL), 0);
     tu_chess_load(&p, "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
     assert_false(chess_in_check(&p));
     assert_int_equal(chess_legal_moves(&p, moves), 0);
+    assert_int_equal(chess_has_legal_move(&p, NULL), 0);
+    /* positions with an en passant capture (ORTH-3) */
+    tu_chess_load(&p, "8/8/8/8/4Pp1k/8/8/4K3 b - e3 0 1");
+    assert_int_equal(chess_has_legal_move(&p, NULL), 1);
+    tu_chess_load(&p, "7k/8/8/6pP/7K/8/8/8 w - g6 0 1");
+    assert_int_equal(chess_has_legal_move(&p, NULL), chess_legal_moves(&p, moves) > 0);
 }
 
 /* chess_attackers names every attacker, for the occupancy given. */

@@ -165,6 +165,8 @@ void amb_view(const Game *g, const void *st, int seat, View *v)
         v->last_from = coord_make(MOVE_FROM(s->last) & 7, MOVE_FROM(s->last) >> 3);
         v->last_to = coord_make(MOVE_TO(s->last) & 7, MOVE_TO(s->last) >> 3);
     }
+    if (v->brief) /* look-ahead: the pieces are all it needs */
+        return;
     last_text(g, v);
     amb_write(s, &pos);
     str_copy(v->position, sizeof v->position, sb_str(&pos));

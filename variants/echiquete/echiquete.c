@@ -757,6 +757,8 @@ static void ech_view(const Game *g, const void *st, int seat, View *v)
                 p->flags = VP_INERT;
         }
     }
+    if (v->brief) /* look-ahead: the pieces are all it needs */
+        return;
     last_move_text(g, v);
     view_info(g, s, seat, v);
     StrBuf b = STRBUF_INIT;

@@ -185,7 +185,7 @@ static const VariantHelp MASQUES_HELP[] = {
 };
 
 const VariantOps masques_variant = {
-    .version = 4,
+    .version = 5,
     .name = "masques",
     .title = "Les Échecs Masqués",
     .summary = "every piece starts masked and moves like a pawn until revealed; "
@@ -217,4 +217,6 @@ const VariantOps masques_variant = {
     .rules = masques_rules,
     .edit = mq_edit,
     .phase = mq_phase,
+    .known = mq_write_known,
+    .sample = mq_sample,
 };

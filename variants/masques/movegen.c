@@ -197,6 +197,12 @@ static int leaves_king_attacked(const Gen *q, const MqMove *m)
     int k = mq_king(s, q->side);
     if (k < 0)
         return 0;
+    /* a masked King that stays masked (no reveal-move of it, no castling,
+     * which reveals it) is never in check, by default: no need to look */
+    int masked_check = q->mode != GEN_PUBLIC && game_param(q->g, MP_MASKED_KING_CHECK);
+    if (mq_masked(&s->pc[k]) && !masked_check &&
+        !(s->pc[k].sq == m->from && (m->flags & (MV_REVEAL | MV_CASTLE))))
+        return 0;
     MqSim sim;
     mq_sim_move(s, m, &sim);
     /* taking a revealed King ends the game at once (never a masked one: that
@@ -206,8 +212,7 @@ static int leaves_king_attacked(const Gen *q, const MqMove *m)
         return 0;
     int ksq = s->pc[k].sq == m->from ? sim.mover_to : s->pc[k].sq;
     int revealed = (sim.bb[q->side][FIG_KING] & BB(ksq)) != 0;
-    if (!revealed && (q->mode == GEN_PUBLIC ||
-                      !game_param(q->g, MP_MASKED_KING_CHECK)))
+    if (!revealed && !masked_check)
         return 0;
     return mq_attacked((const Bitboard (*)[7])sim.bb, sim.occ, ksq, q->side ^ 1);
 }
@@ -277,7 +282,12 @@ int mq_decider(const MqState *s)
 int mq_has_move(const Game *g, const MqState *s)
 {
     MqMove moves[MQ_MAX_MOVES];
-    return mq_gen_moves(g, s, s->side, GEN_FULL, moves) > 0;
+    int n = mq_gen_moves(g, s, s->side, GEN_FULL | GEN_PSEUDO, moves);
+    Gen q = {g, s, s->side, GEN_FULL, moves, 0};
+    for (int i = 0; i < n; i++) /* the first legal move will do */
+        if (!leaves_king_attacked(&q, &moves[i]))
+            return 1;
+    return 0;
 }
 
 /* ---- Mask mate (MASQ-7) ------------------------------------------------------ */

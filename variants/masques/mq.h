@@ -276,6 +276,18 @@ void mq_write_position(const Game *g, const void *st, StrBuf *out);
 /* Does the reader accept text (as mq_init would, the generator untouched)?
  * 0, or -1 with its message. */
 int mq_check_position(const Game *g, const char *text, Error *e);
+/* The position as `seat` knows it (VariantOps.known): the position string
+ * with the enemy's masked figures written '?', the enemy's castling rights
+ * it cannot rule out, no enemy nokings, and `unknown=` listing the enemy's
+ * figures that are masked or were removed without reveal (a full army less
+ * what was revealed: the public facts), e.g. `unknown=kqrrbbnnpppppppp`,
+ * `unknown=-` when none; `removed=N`, how many of the enemy's pieces
+ * were removed without reveal. */
+void mq_write_known(const Game *g, const void *st, int seat, StrBuf *out);
+/* VariantOps.sample: the '?' figures and the `removed=` pieces drawn
+ * from `unknown=` at random (nokings when the King is among the removed),
+ * castling rights kept where the sample put King and Rook. */
+int mq_sample(const char *known, Rng *rng, StrBuf *out, Error *e);
 
 /* ---- edit.c: house-rule edits (HOUSE-5) ------------------------------ */
 int mq_edit(const Game *g, void *st, const Edit *ed, Events *ev, Error *e);

@@ -589,7 +589,11 @@ int mq_init(Game *g, void *st, const char *position, Error *e)
 
 /* ---- Writing ----------------------------------------------------------------- */
 
-static void write_squares(const MqState *s, StrBuf *out)
+static void write_rest(const MqState *s, unsigned castling, unsigned nokings, StrBuf *out);
+
+/* The squares field; the masked pieces of side `open` (-1: none) are
+ * written '?' for their figure (mq_write_known). */
+static void write_squares(const MqState *s, int open, StrBuf *out)
 {
     for (int rank = 7; rank >= 0; rank--) {
         int empty = 0;
@@ -604,6 +608,8 @@ static void write_squares(const MqState *s, StrBuf *out)
             empty = 0;
             const MqPiece *p = &s->pc[id];
             char c = figure_letter(p->fig);
+            if (p->side == open && mq_masked(p))
+                c = '?';
             sb_putc(out, p->side == MQ_WHITE ? c : (char)tolower((unsigned char)c));
             if (mq_masked(p))
                 sb_putc(out, '~');
@@ -633,16 +639,23 @@ static void write_squares_of(const MqState *s, uint32_t ids, StrBuf *out)
 void mq_write_position(const Game *g, const void *st, StrBuf *out)
 {
     const MqState *s = st;
-    char a[3], b[3];
     (void)g;
     if (s->phase == PH_SETUP)
         return; /* no position string in the setup phase */
-    write_squares(s, out);
+    write_squares(s, -1, out);
+    write_rest(s, s->castling, s->nokings, out);
+}
+
+/* Everything after the squares: side, castling, en passant, counters and
+ * the tokens, with the given castling rights and nokings bits. */
+static void write_rest(const MqState *s, unsigned castling, unsigned nokings, StrBuf *out)
+{
+    char a[3], b[3];
     sb_printf(out, " %c ", s->side == MQ_WHITE ? 'w' : 'b');
-    if (!s->castling)
+    if (!castling)
         sb_putc(out, '-');
     for (int i = 0; i < 4; i++)
-        if (s->castling & MQ_CASTLES[i].bit)
+        if (castling & MQ_CASTLES[i].bit)
             sb_putc(out, MQ_CASTLES[i].letter);
     sb_printf(out, " %s %d %d", mq_sq(s->ep, a), s->halfmove, s->fullmove);
     for (int h = 0; h < 2; h++) {
@@ -652,8 +665,8 @@ void mq_write_position(const Game *g, const void *st, StrBuf *out)
         write_squares_of(s, s->right[h].attackers, out);
         sb_printf(out, ":%s", mq_sq(s->pc[s->right[h].target].sq, a));
     }
-    if (s->nokings)
-        sb_printf(out, " nokings=%s", s->nokings == 1 ? "w" : s->nokings == 2 ? "b" : "wb");
+    if (nokings)
+        sb_printf(out, " nokings=%s", nokings == 1 ? "w" : nokings == 2 ? "b" : "wb");
     switch (s->phase) {
     case PH_ANNOUNCE:
         sb_puts(out, " phase=announce threats=");
@@ -682,4 +695,205 @@ void mq_write_position(const Game *g, const void *st, StrBuf *out)
     default:
         break;
     }
+}
+
+/* ---- The position as a seat knows it, and samples of it --------------------- */
+
+/* The enemy's figures a seat cannot place: a full army less the enemy's
+ * revealed pieces on the board and those that left revealed (a revealed
+ * piece beyond its army's count is a promoted Pawn); by figure. */
+static void unknown_pool(const MqState *s, int enemy, int pool[7])
+{
+    int known[7] = {0};
+    for (int i = 0; i < MQ_NPIECES; i++) {
+        const MqPiece *p = &s->pc[i];
+        if (p->side == enemy && (p->flags & PF_ON) && !mq_masked(p))
+            known[p->fig]++;
+    }
+    for (int i = 0; i < s->nlost; i++)
+        if (s->lost[i].side == enemy && !s->lost[i].hidden)
+            known[s->lost[i].fig]++;
+    int promoted = 0;
+    for (int f = FIG_KNIGHT; f <= FIG_QUEEN; f++)
+        if (known[f] > MQ_ARMY[f]) {
+            promoted += known[f] - MQ_ARMY[f];
+            known[f] = MQ_ARMY[f];
+        }
+    known[FIG_PAWN] += promoted;
+    for (int f = FIG_PAWN; f <= FIG_KING; f++)
+        pool[f] = known[f] < MQ_ARMY[f] ? MQ_ARMY[f] - known[f] : 0;
+}
+
+/* Castling rights of `side` that the enemy cannot rule out: King and Rook
+ * squares held by unmoved pieces of the side, each masked or revealed as
+ * the right figure (whether a masked pair is King and Rook is hidden). */
+static unsigned possible_castling(const MqState *s, int side)
+{
+    unsigned bits = 0;
+    for (int i = 0; i < 4; i++) {
+        const MqCastle *c = &MQ_CASTLES[i];
+        int k = s->at[c->king], r = s->at[c->rook];
+        if (c->side != side || k < 0 || r < 0)
+            continue;
+        const MqPiece *pk = &s->pc[k], *pr = &s->pc[r];
+        if (pk->side == side && pr->side == side && (pk->flags & PF_UNMOVED) &&
+            (pr->flags & PF_UNMOVED) && (mq_masked(pk) || pk->fig == FIG_KING) &&
+            (mq_masked(pr) || pr->fig == FIG_ROOK))
+            bits |= (unsigned)c->bit;
+    }
+    return bits;
+}
+
+void mq_write_known(const Game *g, const void *st, int seat, StrBuf *out)
+{
+    const MqState *s = st;
+    (void)g;
+    if (s->phase == PH_SETUP || s->phase == PH_OVER || seat < 0 || seat > 1)
+        return;
+    int enemy = seat ^ 1;
+    unsigned castling = possible_castling(s, enemy);
+    for (int i = 0; i < 4; i++)
+        if (MQ_CASTLES[i].side == seat)
+            castling |= s->castling & (unsigned)MQ_CASTLES[i].bit;
+    write_squares(s, enemy, out);
+    write_rest(s, castling, s->nokings & (1u << seat), out);
+    int pool[7];
+    unknown_pool(s, enemy, pool);
+    sb_puts(out, " unknown=");
+    for (int f = FIG_KING; f >= FIG_PAWN; f--)
+        for (int n = 0; n < pool[f]; n++) {
+            char c = figure_letter(f);
+            sb_putc(out, enemy == MQ_WHITE ? c : (char)tolower((unsigned char)c));
+        }
+    if (!pool[FIG_PAWN] && !pool[FIG_KNIGHT] && !pool[FIG_BISHOP] && !pool[FIG_ROOK] &&
+        !pool[FIG_QUEEN] && !pool[FIG_KING])
+        sb_putc(out, '-');
+    int removed = 0;
+    for (int i = 0; i < s->nlost; i++)
+        removed += s->lost[i].side == enemy && s->lost[i].hidden;
+    sb_printf(out, " removed=%d", removed);
+}
+
+/* The square (0..63) of each character of a squares field that names a
+ * piece, -1 for the others; 0, or -1 when the field is not 8 ranks of 8. */
+static int square_of_chars(const char *f, size_t n, int *sq)
+{
+    int rank = 7, file = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = f[i];
+        sq[i] = -1;
+        if (c == '/') {
+            if (file != 8 || --rank < 0)
+                return -1;
+            file = 0;
+        } else if (c >= '1' && c <= '8') {
+            file += c - '0';
+        } else if (c != '~' && c != '^') {
+            if (file > 7)
+                return -1;
+            sq[i] = rank * 8 + file++;
+        }
+    }
+    return rank == 0 && file == 8 ? 0 : -1;
+}
+
+/* Fisher-Yates over n characters. */
+static void shuffle(char *v, size_t n, Rng *rng)
+{
+    for (size_t i = n; i > 1; i--) {
+        size_t j = rng_below(rng, (uint32_t)i);
+        char t = v[i - 1];
+        v[i - 1] = v[j];
+        v[j] = t;
+    }
+}
+
+int mq_sample(const char *known, Rng *rng, StrBuf *out, Error *e)
+{
+    char pool[32] = "";
+    const char *u = strstr(known, " unknown=");
+    size_t np = 0;
+    if (u) {
+        u += strlen(" unknown=");
+        while (u[np] && u[np] != ' ' && np < sizeof pool - 1 && u[np] != '-') {
+            pool[np] = u[np];
+            np++;
+        }
+    }
+    size_t nf = strcspn(known, " ");
+    char board[128];
+    int sq[128];
+    if (nf >= sizeof board || square_of_chars(known, nf, sq))
+        return err_set(e, "a known position needs a squares field of 8 ranks");
+    memcpy(board, known, nf);
+    board[nf] = '\0';
+    size_t nq = 0;
+    for (size_t i = 0; i < nf; i++)
+        nq += board[i] == '?';
+    const char *r = strstr(known, " removed=");
+    size_t slots = nq + (r ? strtoul(r + strlen(" removed="), NULL, 10) : 0);
+    if (slots > np)
+        return err_set(e, "the known position has %zu unknown pieces and only %zu "
+                       "unknown figures", slots, np);
+    /* More figures than pieces when the position did not come from a whole
+     * game (a position string may leave pieces out): the King, which every
+     * army has, keeps its place; the other slots take figures drawn from
+     * the rest. */
+    size_t king = strcspn(pool, "Kk");
+    if (np > slots && king < np && slots > 0) {
+        char t = pool[0];
+        pool[0] = pool[king];
+        pool[king] = t;
+        shuffle(pool + 1, np - 1, rng);
+        np = slots;
+    }
+    shuffle(pool, np, rng);
+    size_t k = 0;
+    char at[64];
+    memset(at, 0, sizeof at);
+    for (size_t i = 0; i < nf; i++) {
+        if (board[i] == '?')
+            board[i] = pool[k++];
+        if (sq[i] >= 0)
+            at[sq[i]] = board[i];
+    }
+    unsigned nokings = 0; /* the King among the pieces removed unseen */
+    for (size_t i = k; i < slots && i < np; i++)
+        if (pool[i] == 'K' || pool[i] == 'k')
+            nokings |= pool[i] == 'K' ? 1u : 2u;
+    sb_puts(out, board);
+    /* the other fields: castling kept only where the sample put King and
+     * Rook; nokings merged; the unknown= token dropped */
+    const char *p = known + nf;
+    for (int field = 1; *p; field++) {
+        while (*p == ' ')
+            p++;
+        size_t len = strcspn(p, " ");
+        if (!len)
+            break;
+        if (field == 2) { /* castling */
+            size_t before = out->len;
+            sb_putc(out, ' ');
+            for (size_t i = 0; i < len; i++)
+                for (int c = 0; c < 4; c++) {
+                    const MqCastle *cs = &MQ_CASTLES[c];
+                    char kl = cs->side == MQ_WHITE ? 'K' : 'k';
+                    if (p[i] == cs->letter && at[cs->king] == kl && at[cs->rook] == kl - 'K' + 'R')
+                        sb_putc(out, cs->letter);
+                }
+            if (out->len == before + 1)
+                sb_putc(out, '-');
+        } else if (len > 8 && strncmp(p, "nokings=", 8) == 0) {
+            for (size_t i = 8; i < len; i++)
+                nokings |= p[i] == 'w' ? 1u : p[i] == 'b' ? 2u : 0u;
+        } else if (!(len >= 8 && strncmp(p, "unknown=", 8) == 0) &&
+                   !(len >= 8 && strncmp(p, "removed=", 8) == 0)) {
+            sb_putc(out, ' ');
+            sb_putn(out, p, len);
+        }
+        p += len;
+    }
+    if (nokings)
+        sb_printf(out, " nokings=%s", nokings == 1 ? "w" : nokings == 2 ? "b" : "wb");
+    return out->failed ? err_set(e, "out of memory") : 0;
 }

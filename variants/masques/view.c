@@ -281,6 +281,8 @@ void mq_view(const Game *g, const void *st, int seat, View *v)
     }
     for (int i = 0; i < s->nlost; i++)
         add_lost(v, &s->lost[i], seat, (open >> s->lost[i].side) & 1);
+    if (v->brief) /* look-ahead: the pieces are all it needs */
+        return;
     if (all && s->phase != PH_SETUP) { /* the seat may see everything now */
         StrBuf b = STRBUF_INIT;
         mq_write_position(g, s, &b);

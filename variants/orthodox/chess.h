@@ -99,6 +99,9 @@ void chess_to_fen(const Position *p, StrBuf *out);
 
 /* All legal moves; returns the count (<= CH_MAX_MOVES). */
 int chess_legal_moves(const Position *p, Move *out);
+/* Has the side to move a legal move (chess_legal_moves > 0, cheaper)?
+ * *in_check (may be NULL): chess_in_check(p). */
+int chess_has_legal_move(const Position *p, int *in_check);
 /* All pseudo-legal moves: every orthodox move of the side to move with
  * its own King's safety ignored (it may stay or step into attack, and an
  * enemy King may be captured), en passant and double steps included;

@@ -54,6 +54,42 @@ static inline int attacked(const Position *p, int sq, int by, Bitboard occ)
     return orth && (bb_rook_attacks(sq, occ) & orth);
 }
 
+/* Every square `by` attacks with occupancy occ (the King's steps are
+ * judged with the King lifted: occ without it). */
+static inline Bitboard attack_map(const Position *p, int by, Bitboard occ)
+{
+    const Bitboard them = p->by_color[by];
+    Bitboard a = 0;
+    for (Bitboard b = p->by_fig[FIG_PAWN] & them; b;)
+        a |= CH_PAWN_ATT[by][bb_pop(&b)];
+    for (Bitboard b = p->by_fig[FIG_KNIGHT] & them; b;)
+        a |= CH_KNIGHT_ATT[bb_pop(&b)];
+    for (Bitboard b = (p->by_fig[FIG_BISHOP] | p->by_fig[FIG_QUEEN]) & them; b;)
+        a |= bb_bishop_attacks(bb_pop(&b), occ);
+    for (Bitboard b = (p->by_fig[FIG_ROOK] | p->by_fig[FIG_QUEEN]) & them; b;)
+        a |= bb_rook_attacks(bb_pop(&b), occ);
+    for (Bitboard b = p->by_fig[FIG_KING] & them; b;)
+        a |= CH_KING_ATT[bb_pop(&b)];
+    return a;
+}
+
+/* The King's steps to `targets` that are not attacked: one attack test a
+ * square when there are few, else the enemy's whole attack map. */
+static inline Bitboard safe_steps(const Position *p, Bitboard targets, int them,
+                                  Bitboard occ_no_king)
+{
+    if (bb_count(targets) <= 3) {
+        Bitboard safe = 0;
+        for (Bitboard t = targets; t;) {
+            int to = bb_pop(&t);
+            if (!attacked(p, to, them, occ_no_king))
+                safe |= BB(to);
+        }
+        return safe;
+    }
+    return targets & ~attack_map(p, them, occ_no_king);
+}
+
 static inline int king_square(const Position *p, int color)
 {
     return bb_lsb(p->by_fig[FIG_KING] & p->by_color[color]);
@@ -197,11 +233,8 @@ int chess_legal_moves(const Position *p, Move *out)
     /* King steps: tested with the King lifted off the board, so that it
      * cannot hide behind itself from a slider along the line. */
     const Bitboard occ_no_king = occ ^ BB(ksq);
-    for (Bitboard t = CH_KING_ATT[ksq] & ~own; t;) {
-        int to = bb_pop(&t);
-        if (!attacked(p, to, them, occ_no_king))
-            *m++ = MOVE_MAKE(ksq, to, MK_NORMAL);
-    }
+    for (Bitboard t = safe_steps(p, CH_KING_ATT[ksq] & ~own, them, occ_no_king); t;)
+        *m++ = MOVE_MAKE(ksq, bb_pop(&t), MK_NORMAL);
 
     const Bitboard checkers = chess_attackers(p, ksq, them, occ);
     if (bb_many(checkers))
@@ -247,6 +280,67 @@ int chess_legal_moves(const Position *p, Move *out)
         m = emit_from(m, sq, t);
     }
     return (int)(m - out);
+}
+
+/* chess_legal_moves(p) > 0, found with the least work: the pieces other
+ * than the King first (a knight or a slider with a square it may go to is
+ * enough), the King's steps last (each needs an attack test).  Castling
+ * is never the only legal move: the King's step to the square it passes
+ * is legal whenever the castling is. */
+int chess_has_legal_move(const Position *p, int *in_check)
+{
+    const int us = p->side, them = us ^ 1;
+    const Bitboard own = p->by_color[us], enemy = p->by_color[them];
+    const Bitboard occ = own | enemy;
+    const int ksq = king_square(p, us);
+    const Bitboard checkers = chess_attackers(p, ksq, them, occ);
+    if (in_check)
+        *in_check = checkers != 0;
+    if (!bb_many(checkers)) {
+        Bitboard allowed = ~own;
+        if (checkers)
+            allowed &= checkers | bb_between(ksq, bb_lsb(checkers));
+        const Bitboard pinned = pinned_pieces(p, ksq, own, enemy);
+        for (Bitboard b = p->by_fig[FIG_KNIGHT] & own & ~pinned; b;) {
+            int sq = bb_pop(&b);
+            if (CH_KNIGHT_ATT[sq] & allowed)
+                return 1;
+        }
+        for (Bitboard b = (p->by_fig[FIG_BISHOP] | p->by_fig[FIG_QUEEN]) & own; b;) {
+            int sq = bb_pop(&b);
+            Bitboard t = bb_bishop_attacks(sq, occ) & allowed;
+            if (pinned & BB(sq))
+                t &= bb_line_through(ksq, sq);
+            if (t)
+                return 1;
+        }
+        for (Bitboard b = (p->by_fig[FIG_ROOK] | p->by_fig[FIG_QUEEN]) & own; b;) {
+            int sq = bb_pop(&b);
+            Bitboard t = bb_rook_attacks(sq, occ) & allowed;
+            if (pinned & BB(sq))
+                t &= bb_line_through(ksq, sq);
+            if (t)
+                return 1;
+        }
+        Move buf[CH_MAX_MOVES];
+        const Bitboard pawns = p->by_fig[FIG_PAWN] & own;
+        if (gen_pawns(p, buf, pawns & ~pinned, allowed) != buf)
+            return 1;
+        for (Bitboard pp = pawns & pinned; pp;) {
+            int sq = bb_pop(&pp);
+            if (gen_pawns(p, buf, BB(sq), allowed & bb_line_through(ksq, sq)) != buf)
+                return 1;
+        }
+        if (p->ep >= 0)
+            for (Bitboard c = ep_candidates(p); c;)
+                if (ep_capture_safe(p, bb_pop(&c)))
+                    return 1;
+    }
+    const Bitboard occ_no_king = occ ^ BB(ksq);
+    for (Bitboard t = CH_KING_ATT[ksq] & ~own; t;)
+        if (!attacked(p, bb_pop(&t), them, occ_no_king))
+            return 1;
+    return 0;
 }
 
 /* Pseudo-legal: the orthodox moves of every piece with the own King's

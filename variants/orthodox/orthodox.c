@@ -137,9 +137,14 @@ static void orth_legal(const Game *g, const void *st, int seat,
     if (seat != p->side)
         return;
     int n = chess_legal_moves(p, moves);
-    for (int i = 0; i < n; i++) {
-        Action a = move_action(seat, moves[i]);
-        al_push(out, &a);
+    Action *a = al_extend(out, n);
+    for (int i = 0; a && i < n; i++) { /* move_action, in place */
+        a[i].kind = ACT_MOVE;
+        a[i].seat = (uint8_t)seat;
+        a[i].figure = (uint8_t)MOVE_PROMO_FIG(moves[i]);
+        a[i].from = sq_coord(MOVE_FROM(moves[i]));
+        a[i].to = sq_coord(MOVE_TO(moves[i]));
+        a[i].code = moves[i];
     }
 }
 
@@ -180,6 +185,15 @@ static int orth_apply(const Game *g, void *st, const Action *a, Events *ev)
     if (ev)
         ev_emit(ev, SEATS_ALL, "%s plays %s", SIDE_NAMES[mover], san);
     return 0;
+}
+
+static void orth_apply_listed(const Game *g, void *st, const Action *a)
+{
+    OrthodoxState *s = st;
+    (void)g;
+    chess_make(&s->pos, (Move)a->code);
+    s->last = (Move)a->code;
+    s->has_last = 1;
 }
 
 static int orth_parse(const Game *g, const void *st, const ActionList *legal,
@@ -236,11 +250,11 @@ static void set_result(Status *out, unsigned winners, const char *reason)
 static void orth_status(const Game *g, const void *st, Status *out)
 {
     const Position *p = &cstate(st)->pos;
-    Move moves[CH_MAX_MOVES];
-    int check = chess_in_check(p);
+    int check;
+    int moves = chess_has_legal_move(p, &check);
 
     out->in_check = check ? 1u << p->side : 0;
-    if (chess_legal_moves(p, moves) == 0) { /* ORTH-7 */
+    if (!moves) { /* ORTH-7 */
         if (check)
             set_result(out, 1u << (p->side ^ 1), "checkmate");
         else
@@ -301,6 +315,8 @@ static void orth_view(const Game *g, const void *st, int seat, View *v)
         vp->side = (int8_t)CH_COLOR(pc);
         vp->figure = (uint8_t)CH_FIG(pc);
     }
+    if (v->brief) /* look-ahead: the pieces are all it needs */
+        return;
     if (s->has_last) {
         v->has_last = 1;
         v->last_from = sq_coord(MOVE_FROM(s->last));
@@ -390,7 +406,7 @@ static uint64_t orth_perft(const Game *g, const void *st, int depth)
 }
 
 const VariantOps orthodox_variant = {
-    .version = 4,
+    .version = 5,
     .name = "orthodox",
     .title = "Orthodox chess",
     .summary = "the standard game: check, mate, castling, en passant, "
@@ -418,4 +434,5 @@ const VariantOps orthodox_variant = {
     .help = ORTHODOX_HELP,
     .rules = orthodox_rules,
     .edit = orth_edit,
+    .apply_listed = orth_apply_listed,
 };

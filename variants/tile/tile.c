@@ -619,6 +619,8 @@ static void tile_view(const Game *g, const void *st, int seat, View *v)
                 p->figure = (uint8_t)f;
             }
         }
+    if (v->brief) /* look-ahead: the pieces are all it needs */
+        return;
     last_move(g, v);
     view_info(g, s, seat, v);
     StrBuf b = STRBUF_INIT;
