@@ -1,10 +1,13 @@
 /*
- * bot.c -- machine players: the random and greedy levels (core/bot.h).
+ * bot.c -- machine players: the random, greedy and search levels
+ * (core/bot.h).
  *
- * Invariant: bot_choose reads only its BotInput.  The greedy level's
- * model game is rebuilt from the View's position string, which a variant
- * fills only when the seat may know the whole position, so a model never
- * holds more than the seat knows.
+ * Invariant: bot_choose reads only its BotInput.  A model game is built
+ * from the View's position string, which a variant fills only when the
+ * seat may know the whole position, or from a sample of BotInput.known,
+ * which the variant writes from what the seat knows and completes from
+ * that text alone; so a model never holds more than the seat knows, and
+ * everything drawn for it comes from the bot's own generator.
  */
 #include "bot.h"
 

@@ -20,13 +20,20 @@
  *           when the seat may see everything; with hidden figures, from
  *           what the View shows: a known figure's value, an unknown one's
  *           average), ties drawn at random;
- *   search  alpha-beta with iterative deepening on the model game (the
- *           seat's sides maximise, every other side minimises: the
- *           "paranoid" scheme, exact for two sides, cautious for more),
- *           within BOT_SEARCH_NODES nodes; the best action of the deepest
- *           finished iteration, ties drawn at random.  It needs a position
- *           the seat sees whole: with hidden figures it refuses (Masqués'
- *           sampling of hidden arrangements is still to come).
+ *   search  alpha-beta with iterative deepening (the seat's sides
+ *           maximise, every other side minimises: the "paranoid" scheme,
+ *           exact for two sides, cautious for more), captures first, and a
+ *           quiescence search at the leaves (captures, or a battle's answer
+ *           with few options), within BOT_SEARCH_NODES nodes; the best
+ *           action of the deepest finished iteration, ties drawn at random.
+ *           It searches a model game: the position itself when the seat
+ *           sees it whole; otherwise (Masqués) BOT_SAMPLES positions drawn
+ *           by the variant from what the seat knows (BotInput.known, the
+ *           hidden figures drawn among those the public facts leave), the
+ *           scores summed, the budget shared.  With no position to search
+ *           (a Masqués setup) it makes the greedy choice.  Look-ahead
+ *           pushes and pops actions on the model (game_push) unless a
+ *           house rule's reaction needs the whole path.
  *
  * Invariant: for the same input and the same generator state a bot makes
  * the same choice (tests compare twin games that differ only in what the
