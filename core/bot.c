@@ -11,6 +11,7 @@
  */
 #include "bot.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -613,11 +614,66 @@ int bot_choose_limited(const BotInput *in, int level, const BotLimits *lim, Rng 
 
 int bot_play(Game *g, int seat, int level, Rng *rng, Action *chosen, Error *e)
 {
+    BotSpec spec = {level, {0, 0, 0}};
+    return bot_play_spec(g, seat, &spec, rng, chosen, e);
+}
+
+int bot_spec_parse(const char *text, BotSpec *spec, Error *e)
+{
+    memset(spec, 0, sizeof *spec);
+    const char *colon = strchr(text, ':');
+    char level[16], q[48];
+    size_t n = colon ? (size_t)(colon - text) : strlen(text);
+    if (n >= sizeof level)
+        return bot_level_parse(str_clip(q, sizeof q, text), &spec->level, e);
+    memcpy(level, text, n);
+    level[n] = '\0';
+    if (bot_level_parse(level, &spec->level, e))
+        return -1;
+    if (!colon)
+        return 0;
+    if (spec->level != BOT_SEARCH)
+        return err_set(e, "'%s': only the search bot takes a budget (search:20000 for "
+                          "nodes, search:500ms for milliseconds)", str_clip(q, sizeof q, text));
+    const char *t = colon + 1;
+    char *end;
+    long v = (*t >= '0' && *t <= '9') ? strtol(t, &end, 10) : -1;
+    int ms = v >= 0 && strcmp(end, "ms") == 0;
+    if (v < 1 || (!ms && *end) || (ms ? v > 3600000L : v > 100000000L))
+        return err_set(e, "'%s': the search's budget is a number of nodes (search:20000, 1 to "
+                          "100000000) or of milliseconds (search:500ms, 1 to 3600000)",
+                       str_clip(q, sizeof q, text));
+    if (ms)
+        spec->lim.ms = v;
+    else
+        spec->lim.nodes = v;
+    return 0;
+}
+
+const char *bot_spec_name(const BotSpec *spec, char *buf, size_t n)
+{
+    if (spec->lim.ms > 0)
+        snprintf(buf, n, "%s:%ldms", bot_level_name(spec->level), spec->lim.ms);
+    else if (spec->lim.nodes > 0)
+        snprintf(buf, n, "%s:%ld", bot_level_name(spec->level), spec->lim.nodes);
+    else
+        snprintf(buf, n, "%s", bot_level_name(spec->level));
+    return buf;
+}
+
+int bot_spec_eq(const BotSpec *a, const BotSpec *b)
+{
+    return a->level == b->level && a->lim.nodes == b->lim.nodes && a->lim.ms == b->lim.ms &&
+           a->lim.depth == b->lim.depth;
+}
+
+int bot_play_spec(Game *g, int seat, const BotSpec *spec, Rng *rng, Action *chosen, Error *e)
+{
     BotInput in;
     if (bot_input(g, seat, &in, e))
         return -1;
     Action a;
-    int rc = bot_choose(&in, level, rng, &a, e);
+    int rc = bot_choose_limited(&in, spec->level, &spec->lim, rng, &a, e);
     bot_input_free(&in);
     if (rc == 0)
         rc = game_apply(g, &a, e);

@@ -97,4 +97,20 @@ int bot_choose_limited(const BotInput *in, int level, const BotLimits *lim, Rng 
  * unchanged).  *chosen (may be NULL) gets the action played. */
 int bot_play(Game *g, int seat, int level, Rng *rng, Action *chosen, Error *e);
 
+/* A bot as a person names it: a level, and for the search its budget. */
+typedef struct BotSpec {
+    int level;
+    BotLimits lim;  /* zero: the level's own (BOT_SEARCH_NODES) */
+} BotSpec;
+
+/* "random", "greedy", "search", "search:N" (N nodes a decision, 1 to
+ * 100,000,000) or "search:Nms" (N milliseconds a decision, 1 to 3,600,000;
+ * not deterministic): 0 and *spec, or -1 with e naming what is wrong. */
+int bot_spec_parse(const char *text, BotSpec *spec, Error *e);
+/* The text bot_spec_parse reads back ("search:50000"), in buf (n >= 32). */
+const char *bot_spec_name(const BotSpec *spec, char *buf, size_t n);
+int bot_spec_eq(const BotSpec *a, const BotSpec *b);
+/* bot_play with a spec's level and limits. */
+int bot_play_spec(Game *g, int seat, const BotSpec *spec, Rng *rng, Action *chosen, Error *e);
+
 #endif

@@ -69,7 +69,8 @@ static const OptionDef OPTIONS[] = {
                                      "the side of the seat to act)"},
     {"--rules", OPT_RULES, "FILE", "house rules: a Lua script; repeatable, applied in "
                                    "order (docs/HOUSE-RULES.md)"},
-    {"--bot", OPT_BOT, "SEAT=LEVEL", "a bot plays SEAT: random, greedy or search; repeatable "
+    {"--bot", OPT_BOT, "SEAT=LEVEL", "a bot plays SEAT: random, greedy or search (search:N "
+                                     "nodes a move, search:Nms milliseconds); repeatable "
                                      "(every seat may be a bot: watch the game)"},
     {"--delay", OPT_DELAY, "MS", "wait MS milliseconds after each bot's move (0 .. 60000)"},
     {"--variant", OPT_VARIANT, "NAME", "the variant to check the scripts against "

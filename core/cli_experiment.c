@@ -63,7 +63,7 @@ static double now_seconds(void)
 static int read_players(const Game *g, const CliOptions *o, ExpInfo *x, Error *e)
 {
     for (int p = 0; p < x->nseats; p++)
-        x->players[p] = BOT_RANDOM;
+        memset(&x->players[p], 0, sizeof x->players[p]); /* random */
     for (int i = 0; i < o->nbots; i++) {
         const char *eq = strchr(o->bots[i], '=');
         char name[32];
@@ -78,7 +78,7 @@ static int read_players(const Game *g, const CliOptions *o, ExpInfo *x, Error *e
             sb_free(&b);
             return -1;
         }
-        if (bot_level_parse(eq + 1, &x->players[seat], e))
+        if (bot_spec_parse(eq + 1, &x->players[seat], e))
             return err_prefix(e, "--bot %s", o->bots[i]), -1;
     }
     return 0;

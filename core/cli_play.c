@@ -41,7 +41,8 @@ typedef struct Play {
     int shown_seat;          /* seat whose board is on the screen, -1 none,
                                 SHOWN_PUBLIC: what every seat may know */
     int loaded;              /* the game came from a file (full truth) */
-    int bot[MAX_SEATS];      /* per seat: 0 a person, else BotLevel + 1 */
+    int bot[MAX_SEATS];      /* per seat: 0 a person, 1 a bot ... */
+    BotSpec spec[MAX_SEATS]; /* ... this one */
     Rng bot_rng;             /* the bots' draws */
     int delay_ms;            /* pause after a bot's move */
 } Play;
@@ -337,13 +338,13 @@ static int choose_bots(const Play *p, CliOptions *o, char *buf, size_t n)
         const char *bad = NULL;
         for (char *w = strtok(buf, " \t,"); w && !bad; w = strtok(NULL, " \t,")) {
             char *eq = strchr(w, '=');
-            int level;
+            BotSpec spec;
             if (!eq || o->nbots == CLI_MAX_SEATS_BOTS) {
                 bad = w;
                 break;
             }
             *eq = '\0';
-            if (game_seat_by_name(g, w) < 0 || bot_level_parse(eq + 1, &level, &e))
+            if (game_seat_by_name(g, w) < 0 || bot_spec_parse(eq + 1, &spec, &e))
                 bad = w;
             *eq = '=';
             o->bots[o->nbots++] = w;
@@ -353,7 +354,7 @@ static int choose_bots(const Play *p, CliOptions *o, char *buf, size_t n)
             break;
         }
         printf("'%s': write SEAT=LEVEL with a seat among %s and a level random, "
-               "greedy or search\n", bad, sb_str(&names));
+               "greedy or search (search:N for N nodes a move)\n", bad, sb_str(&names));
     }
     sb_free(&names);
     game_free(g);
@@ -1201,9 +1202,10 @@ static int after_game(Play *p)
 static int bot_turn(Play *p, int seat)
 {
     int before = game_history_len(p->g);
-    int level = p->bot[seat] - 1;
+    const BotSpec *spec = &p->spec[seat];
+    int level = spec->level;
     Error e;
-    if (bot_play(p->g, seat, level, &p->bot_rng, NULL, &e)) {
+    if (bot_play_spec(p->g, seat, spec, &p->bot_rng, NULL, &e)) {
         printf("error: the %s bot of %s: %s\n", bot_level_name(level),
                game_seat_name(p->g, seat), e.msg);
         return -1;
@@ -1236,7 +1238,7 @@ static int read_bots(Play *p, const CliOptions *o, Error *e)
         const char *eq = strchr(o->bots[i], '=');
         char name[32];
         snprintf(name, sizeof name, "%.*s", (int)(eq - o->bots[i]), o->bots[i]);
-        int seat = game_seat_by_name(p->g, name), level;
+        int seat = game_seat_by_name(p->g, name);
         if (seat < 0 || seat >= MAX_SEATS) {
             StrBuf b = STRBUF_INIT;
             for (int s = 0; s < game_nseats(p->g); s++)
@@ -1245,11 +1247,11 @@ static int read_bots(Play *p, const CliOptions *o, Error *e)
             sb_free(&b);
             return -1;
         }
-        if (bot_level_parse(eq + 1, &level, e)) {
+        if (bot_spec_parse(eq + 1, &p->spec[seat], e)) {
             err_prefix(e, "--bot %s", o->bots[i]);
             return -1;
         }
-        p->bot[seat] = level + 1;
+        p->bot[seat] = 1;
     }
     return 0;
 }

@@ -247,15 +247,15 @@ static int cmd_as(Batch *b, const char *arg, Error *e)
  * know (core/bot.h), and its action is answered like a typed one. */
 static int cmd_bot(Batch *b, const char *arg, Error *e)
 {
-    int level;
-    if (bot_level_parse(arg[0] ? arg : "", &level, e))
+    BotSpec spec;
+    if (bot_spec_parse(arg[0] ? arg : "", &spec, e))
         return -1;
     int seat = asking_seat(b);
     if (game_to_act(b->g) < 0)
         return err_set(e, "the game is over: no bot can act");
     int msgs = game_message_count(b->g);
     int before = game_history_len(b->g);
-    if (bot_play(b->g, seat, level, &b->bot_rng, NULL, e))
+    if (bot_play_spec(b->g, seat, &spec, &b->bot_rng, NULL, e))
         return -1;
     return answer_played(b, seat, msgs, before);
 }
@@ -601,7 +601,8 @@ static const BatchCommand COMMANDS[] = {
     {"as", "as SEAT ACTION|COMMAND", "play ACTION as SEAT, or ask COMMAND as SEAT "
                                      "(as black resign, as black history)", cmd_as},
     {"bot", "bot LEVEL", "a bot plays for the asking seat (the seat to act, or as SEAT): "
-                         "random, greedy or search, from what that seat may know", cmd_bot},
+                         "random, greedy or search (search:N nodes, search:Nms "
+                         "milliseconds), from what that seat may know", cmd_bot},
     {"legal", "legal [SEAT]", "the legal actions of SEAT (default: the seat to act)", cmd_legal},
     {"view", "view [SEAT]", "what SEAT may see: board, last move, question, status, messages",
      cmd_view},

@@ -47,7 +47,7 @@ int exp_play(const ExpInfo *x, long index, int set, Game *g, ExpGame *out, Error
     out->set = set;
     out->index = index;
     out->seed = game_config(g)->seed;
-    int level[MAX_SEATS];
+    BotSpec level[MAX_SEATS];
     Rng rng[MAX_SEATS];
     for (int p = 0; p < x->nseats; p++) {
         int seat = exp_player_seat(x, index, p);
@@ -61,7 +61,7 @@ int exp_play(const ExpInfo *x, long index, int set, Game *g, ExpGame *out, Error
         Action a;
         int rc;
         al_clear(&l);
-        if (level[seat] == BOT_RANDOM)
+        if (level[seat].level == BOT_RANDOM)
             game_legal_play(g, &l);
         if (l.failed) {
             al_free(&l);
@@ -81,7 +81,8 @@ int exp_play(const ExpInfo *x, long index, int set, Game *g, ExpGame *out, Error
             }
             for (int i = 0; i < in.legal.n; i++)
                 out->choices += !action_is_meta(in.legal.v[i].kind);
-            rc = bot_choose(&in, level[seat], &rng[seat], &a, e);
+            rc = bot_choose_limited(&in, level[seat].level, &level[seat].lim, &rng[seat], &a,
+                                    e);
             bot_input_free(&in);
         }
         if (rc == 0)
@@ -89,7 +90,7 @@ int exp_play(const ExpInfo *x, long index, int set, Game *g, ExpGame *out, Error
         if (rc) {
             al_free(&l);
             err_prefix(e, "ply %d, %s's %s bot", out->plies + 1, game_seat_name(g, seat),
-                       bot_level_name(level[seat]));
+                       bot_level_name(level[seat].level));
             return -1;
         }
         out->plies++;
@@ -228,14 +229,15 @@ static double branching(const Figures *f)
 static int mixed_players(const ExpInfo *x)
 {
     for (int p = 1; p < x->nseats; p++)
-        if (x->players[p] != x->players[0])
+        if (!bot_spec_eq(&x->players[p], &x->players[0]))
             return 1;
     return 0;
 }
 
 static void player_name(const ExpInfo *x, int p, char *buf, size_t n)
 {
-    snprintf(buf, n, "P%d %s", p + 1, bot_level_name(x->players[p]));
+    char b[32];
+    snprintf(buf, n, "P%d %s", p + 1, bot_spec_name(&x->players[p], b, sizeof b));
 }
 
 static void set_description(const ExpSet *s, StrBuf *out)
@@ -506,10 +508,11 @@ static void json_figures(const ExpInfo *x, const Figures *f, int set, StrBuf *ou
     for (int p = 0; p < x->nseats; p++) {
         double s = stats_score(f->pw[p], f->pd[p], f->pl[p]);
         Interval ci = stats_score_interval(f->pw[p], f->pd[p], f->pl[p], STATS_Z95);
+        char b[32];
         sb_printf(out, "%s{\"player\":%d,\"level\":\"%s\",\"wins\":%ld,\"draws\":%ld,"
                        "\"losses\":%ld,\"score\":%.6f,\"lo\":%.6f,\"hi\":%.6f}",
-                  p ? "," : "", p + 1, bot_level_name(x->players[p]), f->pw[p], f->pd[p],
-                  f->pl[p], s, ci.lo, ci.hi);
+                  p ? "," : "", p + 1, bot_spec_name(&x->players[p], b, sizeof b), f->pw[p],
+                  f->pd[p], f->pl[p], s, ci.lo, ci.hi);
     }
     sb_puts(out, "]");
     if (x->nseats == 2) {
@@ -552,8 +555,10 @@ static void json_info(const ExpInfo *x, StrBuf *out)
         sb_json_str(out, x->seat[s]);
     }
     sb_puts(out, "],\"players\":[");
-    for (int p = 0; p < x->nseats; p++)
-        sb_printf(out, "%s\"%s\"", p ? "," : "", bot_level_name(x->players[p]));
+    for (int p = 0; p < x->nseats; p++) {
+        char b[32];
+        sb_printf(out, "%s\"%s\"", p ? "," : "", bot_spec_name(&x->players[p], b, sizeof b));
+    }
     sb_printf(out, "],\"games\":%ld,\"seed\":\"%llu\",\"max_plies\":%d,\"sets\":[", x->games,
               (unsigned long long)x->seed, x->max_plies);
     for (int k = 0; k < x->nsets; k++) {
@@ -588,12 +593,12 @@ void exp_json(const ExpInfo *x, const ExpGame *games, long n, int shard_k, int s
         const ExpGame *g = &games[i];
         sb_printf(out, "%s\n{\"set\":\"%s\",\"index\":%ld,\"seed\":\"%llu\",\"players\":[",
                   i ? "," : "", x->set[g->set].label, g->index, (unsigned long long)g->seed);
-        for (int s = 0; s < x->nseats; s++) { /* the level at each seat */
-            int lvl = 0;
+        for (int s = 0; s < x->nseats; s++) { /* the bot at each seat */
+            char b[32] = "random";
             for (int p = 0; p < x->nseats; p++)
                 if (exp_player_seat(x, g->index, p) == s)
-                    lvl = x->players[p];
-            sb_printf(out, "%s\"%s\"", s ? "," : "", bot_level_name(lvl));
+                    bot_spec_name(&x->players[p], b, sizeof b);
+            sb_printf(out, "%s\"%s\"", s ? "," : "", b);
         }
         sb_puts(out, "],\"result\":");
         sb_json_str(out, g->result);
@@ -721,7 +726,7 @@ static int read_info(const Json *j, ExpInfo *x, Error *e)
     if (np != x->nseats)
         return err_set(e, "\"players\" names %d players for %d seats", np, x->nseats);
     for (int p = 0; p < np; p++)
-        if (bot_level_parse(lv[p], &x->players[p], e))
+        if (bot_spec_parse(lv[p], &x->players[p], e))
             return err_prefix(e, "\"players\""), -1;
     const Json *sets = json_get(j, "sets");
     if (!sets || sets->type != JSON_ARRAY || sets->count < 1 || sets->count > EXP_MAX_SETS)

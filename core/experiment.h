@@ -23,6 +23,7 @@
 
 #include <stdint.h>
 
+#include "bot.h"
 #include "game.h"
 #include "json.h"
 #include "util.h"
@@ -47,7 +48,7 @@ typedef struct ExpInfo {
     int nsides, nseats;
     char side[MAX_SIDES][EXP_NAME];
     char seat[MAX_SEATS][EXP_NAME];
-    int players[MAX_SEATS];        /* bot level of player p (= seat p in rotation 0) */
+    BotSpec players[MAX_SEATS];    /* the bot of player p (= seat p in rotation 0) */
     long games;                    /* per rule set */
     uint64_t seed;
     int max_plies;

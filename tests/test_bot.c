@@ -303,6 +303,68 @@ static void test_bot_batch_command(void **state)
     tu_run_free(&r);
 }
 
+/* Issue 12, budgets: `search:N` gives the search N nodes a decision and
+ * `search:Nms` N milliseconds, in batch mode, in the terminal and in
+ * experiments (the JSON names them, merge reads them back); a budget is
+ * honoured (1 node does not see what 20,000 see) and a bad one is named. */
+static void test_bot_budgets(void **state)
+{
+    (void)state;
+    BotSpec spec;
+    Error e;
+    char buf[32];
+    assert_int_equal(bot_spec_parse("search:5000", &spec, &e), 0);
+    assert_int_equal(spec.level, BOT_SEARCH);
+    assert_int_equal(spec.lim.nodes, 5000);
+    assert_string_equal(bot_spec_name(&spec, buf, sizeof buf), "search:5000");
+    assert_int_equal(bot_spec_parse("search:250ms", &spec, &e), 0);
+    assert_int_equal(spec.lim.ms, 250);
+    assert_string_equal(bot_spec_name(&spec, buf, sizeof buf), "search:250ms");
+    assert_int_equal(bot_spec_parse("Greedy", &spec, &e), 0);
+    assert_string_equal(bot_spec_name(&spec, buf, sizeof buf), "greedy");
+    static const char *const bad[] = {"search:", "search:0", "search:-3", "search:12x",
+                                      "search:5000s", "search:3600001ms", "search:100000001"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        assert_int_equal(bot_spec_parse(bad[i], &spec, &e), -1);
+        assert_has(e.msg, "the search's budget is a number of nodes");
+    }
+    assert_int_equal(bot_spec_parse("greedy:10", &spec, &e), -1);
+    assert_has(e.msg, "'greedy:10': only the search bot takes a budget");
+
+    const char *fen = "run orthodox --fen \"4k3/8/4p3/3p4/8/8/8/3QK3 w - - 0 1\"";
+    TuRun r, r2;
+    tu_run(&r, fen, "bot search\n");
+    tu_run(&r2, fen, "bot search:1\n");
+    assert_has(r.out, "white: Qa1 (d1a1)");
+    assert_string_not_equal(r.out, r2.out);
+    tu_run_free(&r);
+    tu_run_free(&r2);
+    tu_run(&r, fen, "bot search:1\nbot search:0\n");
+    tu_run(&r2, fen, "bot search:1\nbot search:0\n");
+    assert_string_equal(r.out, r2.out); /* a node budget repeats */
+    assert_has(r.out, "error: 'search:0': the search's budget is a number of nodes");
+    tu_run_free(&r);
+    tu_run_free(&r2);
+    tu_run(&r, "play orthodox --bot black=search:abc", "");
+    assert_has(r.err, "--bot black=search:abc: 'search:abc': the search's budget is a number");
+    tu_run_free(&r);
+    tu_run(&r, "experiment orthodox --games 2 --bot white=search:300 --seed 2 --json", NULL);
+    assert_has(r.out, "\"players\":[\"search:300\",\"random\"]");
+    char path[] = "/tmp/chessvar-budgets-XXXXXX", cmd[64];
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    assert_non_null(f);
+    fputs(r.out, f);
+    fclose(f);
+    tu_run_free(&r);
+    snprintf(cmd, sizeof cmd, "merge %s", path);
+    tu_run(&r, cmd, NULL);
+    assert_has(r.out, "Players: P1 search:300, P2 random");
+    tu_run_free(&r);
+    remove(path);
+}
+
 /* Issue 12 in the terminal: `play --bot SEAT=LEVEL` -- a bot's move is
  * printed like a person's and the person keeps its own board; bots on
  * every seat play to the end; bad seats and levels are named; in Masqués
@@ -332,7 +394,7 @@ static void test_play_with_bots(void **state)
     unsetenv("CHESSVAR_SCRIPTS");
     assert_has(r.out, "Bots (random, greedy, search) may play seats: white, black.\n");
     assert_has(r.out, "'red=x': write SEAT=LEVEL with a seat among white, black and a "
-                      "level random, greedy or search\n");
+                      "level random, greedy or search (search:N for N nodes a move)\n");
     assert_has(r.out, "black (greedy bot): ");
     tu_run_free(&r);
     tu_run(&r, "play masques --bot black=random --seed 3 --ascii",
@@ -479,6 +541,7 @@ int main(void)
         cmocka_unit_test(test_bot_sees_only_its_seat),
         cmocka_unit_test(test_bot_twins_with_a_choice),
         cmocka_unit_test(test_bot_batch_command),
+        cmocka_unit_test(test_bot_budgets),
         cmocka_unit_test(test_play_with_bots),
         cmocka_unit_test(test_playout_is_the_game),
         cmocka_unit_test(test_search_looks_ahead),

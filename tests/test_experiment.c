@@ -45,8 +45,8 @@ static void hand_info(ExpInfo *x, int nsets)
     x->nsides = x->nseats = 2;
     strcpy(x->side[0], "white"), strcpy(x->side[1], "black");
     strcpy(x->seat[0], "white"), strcpy(x->seat[1], "black");
-    x->players[0] = BOT_GREEDY;
-    x->players[1] = BOT_RANDOM;
+    x->players[0].level = BOT_GREEDY;
+    x->players[1].level = BOT_RANDOM;
     x->games = 10;
     x->seed = 5;
     x->max_plies = 1000;
