@@ -9,6 +9,8 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <ctype.h>
+#include <strings.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -579,8 +581,38 @@ static void check_game(const BatchRun *r, const Game *g, const char *line)
     check_perft(g, line, r->wide);
 }
 
-static void batch_step(BatchRun *r, const char *line, int lineno, int last)
+/* A search bot's budget, capped: every "search" in the line (any case)
+ * gets ":200" as its budget in place of any it had, so an input cannot ask
+ * for hours of look-ahead ("search:3600000ms"); the budget's syntax is
+ * tested in tests/test_bot.c.  Writes into out (at least 2 * strlen(line)
+ * + 16 bytes). */
+static const char *cap_search(const char *line, char *out)
 {
+    char *o = out;
+    for (const char *c = line; *c;) {
+        if (strncasecmp(c, "search", 6) == 0) {
+            memcpy(o, c, 6);
+            o += 6;
+            c += 6;
+            memcpy(o, ":200", 4);
+            o += 4;
+            if (*c == ':')
+                for (c++; isalnum((unsigned char)*c); c++)
+                    ;
+        } else {
+            *o++ = *c++;
+        }
+    }
+    *o = '\0';
+    return out;
+}
+
+static void batch_step(BatchRun *r, const char *raw, int lineno, int last)
+{
+    char *capped = malloc(2 * strlen(raw) + 16);
+    if (!capped)
+        abort();
+    const char *line = cap_search(raw, capped);
     Game *g = batch_game(r->b);
     Game *before = game_clone(g);
     StrBuf out = STRBUF_INIT;
@@ -599,6 +631,7 @@ static void batch_step(BatchRun *r, const char *line, int lineno, int last)
         if (lineno % r->period == 0 || last)
             check_game(r, g, line);
     }
+    free(capped);
 }
 
 static void batch_options(const uint8_t *d, CliOptions *o)
