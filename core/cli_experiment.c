@@ -240,10 +240,15 @@ static int write_all(int fd, const void *p, size_t n)
     return 0;
 }
 
-/* A worker: tasks j, j + jobs, ... each sent back as a WorkerMsg. */
+/* A worker: the tasks t with (t + t / jobs) % jobs == j, each sent back
+ * as a WorkerMsg.  Not simply t % jobs == j: with as many jobs as seats,
+ * each worker would get one rotation of the seats only (P1 always white),
+ * and games of one rotation may be much longer than the other's. */
 static void worker(Run *r, int j, int jobs, int fd)
 {
-    for (long t = j; t < r->ntasks; t += jobs) {
+    for (long t = 0; t < r->ntasks; t++) {
+        if ((t + t / jobs) % jobs != j)
+            continue;
         WorkerMsg m;
         Error e = {""};
         memset(&m, 0, sizeof m);
