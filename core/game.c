@@ -1378,13 +1378,21 @@ int game_playout(const Game *g, Rng *rng, int max, Status *out)
             failed = l.failed || game_apply(c, &l.v[rng_below(rng, (uint32_t)l.n)], &e);
             continue;
         }
-        /* the actions played so far are in no history: the veto is told */
-        legal_play(c, c->st, plies, seat, &l);
-        failed = l.failed;
-        if (failed || !l.n)
-            break;
+        const Action *a;
+        Action drawn;
+        if (!c->hooks.veto && v->version >= 5 && v->legal_draw) {
+            if (v->legal_draw(c, c->st, seat, rng, &drawn) <= 0)
+                break; /* nothing to play: the status says why */
+            a = &drawn;
+        } else {
+            /* the actions played so far are in no history: the veto is told */
+            legal_play(c, c->st, plies, seat, &l);
+            failed = l.failed;
+            if (failed || !l.n)
+                break;
+            a = &l.v[rng_below(rng, (uint32_t)l.n)];
+        }
         memcpy(c->scratch, c->st, v->state_size);
-        const Action *a = &l.v[rng_below(rng, (uint32_t)l.n)];
         if (v->version >= 5 && v->apply_listed) {
             v->apply_listed(c, c->scratch, a);
         } else if (v->apply(c, c->scratch, a, NULL)) {

@@ -109,7 +109,7 @@ typedef struct VariantHelp {
 typedef struct VariantOps {
     int version;               /* 1; 2 with the fields after history_text; 3 with values;
                                   4 with edit and phase; 5 with known,
-                                  sample and apply_listed */
+                                  sample, apply_listed and legal_draw */
     const char *name;          /* command-line name: "orthodox" */
     const char *title;         /* "Orthodox chess" */
     const char *summary;       /* one line for the menu */
@@ -252,6 +252,11 @@ typedef struct VariantOps {
      * without the checks `apply` makes and without messages.  NULL: the
      * core calls apply. */
     void (*apply_listed)(const Game *g, void *st, const Action *a);
+    /* Optional: draw one of the play actions `legal` would list for seat,
+     * without building the list: their number n, and *out the one at
+     * index rng_below(rng, n) in legal's order (rng untouched when n is
+     * 0).  For random playouts; the same games as legal + the same draw. */
+    int (*legal_draw)(const Game *g, const void *st, int seat, Rng *rng, Action *out);
 } VariantOps;
 
 /* Messages to seats.  seat_mask bit i: seat i sees the text.  ev may be

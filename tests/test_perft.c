@@ -102,6 +102,12 @@ static void test_orth_perft_depth_zero(void **state)
     assert_int_equal(chess_perft(&p, 0), 1);
 }
 
+static uint32_t draw_fixed(void *ud, uint32_t n)
+{
+    (void)n;
+    return *(const uint32_t *)ud;
+}
+
 /* Every position reached in a shallow walk keeps the invariants: bitboards,
  * mailbox and key agree, the side not to move is not in check; the key
  * updated by chess_make equals the key computed from scratch. */
@@ -113,6 +119,13 @@ static void walk(const Position *p, int depth, long *visited)
     /* ORTH-7: the status's quick test agrees with the generator */
     assert_int_equal(chess_has_legal_move(p, &check), n > 0);
     assert_int_equal(check, chess_in_check(p));
+    /* the playouts' draw: the same count, and move k is moves[k] */
+    for (uint32_t k = 0; k < (uint32_t)n || k == 0; k++) {
+        Move drawn = 0;
+        assert_int_equal(chess_legal_draw(p, draw_fixed, &k, &drawn), n);
+        if (n)
+            assert_int_equal(drawn, moves[k]);
+    }
     for (int i = 0; i < n; i++) {
         Position c = *p;
         chess_make(&c, moves[i]);

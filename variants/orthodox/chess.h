@@ -102,6 +102,11 @@ int chess_legal_moves(const Position *p, Move *out);
 /* Has the side to move a legal move (chess_legal_moves > 0, cheaper)?
  * *in_check (may be NULL): chess_in_check(p). */
 int chess_has_legal_move(const Position *p, int *in_check);
+/* The number n of legal moves, and in *out (when n > 0) the one at index
+ * draw(ud, n) of chess_legal_moves's order, with less work than listing
+ * them (random playouts). */
+int chess_legal_draw(const Position *p, uint32_t (*draw)(void *ud, uint32_t n), void *ud,
+                     Move *out);
 /* All pseudo-legal moves: every orthodox move of the side to move with
  * its own King's safety ignored (it may stay or step into attack, and an
  * enemy King may be captured), en passant and double steps included;

@@ -282,6 +282,95 @@ int chess_legal_moves(const Position *p, Move *out)
     return (int)(m - out);
 }
 
+/* The legal move at index k (0 <= k < n) of chess_legal_moves's order,
+ * after counting them: the King's steps, castlings, pawn moves and en
+ * passant written out as chess_legal_moves writes them, every other
+ * piece's moves kept as a target set (a popcount each) until the one
+ * drawn is found in it.  Returns n; *out only when n > 0.  `draw` picks k
+ * from n. */
+int chess_legal_draw(const Position *p, uint32_t (*draw)(void *ud, uint32_t n), void *ud,
+                     Move *out)
+{
+    const int us = p->side, them = us ^ 1;
+    const Bitboard own = p->by_color[us], enemy = p->by_color[them];
+    const Bitboard occ = own | enemy;
+    const int ksq = king_square(p, us);
+    Move head[CH_MAX_MOVES], *m = head;
+    int from[32];      /* 15 pieces besides the King, a Queen in two sets */
+    Bitboard to[32];
+    int nsets = 0, n;
+
+    const Bitboard occ_no_king = occ ^ BB(ksq);
+    for (Bitboard t = safe_steps(p, CH_KING_ATT[ksq] & ~own, them, occ_no_king); t;)
+        *m++ = MOVE_MAKE(ksq, bb_pop(&t), MK_NORMAL);
+    const Bitboard checkers = chess_attackers(p, ksq, them, occ);
+    if (!bb_many(checkers)) {
+        Bitboard allowed = ~own;
+        if (checkers)
+            allowed &= checkers | bb_between(ksq, bb_lsb(checkers));
+        else
+            m = gen_castles(p, m, occ);
+        const Bitboard pinned = pinned_pieces(p, ksq, own, enemy);
+        const Bitboard pawns = p->by_fig[FIG_PAWN] & own;
+        m = gen_pawns(p, m, pawns & ~pinned, allowed);
+        for (Bitboard pp = pawns & pinned; pp;) {
+            int sq = bb_pop(&pp);
+            m = gen_pawns(p, m, BB(sq), allowed & bb_line_through(ksq, sq));
+        }
+        if (p->ep >= 0)
+            for (Bitboard c = ep_candidates(p); c;) {
+                int sq = bb_pop(&c);
+                if (ep_capture_safe(p, sq))
+                    *m++ = MOVE_MAKE(sq, p->ep, MK_EP);
+            }
+        for (Bitboard b = p->by_fig[FIG_KNIGHT] & own & ~pinned; b && nsets < 32;) {
+            int sq = bb_pop(&b);
+            from[nsets] = sq;
+            to[nsets++] = CH_KNIGHT_ATT[sq] & allowed;
+        }
+        for (Bitboard b = (p->by_fig[FIG_BISHOP] | p->by_fig[FIG_QUEEN]) & own; b && nsets < 32;) {
+            int sq = bb_pop(&b);
+            Bitboard t = bb_bishop_attacks(sq, occ) & allowed;
+            if (pinned & BB(sq))
+                t &= bb_line_through(ksq, sq);
+            from[nsets] = sq;
+            to[nsets++] = t;
+        }
+        for (Bitboard b = (p->by_fig[FIG_ROOK] | p->by_fig[FIG_QUEEN]) & own; b && nsets < 32;) {
+            int sq = bb_pop(&b);
+            Bitboard t = bb_rook_attacks(sq, occ) & allowed;
+            if (pinned & BB(sq))
+                t &= bb_line_through(ksq, sq);
+            from[nsets] = sq;
+            to[nsets++] = t;
+        }
+    }
+    n = (int)(m - head);
+    for (int i = 0; i < nsets; i++)
+        n += bb_count(to[i]);
+    if (n == 0)
+        return 0;
+    int k = (int)draw(ud, (uint32_t)n);
+    if (k < m - head) {
+        *out = head[k];
+        return n;
+    }
+    k -= (int)(m - head);
+    for (int i = 0; i < nsets; i++) {
+        int c = bb_count(to[i]);
+        if (k >= c) {
+            k -= c;
+            continue;
+        }
+        Bitboard t = to[i];
+        while (k-- > 0)
+            t &= t - 1;
+        *out = MOVE_MAKE(from[i], bb_lsb(t), MK_NORMAL);
+        return n;
+    }
+    return n; /* not reached: k < n */
+}
+
 /* chess_legal_moves(p) > 0, found with the least work: the pieces other
  * than the King first (a knight or a slider with a square it may go to is
  * enough), the King's steps last (each needs an attack test).  Castling

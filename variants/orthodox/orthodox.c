@@ -187,6 +187,24 @@ static int orth_apply(const Game *g, void *st, const Action *a, Events *ev)
     return 0;
 }
 
+static uint32_t draw_below(void *rng, uint32_t n)
+{
+    return rng_below(rng, n);
+}
+
+static int orth_legal_draw(const Game *g, const void *st, int seat, Rng *rng, Action *out)
+{
+    const Position *p = &cstate(st)->pos;
+    Move m;
+    (void)g;
+    if (seat != p->side)
+        return 0;
+    int n = chess_legal_draw(p, draw_below, rng, &m);
+    if (n > 0)
+        *out = move_action(seat, m);
+    return n;
+}
+
 static void orth_apply_listed(const Game *g, void *st, const Action *a)
 {
     OrthodoxState *s = st;
@@ -435,4 +453,5 @@ const VariantOps orthodox_variant = {
     .rules = orthodox_rules,
     .edit = orth_edit,
     .apply_listed = orth_apply_listed,
+    .legal_draw = orth_legal_draw,
 };
