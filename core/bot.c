@@ -178,22 +178,28 @@ static Game *model_game(const BotInput *in, const char *position)
 
 /* The score of action a for the seat on the model m: a win, a loss, or
  * the material balance after it. */
-static long score_on_model(const BotInput *in, const Game *m, const Action *a, View *scratch)
+static long score_on_model(const BotInput *in, Game *m, const Action *a, View *scratch)
 {
-    Game *c = game_clone(m);
+    /* pushed and popped, or on a copy when a house rule's reaction needs
+     * the whole path (King of the Hill's win is a reaction) */
+    int pushed = game_pushable(m);
+    Game *c = pushed ? m : game_clone(m);
     Error e;
     long score = 0;
-    if (c && game_apply(c, a, &e) == 0) {
+    if (c && (pushed ? game_push(c, a) : game_apply(c, a, &e)) == 0) {
         Status s;
-        game_status(c, &s);
+        int to_act = game_status_to_act(c, &s);
         if (s.over && (s.winners & in->sides))
             score = WIN_SCORE;
         else if (s.over && s.winners)
             score = -WIN_SCORE;
-        else if (game_view(c, in->seat, scratch) == 0)
+        else if (game_view_brief(c, in->seat, &s, to_act, scratch) == 0)
             score = balance(in, scratch);
+        if (pushed)
+            game_pop(c);
     }
-    game_free(c);
+    if (!pushed)
+        game_free(c);
     return score;
 }
 

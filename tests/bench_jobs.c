@@ -46,7 +46,7 @@ int main(void)
     const char *prog = getenv("CHESSVAR") ? getenv("CHESSVAR") : "./chessvar";
     static const struct { const char *args; int games; } runs[] = {
         {"orthodox --seed 1", 3000},
-        {"orthodox --seed 1 --bot white=greedy", 600},
+        {"orthodox --seed 1 --bot white=greedy", 2000},
     };
     static char out1[1 << 16], out2[1 << 16];
     for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
