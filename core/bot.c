@@ -258,7 +258,8 @@ static double seconds_now(void)
 }
 
 /* The value of model game m for the seat: a win (sooner is better), a
- * loss, a draw, or the material balance; *over when the game ended. */
+ * loss, a draw, or the material balance; *to_act, the seat to act (-1
+ * once the game is over). */
 static long evaluate(Search *S, const Game *m, int ply, int *to_act)
 {
     Status s;
