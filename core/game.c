@@ -1417,7 +1417,7 @@ int game_pushable(const Game *g)
     return !g->hooks.react && !g->ended;
 }
 
-static int push(Game *g, const Action *a, int listed)
+int game_push(Game *g, const Action *a)
 {
     const VariantOps *v = g->cfg.variant;
     size_t sz = v->state_size;
@@ -1425,9 +1425,7 @@ static int push(Game *g, const Action *a, int listed)
         grow((void **)&g->pushed, &g->cappushed, g->npushed, sz, 16))
         return -1;
     memcpy(g->scratch, g->st, sz);
-    if (listed && v->version >= 5 && v->apply_listed)
-        v->apply_listed(g, g->scratch, a);
-    else if (v->apply(g, g->scratch, a, NULL))
+    if (v->apply(g, g->scratch, a, NULL))
         return -1;
     memcpy(g->pushed + (size_t)g->npushed * sz, g->st, sz);
     void *t = g->st;
@@ -1441,8 +1439,6 @@ static int push(Game *g, const Action *a, int listed)
     return 0;
 }
 
-int game_push(Game *g, const Action *a) { return push(g, a, 0); }
-int game_push_listed(Game *g, const Action *a) { return push(g, a, 1); }
 
 void game_pop(Game *g)
 {

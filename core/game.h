@@ -204,10 +204,6 @@ int game_playout(const Game *g, Rng *rng, int max, Status *out);
 int game_pushable(const Game *g);
 int game_push(Game *g, const Action *a);
 void game_pop(Game *g);
-/* game_push of an action taken from game_legal_play(_of) of g as it is
- * now, which the variant may then apply without checking it
- * (VariantOps.apply_listed): anything else is undefined. */
-int game_push_listed(Game *g, const Action *a);
 /* For look-ahead, each with one call to the variant's status: the status
  * in *out and the seat to act (-1 when the game is over); the play actions
  * of `seat` (game_legal_play for a seat already known); and a brief View

@@ -248,9 +248,8 @@ typedef struct VariantOps {
      * reads the text alone, never a game. */
     int (*sample)(const char *known, Rng *rng, StrBuf *out, Error *e);
     /* Optional: apply an action taken from the legal list of this very
-     * state (the core guarantees it: game_playout, the search's look-ahead)
-     * without the checks `apply` makes and without messages.  NULL: the
-     * core calls apply. */
+     * state (the core guarantees it: game_playout) without the checks
+     * `apply` makes and without messages.  NULL: the core calls apply. */
     void (*apply_listed)(const Game *g, void *st, const Action *a);
     /* Optional: draw one of the play actions `legal` would list for seat,
      * without building the list: their number n, and *out the one at
