@@ -852,12 +852,38 @@ static void test_masq12_bot_samples_what_the_seat_knows(void **state)
     assert_true(checked >= 1000);
 }
 
+/* Issue 12, docs/MASQUES.md "The position as a seat knows it": for Black
+ * at the start, after both arrangements, White's pieces are open, White
+ * keeps its castling rights, every figure is unknown and none removed;
+ * White's own text shows its figures. */
+static void test_masq12_known_at_the_start(void **state)
+{
+    (void)state;
+    Game *g = new_game(1, NULL);
+    tu_play(g, 0, "random");
+    tu_play(g, 1, "standard");
+    StrBuf b = STRBUF_INIT, w = STRBUF_INIT;
+    assert_int_equal(game_known(g, 1, &b), 1);
+    assert_string_equal(sb_str(&b), "r~n~b~q~k~b~n~r~/p~p~p~p~p~p~p~p~/8/8/8/8/"
+                                    "?~?~?~?~?~?~?~?~/?~?~?~?~?~?~?~?~ w KQkq - 0 1 "
+                                    "unknown=KQRRBBNNPPPPPPPP removed=0");
+    assert_int_equal(game_known(g, 0, &w), 1);
+    assert_true(strncmp(sb_str(&w), "?~?~?~?~?~?~?~?~/?~?~?~?~?~?~?~?~/8/8/8/8/", 42) == 0);
+    const char *white = sb_str(&w) + 42; /* White's own two ranks: figures */
+    assert_true(strcspn(white, " ") == strcspn(white, " ?"));
+    assert_non_null(strstr(sb_str(&w), " unknown=kqrrbbnnpppppppp removed=0"));
+    sb_free(&b);
+    sb_free(&w);
+    game_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_masq1_random_setup_reads_the_same),
         cmocka_unit_test(test_masq12_twins_see_the_same),
         cmocka_unit_test(test_masq12_bot_samples_what_the_seat_knows),
+        cmocka_unit_test(test_masq12_known_at_the_start),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
