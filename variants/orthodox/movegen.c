@@ -222,13 +222,40 @@ static inline Bitboard pinned_pieces(const Position *p, int ksq, Bitboard own, B
     return pinned;
 }
 
-int chess_legal_moves(const Position *p, Move *out)
+/* Most moves a side has that are not the King's, a pawn's or castling:
+ * 15 pieces besides the King, a Queen counted as bishop and as rook. */
+#define MAX_PIECE_SETS 32
+
+/* A piece's moves to the squares of t: written out, or (sets) kept as
+ * one set. */
+static inline Move *piece_moves(Move *m, int sets, int sq, Bitboard t, int *from, Bitboard *to,
+                                int *nsets)
+{
+    if (!sets)
+        return emit_from(m, sq, t);
+    if (*nsets < MAX_PIECE_SETS) {
+        from[*nsets] = sq;
+        to[(*nsets)++] = t;
+    }
+    return m;
+}
+
+/* The legal moves of p in their order: the King's steps, castlings, pawn
+ * moves and en passant written to head, then every other piece's moves:
+ * written too when `sets` is 0 (the end returned in *head_end, 0 sets),
+ * else kept as a from square and a target set in from[]/to[] (the end of
+ * the written ones in *head_end, the number of sets returned).  The one
+ * generator of chess_legal_moves and chess_legal_draw; `sets` is a
+ * constant at each call, so each gets its own code. */
+static inline __attribute__((always_inline)) int
+legal_gen(const Position *p, Move *head, Move **head_end, int sets, int *from, Bitboard *to)
 {
     const int us = p->side, them = us ^ 1;
     const Bitboard own = p->by_color[us], enemy = p->by_color[them];
     const Bitboard occ = own | enemy;
     const int ksq = king_square(p, us);
-    Move *m = out;
+    Move *m = head;
+    int nsets = 0;
 
     /* King steps: tested with the King lifted off the board, so that it
      * cannot hide behind itself from a slider along the line. */
@@ -237,8 +264,10 @@ int chess_legal_moves(const Position *p, Move *out)
         *m++ = MOVE_MAKE(ksq, bb_pop(&t), MK_NORMAL);
 
     const Bitboard checkers = chess_attackers(p, ksq, them, occ);
-    if (bb_many(checkers))
-        return (int)(m - out);  /* double check: only the King moves */
+    if (bb_many(checkers)) {
+        *head_end = m;
+        return 0;  /* double check: only the King moves */
+    }
     Bitboard allowed = ~own;
     if (checkers)
         allowed &= checkers | bb_between(ksq, bb_lsb(checkers));
@@ -255,30 +284,38 @@ int chess_legal_moves(const Position *p, Move *out)
     }
     if (p->ep >= 0) {
         for (Bitboard c = ep_candidates(p); c;) {
-            int from = bb_pop(&c);
-            if (ep_capture_safe(p, from))
-                *m++ = MOVE_MAKE(from, p->ep, MK_EP);
+            int sq = bb_pop(&c);
+            if (ep_capture_safe(p, sq))
+                *m++ = MOVE_MAKE(sq, p->ep, MK_EP);
         }
     }
 
     for (Bitboard b = p->by_fig[FIG_KNIGHT] & own & ~pinned; b;) {
         int sq = bb_pop(&b);
-        m = emit_from(m, sq, CH_KNIGHT_ATT[sq] & allowed);
+        m = piece_moves(m, sets, sq, CH_KNIGHT_ATT[sq] & allowed, from, to, &nsets);
     }
     for (Bitboard b = (p->by_fig[FIG_BISHOP] | p->by_fig[FIG_QUEEN]) & own; b;) {
         int sq = bb_pop(&b);
         Bitboard t = bb_bishop_attacks(sq, occ) & allowed;
         if (pinned & BB(sq))
             t &= bb_line_through(ksq, sq);
-        m = emit_from(m, sq, t);
+        m = piece_moves(m, sets, sq, t, from, to, &nsets);
     }
     for (Bitboard b = (p->by_fig[FIG_ROOK] | p->by_fig[FIG_QUEEN]) & own; b;) {
         int sq = bb_pop(&b);
         Bitboard t = bb_rook_attacks(sq, occ) & allowed;
         if (pinned & BB(sq))
             t &= bb_line_through(ksq, sq);
-        m = emit_from(m, sq, t);
+        m = piece_moves(m, sets, sq, t, from, to, &nsets);
     }
+    *head_end = m;
+    return nsets;
+}
+
+int chess_legal_moves(const Position *p, Move *out)
+{
+    Move *m;
+    legal_gen(p, out, &m, 0, NULL, NULL);
     return (int)(m - out);
 }
 
@@ -291,71 +328,21 @@ int chess_legal_moves(const Position *p, Move *out)
 int chess_legal_draw(const Position *p, uint32_t (*draw)(void *ud, uint32_t n), void *ud,
                      Move *out)
 {
-    const int us = p->side, them = us ^ 1;
-    const Bitboard own = p->by_color[us], enemy = p->by_color[them];
-    const Bitboard occ = own | enemy;
-    const int ksq = king_square(p, us);
-    Move head[CH_MAX_MOVES], *m = head;
-    int from[32];      /* 15 pieces besides the King, a Queen in two sets */
-    Bitboard to[32];
-    int nsets = 0, n;
-
-    const Bitboard occ_no_king = occ ^ BB(ksq);
-    for (Bitboard t = safe_steps(p, CH_KING_ATT[ksq] & ~own, them, occ_no_king); t;)
-        *m++ = MOVE_MAKE(ksq, bb_pop(&t), MK_NORMAL);
-    const Bitboard checkers = chess_attackers(p, ksq, them, occ);
-    if (!bb_many(checkers)) {
-        Bitboard allowed = ~own;
-        if (checkers)
-            allowed &= checkers | bb_between(ksq, bb_lsb(checkers));
-        else
-            m = gen_castles(p, m, occ);
-        const Bitboard pinned = pinned_pieces(p, ksq, own, enemy);
-        const Bitboard pawns = p->by_fig[FIG_PAWN] & own;
-        m = gen_pawns(p, m, pawns & ~pinned, allowed);
-        for (Bitboard pp = pawns & pinned; pp;) {
-            int sq = bb_pop(&pp);
-            m = gen_pawns(p, m, BB(sq), allowed & bb_line_through(ksq, sq));
-        }
-        if (p->ep >= 0)
-            for (Bitboard c = ep_candidates(p); c;) {
-                int sq = bb_pop(&c);
-                if (ep_capture_safe(p, sq))
-                    *m++ = MOVE_MAKE(sq, p->ep, MK_EP);
-            }
-        for (Bitboard b = p->by_fig[FIG_KNIGHT] & own & ~pinned; b && nsets < 32;) {
-            int sq = bb_pop(&b);
-            from[nsets] = sq;
-            to[nsets++] = CH_KNIGHT_ATT[sq] & allowed;
-        }
-        for (Bitboard b = (p->by_fig[FIG_BISHOP] | p->by_fig[FIG_QUEEN]) & own; b && nsets < 32;) {
-            int sq = bb_pop(&b);
-            Bitboard t = bb_bishop_attacks(sq, occ) & allowed;
-            if (pinned & BB(sq))
-                t &= bb_line_through(ksq, sq);
-            from[nsets] = sq;
-            to[nsets++] = t;
-        }
-        for (Bitboard b = (p->by_fig[FIG_ROOK] | p->by_fig[FIG_QUEEN]) & own; b && nsets < 32;) {
-            int sq = bb_pop(&b);
-            Bitboard t = bb_rook_attacks(sq, occ) & allowed;
-            if (pinned & BB(sq))
-                t &= bb_line_through(ksq, sq);
-            from[nsets] = sq;
-            to[nsets++] = t;
-        }
-    }
-    n = (int)(m - head);
+    Move head[CH_MAX_MOVES], *m;
+    int from[MAX_PIECE_SETS];
+    Bitboard to[MAX_PIECE_SETS];
+    int nsets = legal_gen(p, head, &m, 1, from, to);
+    int nhead = (int)(m - head), n = nhead;
     for (int i = 0; i < nsets; i++)
         n += bb_count(to[i]);
     if (n == 0)
         return 0;
     int k = (int)draw(ud, (uint32_t)n);
-    if (k < m - head) {
+    if (k < nhead) {
         *out = head[k];
         return n;
     }
-    k -= (int)(m - head);
+    k -= nhead;
     for (int i = 0; i < nsets; i++) {
         int c = bb_count(to[i]);
         if (k >= c) {
