@@ -312,6 +312,23 @@ static int move_like(const Action *a)
            (a->kind == ACT_REVEAL && !coord_eq(a->from, a->to));
 }
 
+static int on_map(Coord c)
+{
+    return c.x >= 0 && c.x < 16 && c.y >= 0 && c.y < 16;
+}
+
+/* The piece of v on square c, or NULL: from map (the index of the piece
+ * on each square of a board of at most 16x16) when there is one. */
+static const ViewPiece *piece_at(const View *v, const int16_t *map, Coord c)
+{
+    if (map)
+        return on_map(c) && map[c.y * 16 + c.x] >= 0 ? &v->pieces[map[c.y * 16 + c.x]] : NULL;
+    for (int j = 0; j < v->npieces; j++)
+        if (coord_eq(v->pieces[j].at, c))
+            return &v->pieces[j];
+    return NULL;
+}
+
 /* How the actions of l are tried (best first): captures by the value of
  * the piece taken, the most valuable first, and by the cheapest taker;
  * then the rest in the variant's order.  `sides`: those of the seat to
@@ -327,35 +344,19 @@ static int order_actions(const BotInput *in, const View *v, unsigned sides,
     if (mapped) {
         memset(map, 0xff, sizeof map);
         for (int j = 0; j < v->npieces; j++)
-            if (v->pieces[j].at.x >= 0 && v->pieces[j].at.x < 16 && v->pieces[j].at.y >= 0 &&
-                v->pieces[j].at.y < 16)
+            if (on_map(v->pieces[j].at))
                 map[v->pieces[j].at.y * 16 + v->pieces[j].at.x] = (int16_t)j;
     }
     for (int i = 0; i < l->n; i++) {
         const Action *a = &l->v[i];
         long k = 0;
-        if (!move_like(a)) {
-        } else if (mapped) {
-            int t = a->to.x >= 0 && a->to.x < 16 && a->to.y >= 0 && a->to.y < 16
-                        ? map[a->to.y * 16 + a->to.x] : -1;
-            int f = a->kind != ACT_PLACE && a->from.x >= 0 && a->from.x < 16 &&
-                            a->from.y >= 0 && a->from.y < 16
-                        ? map[a->from.y * 16 + a->from.x] : -1;
-            const ViewPiece *p = t >= 0 ? &v->pieces[t] : NULL;
+        if (move_like(a)) {
+            const ViewPiece *p = piece_at(v, mapped ? map : NULL, a->to);
             if (p && p->side >= 0 && !((sides >> p->side) & 1u))
                 k += 1000L * (1 + value_of(in, p->figure));
-            p = f >= 0 ? &v->pieces[f] : NULL;
+            p = a->kind == ACT_PLACE ? NULL : piece_at(v, mapped ? map : NULL, a->from);
             if (p && p->side >= 0 && ((sides >> p->side) & 1u))
                 k -= value_of(in, p->figure);
-        } else {
-            for (int j = 0; j < v->npieces; j++) {
-                const ViewPiece *p = &v->pieces[j];
-                if (coord_eq(p->at, a->to) && p->side >= 0 && !((sides >> p->side) & 1u))
-                    k += 1000L * (1 + value_of(in, p->figure));
-                else if (a->kind != ACT_PLACE && coord_eq(p->at, a->from) && p->side >= 0 &&
-                         ((sides >> p->side) & 1u))
-                    k -= value_of(in, p->figure);
-            }
         }
         if (captures_only && k < 1000 - 100)
             continue;
@@ -368,6 +369,37 @@ static int order_actions(const BotInput *in, const View *v, unsigned sides,
         order[at] = i;
     }
     return n;
+}
+
+/* Search the actions of l at m (the seat to act commands `sides`; mine:
+ * they are the bot seat's) in order_actions' order, captures only when
+ * captures_only, each by child() with depth and qply, within alpha-beta's
+ * window: the best value from `best` on, and in *tried how many could be
+ * played. */
+static long search_actions(Search *S, Game *m, const ActionList *l, unsigned sides, int mine,
+                           int captures_only, int depth, int qply, int ply, long alpha,
+                           long beta, long best, int *tried)
+{
+    int *order = cv_calloc(sizeof *order * (size_t)(l->n + 1));
+    long *key = cv_calloc(sizeof *key * (size_t)(l->n + 1));
+    int n = order && key ? order_actions(S->in, S->scratch, sides, l, captures_only, order, key)
+                         : 0;
+    *tried = 0;
+    for (int j = 0; j < n && !S->out_of_nodes && alpha < beta; j++) {
+        long v;
+        if (child(S, m, &l->v[order[j]], depth, qply, ply + 1, alpha, beta, &v))
+            continue;
+        (*tried)++;
+        if (mine ? v > best : v < best)
+            best = v;
+        if (mine && best > alpha)
+            alpha = best;
+        if (!mine && best < beta)
+            beta = best;
+    }
+    free(order);
+    free(key);
+    return best;
 }
 
 static int out_of_budget(Search *S)
@@ -400,7 +432,6 @@ static long quiesce(Search *S, Game *m, int ply, int qply, long alpha, long beta
         al_free(&l);
         return stand;
     }
-    long best = stand;
     if (quiet && (mine ? stand >= beta : stand <= alpha)) {
         al_free(&l);
         return stand;
@@ -409,26 +440,9 @@ static long quiesce(Search *S, Game *m, int ply, int qply, long alpha, long beta
         alpha = stand;
     if (quiet && !mine && stand < beta)
         beta = stand;
-    int *order = cv_calloc(sizeof *order * (size_t)(l.n + 1));
-    long *key = cv_calloc(sizeof *key * (size_t)(l.n + 1));
-    int n = order && key ? order_actions(S->in, S->scratch, sides, &l, quiet, order, key) : 0;
-    if (!quiet)
-        best = mine ? -2 * WIN_SCORE : 2 * WIN_SCORE;
-    int tried = 0;
-    for (int j = 0; j < n && !S->out_of_nodes && alpha < beta; j++) {
-        long v;
-        if (child(S, m, &l.v[order[j]], 0, qply + 1, ply + 1, alpha, beta, &v))
-            continue;
-        tried++;
-        if (mine ? v > best : v < best)
-            best = v;
-        if (mine && best > alpha)
-            alpha = best;
-        if (!mine && best < beta)
-            beta = best;
-    }
-    free(order);
-    free(key);
+    int tried;
+    long best = search_actions(S, m, &l, sides, mine, quiet, 0, qply + 1, ply, alpha, beta,
+                               quiet ? stand : mine ? -2 * WIN_SCORE : 2 * WIN_SCORE, &tried);
     al_free(&l);
     return quiet || tried ? best : stand;
 }
@@ -448,25 +462,9 @@ static long alphabeta(Search *S, Game *m, int depth, int ply, long alpha, long b
     int mine = (sides & S->in->sides) != 0;
     ActionList l = ACTIONLIST_INIT;
     game_legal_play_of(m, seat, &l);
-    int *order = cv_calloc(sizeof *order * (size_t)(l.n + 1));
-    long *key = cv_calloc(sizeof *key * (size_t)(l.n + 1));
-    int n = order && key ? order_actions(S->in, S->scratch, sides, &l, 0, order, key) : 0;
-    long best = mine ? -2 * WIN_SCORE : 2 * WIN_SCORE;
-    int tried = 0;
-    for (int j = 0; j < n && !S->out_of_nodes && alpha < beta; j++) {
-        long v;
-        if (child(S, m, &l.v[order[j]], depth - 1, -1, ply + 1, alpha, beta, &v))
-            continue;
-        tried++;
-        if (mine ? v > best : v < best)
-            best = v;
-        if (mine && best > alpha)
-            alpha = best;
-        if (!mine && best < beta)
-            beta = best;
-    }
-    free(order);
-    free(key);
+    int tried;
+    long best = search_actions(S, m, &l, sides, mine, 0, depth - 1, -1, ply, alpha, beta,
+                               mine ? -2 * WIN_SCORE : 2 * WIN_SCORE, &tried);
     al_free(&l);
     return tried ? best : here;
 }
