@@ -88,18 +88,10 @@ Action *al_extend(ActionList *l, int n)
 
 Action *al_push(ActionList *l, const Action *a)
 {
-    if (l->n == l->cap) {
-        int cap = l->cap ? l->cap * 2 : 64;
-        Action *v = cv_realloc(l->v, (size_t)cap * sizeof *v);
-        if (!v) {
-            l->failed = 1;
-            return NULL;
-        }
-        l->v = v;
-        l->cap = cap;
-    }
-    l->v[l->n] = *a;
-    return &l->v[l->n++];
+    Action *slot = al_extend(l, 1);
+    if (slot)
+        *slot = *a;
+    return slot;
 }
 
 int al_find(const ActionList *l, const Action *a)

@@ -1310,15 +1310,17 @@ const char *game_message(const Game *g, int i, int seat)
 
 /* ---- Views ----------------------------------------------------------------- */
 
-int game_view(const Game *g, int seat, View *out)
+/* What the core fills before the variant builds a View of seat (out
+ * zeroed as far as the caller needs), with the status and seat to act
+ * given; then the variant's view.  0, or -1 when memory ran out. */
+static int view_fill(const Game *g, int seat, const Status *s, int to_act, View *out)
 {
     unsigned long failures = cv_alloc_failures();
-    memset(out, 0, sizeof *out);
     out->seat = seat;
     out->nsides = g->cfg.nsides;
     out->side_to_move = game_side_to_move(g);
-    out->seat_to_act = game_to_act(g);
-    game_status(g, &out->status);
+    out->seat_to_act = to_act;
+    out->status = *s;
     out->has_draw_offer = g->offer_seat >= 0;
     out->draw_offer_seat = g->offer_seat;
     if (g->cfg.variant->geometry) {
@@ -1331,27 +1333,21 @@ int game_view(const Game *g, int seat, View *out)
     return cv_alloc_failures() == failures ? 0 : -1;
 }
 
+int game_view(const Game *g, int seat, View *out)
+{
+    unsigned long failures = cv_alloc_failures(); /* the status's too */
+    Status s;
+    int to_act = game_status_to_act(g, &s);
+    memset(out, 0, sizeof *out);
+    return view_fill(g, seat, &s, to_act, out) || cv_alloc_failures() != failures ? -1 : 0;
+}
+
 int game_view_brief(const Game *g, int seat, const Status *s, int to_act, View *out)
 {
-    unsigned long failures = cv_alloc_failures();
     memset(out, 0, offsetof(View, position)); /* the texts are not written */
     out->position[0] = out->question[0] = out->info[0] = '\0';
     out->brief = 1;
-    out->seat = seat;
-    out->nsides = g->cfg.nsides;
-    out->side_to_move = game_side_to_move(g);
-    out->seat_to_act = to_act;
-    out->status = *s;
-    out->has_draw_offer = g->offer_seat >= 0;
-    out->draw_offer_seat = g->offer_seat;
-    if (g->cfg.variant->geometry) {
-        out->geo = g->cfg.variant->geometry(g, g->st);
-    } else {
-        out->geo.bounded = 1;
-        out->geo.width = out->geo.height = 8;
-    }
-    g->cfg.variant->view(g, g->st, seat, out);
-    return cv_alloc_failures() == failures ? 0 : -1;
+    return view_fill(g, seat, s, to_act, out);
 }
 
 /* ---- Playouts ----------------------------------------------------------------- */
@@ -1438,7 +1434,6 @@ int game_push(Game *g, const Action *a)
     g->npushed++;
     return 0;
 }
-
 
 void game_pop(Game *g)
 {
