@@ -591,6 +591,13 @@ int mq_init(Game *g, void *st, const char *position, Error *e)
 
 static void write_rest(const MqState *s, unsigned castling, unsigned nokings, StrBuf *out);
 
+/* The nokings= token of the sides in bits (none: nothing). */
+static void write_nokings(unsigned bits, StrBuf *out)
+{
+    if (bits)
+        sb_printf(out, " nokings=%s", bits == 1 ? "w" : bits == 2 ? "b" : "wb");
+}
+
 /* The squares field; the masked pieces of side `open` (-1: none) are
  * written '?' for their figure (mq_write_known). */
 static void write_squares(const MqState *s, int open, StrBuf *out)
@@ -665,8 +672,7 @@ static void write_rest(const MqState *s, unsigned castling, unsigned nokings, St
         write_squares_of(s, s->right[h].attackers, out);
         sb_printf(out, ":%s", mq_sq(s->pc[s->right[h].target].sq, a));
     }
-    if (nokings)
-        sb_printf(out, " nokings=%s", nokings == 1 ? "w" : nokings == 2 ? "b" : "wb");
+    write_nokings(nokings, out);
     switch (s->phase) {
     case PH_ANNOUNCE:
         sb_puts(out, " phase=announce threats=");
@@ -774,29 +780,6 @@ void mq_write_known(const Game *g, const void *st, int seat, StrBuf *out)
     sb_printf(out, " removed=%d", removed);
 }
 
-/* The square (0..63) of each character of a squares field that names a
- * piece, -1 for the others; 0, or -1 when the field is not 8 ranks of 8. */
-static int square_of_chars(const char *f, size_t n, int *sq)
-{
-    int rank = 7, file = 0;
-    for (size_t i = 0; i < n; i++) {
-        char c = f[i];
-        sq[i] = -1;
-        if (c == '/') {
-            if (file != 8 || --rank < 0)
-                return -1;
-            file = 0;
-        } else if (c >= '1' && c <= '8') {
-            file += c - '0';
-        } else if (c != '~' && c != '^') {
-            if (file > 7)
-                return -1;
-            sq[i] = rank * 8 + file++;
-        }
-    }
-    return rank == 0 && file == 8 ? 0 : -1;
-}
-
 /* Fisher-Yates over n characters. */
 static void shuffle(char *v, size_t n, Rng *rng)
 {
@@ -822,8 +805,7 @@ int mq_sample(const char *known, Rng *rng, StrBuf *out, Error *e)
     }
     size_t nf = strcspn(known, " ");
     char board[128];
-    int sq[128];
-    if (nf >= sizeof board || square_of_chars(known, nf, sq))
+    if (nf >= sizeof board)
         return err_set(e, "a known position needs a squares field of 8 ranks");
     memcpy(board, known, nf);
     board[nf] = '\0';
@@ -849,13 +831,19 @@ int mq_sample(const char *known, Rng *rng, StrBuf *out, Error *e)
     }
     shuffle(pool, np, rng);
     size_t k = 0;
-    char at[64];
-    memset(at, 0, sizeof at);
-    for (size_t i = 0; i < nf; i++) {
+    for (size_t i = 0; i < nf; i++)
         if (board[i] == '?')
             board[i] = pool[k++];
-        if (sq[i] >= 0)
-            at[sq[i]] = board[i];
+    /* the figure on each square, as the reader sees the completed field */
+    RawPiece raw[65];
+    int nraw;
+    if (parse_board(board, raw, &nraw, e))
+        return err_prefix(e, "a known position"), -1;
+    char at[64];
+    memset(at, 0, sizeof at);
+    for (int i = 0; i < nraw; i++) {
+        char c = figure_letter(raw[i].fig);
+        at[raw[i].sq] = raw[i].side == MQ_WHITE ? c : (char)tolower((unsigned char)c);
     }
     unsigned nokings = 0; /* the King among the pieces removed unseen */
     for (size_t i = k; i < slots && i < np; i++)
@@ -893,7 +881,6 @@ int mq_sample(const char *known, Rng *rng, StrBuf *out, Error *e)
         }
         p += len;
     }
-    if (nokings)
-        sb_printf(out, " nokings=%s", nokings == 1 ? "w" : nokings == 2 ? "b" : "wb");
+    write_nokings(nokings, out);
     return out->failed ? err_set(e, "out of memory") : 0;
 }
