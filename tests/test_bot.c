@@ -350,7 +350,7 @@ static void test_bot_budgets(void **state)
     tu_run_free(&r);
     tu_run(&r, "experiment orthodox --games 2 --bot white=search:300 --seed 2 --json", NULL);
     assert_has(r.out, "\"players\":[\"search:300\",\"random\"]");
-    char path[] = "/tmp/chessvar-budgets-XXXXXX", cmd[64];
+    char path[] = "/tmp/chessvar-budgets-XXXXXX", cmd[64]; /* mkstemp fills the X's */
     int fd = mkstemp(path);
     assert_true(fd >= 0);
     FILE *f = fdopen(fd, "w");
@@ -477,29 +477,23 @@ static void test_search_looks_ahead(void **state)
         tu_assert_over(g, "1-0", "checkmate");
         game_free(g);
     }
+    /* Masqués: 40 plies, the setup (no position to search yet: the greedy
+     * choice) then positions drawn from what the seat knows */
     static const struct {
         const char *variant;
-        int nsides, nseats;
-    } games[] = {{"orthodox", 0, 0}, {"ambigus", 0, 0}, {"echiquete", 0, 3}, {"tile", 3, 0}};
+        int nsides, nseats, plies;
+    } games[] = {{"orthodox", 0, 0, 4}, {"ambigus", 0, 0, 4}, {"echiquete", 0, 3, 4},
+                 {"tile", 3, 0, 4},     {"masques", 0, 0, 40}};
     for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) {
         TuGame spec = {.variant = tu_variant(games[i].variant), .seed = 2,
                        .nsides = games[i].nsides, .nseats = games[i].nseats};
         Game *a = tu_game(&spec), *b = tu_game(&spec);
-        assert_int_equal(self_play(a, BOT_SEARCH, 5, 4), 4);
-        assert_int_equal(self_play(b, BOT_SEARCH, 5, 4), 4);
+        assert_int_equal(self_play(a, BOT_SEARCH, 5, games[i].plies), games[i].plies);
+        assert_int_equal(self_play(b, BOT_SEARCH, 5, games[i].plies), games[i].plies);
         assert_true(game_same(a, b));
         game_free(a);
         game_free(b);
     }
-    /* Masqués: the setup (no position to search yet: the greedy choice),
-     * then positions drawn from what the seat knows; the same again */
-    TuGame mq = {.variant = tu_variant("masques"), .seed = 2};
-    Game *a = tu_game(&mq), *b = tu_game(&mq);
-    assert_int_equal(self_play(a, BOT_SEARCH, 5, 40), 40);
-    assert_int_equal(self_play(b, BOT_SEARCH, 5, 40), 40);
-    assert_true(game_same(a, b));
-    game_free(a);
-    game_free(b);
 }
 
 /* Issue 12, `chessvar uci`: the handshake; go depth finds the mate in

@@ -58,26 +58,43 @@ typedef struct Cell {
     int masked;
 } Cell;
 
+/* The piece characters of a squares field by square (0 empty), with the
+ * marks that follow them ("n~^"). */
+static void board_cells(const char *pos, char cells[64][4])
+{
+    int rank = 7, file = 0;
+    memset(cells, 0, sizeof(char[64][4]));
+    for (const char *c = pos; *c && *c != ' '; c++) {
+        if (*c == '/') {
+            rank--;
+            file = 0;
+        } else if (*c >= '1' && *c <= '8') {
+            file += *c - '0';
+        } else if (*c == '~' || *c == '^') {
+            assert_in_range(rank * 8 + file - 1, 0, 63);
+            size_t l = strlen(cells[rank * 8 + file - 1]);
+            assert_true(l < 3);
+            cells[rank * 8 + file - 1][l] = *c;
+        } else {
+            assert_in_range(rank * 8 + file, 0, 63);
+            cells[rank * 8 + file++][0] = *c;
+        }
+    }
+    assert_int_equal(rank, 0);
+}
+
 static void read_board(const Game *g, Cell *b)
 {
     char *pos = tu_position(g);
-    int rank = 7, file = 0;
+    char cells[64][4];
+    board_cells(pos, cells);
     memset(b, 0, sizeof *b * 64);
-    for (const char *s = pos; *s && *s != ' '; s++) {
-        if (*s == '/') {
-            rank--;
-            file = 0;
-        } else if (*s >= '1' && *s <= '8') {
-            file += *s - '0';
-        } else if (*s == '~') {
-            b[rank * 8 + file - 1].masked = 1;
-        } else if (*s != '^') {
-            assert_in_range(rank * 8 + file, 0, 63);
-            b[rank * 8 + file].fig = figure_from_letter(*s);
-            b[rank * 8 + file].side = *s >= 'a';
-            file++;
+    for (int q = 0; q < 64; q++)
+        if (cells[q][0]) {
+            b[q].fig = figure_from_letter(cells[q][0]);
+            b[q].side = cells[q][0] >= 'a';
+            b[q].masked = strchr(cells[q], '~') != NULL;
         }
-    }
     free(pos);
 }
 
@@ -674,28 +691,6 @@ static void test_masq1_random_setup_reads_the_same(void **state)
 }
 
 /* ---- The search bot's samples (issue 12) ------------------------------------ */
-
-/* The piece characters of a squares field by square (0 empty), with the
- * marks that follow them ("n~^"). */
-static void board_cells(const char *pos, char cells[64][4])
-{
-    int rank = 7, file = 0;
-    memset(cells, 0, sizeof(char[64][4]));
-    for (const char *c = pos; *c && *c != ' '; c++) {
-        if (*c == '/') {
-            rank--;
-            file = 0;
-        } else if (*c >= '1' && *c <= '8') {
-            file += *c - '0';
-        } else if (*c == '~' || *c == '^') {
-            size_t l = strlen(cells[rank * 8 + file - 1]);
-            cells[rank * 8 + file - 1][l] = *c;
-        } else {
-            cells[rank * 8 + file++][0] = *c;
-        }
-    }
-    assert_int_equal(rank, 0);
-}
 
 static int by_char(const void *a, const void *b)
 {
