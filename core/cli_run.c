@@ -100,7 +100,8 @@ static int asking_seat(const Batch *b)
 
 /* Seat given as an optional argument, else the asking seat.  In a game
  * with hidden facts a seat may not ask for another seat's private answer
- * (`what`: "view", "legal") while the game is on. */
+ * (`what`: "view", "legal", "history") while the game is on, nor after
+ * the end unless that seat has shown its pieces (game_may_read). */
 static int seat_or_default(const Batch *b, const char *arg, const char *what,
                            Error *e)
 {
@@ -108,9 +109,15 @@ static int seat_or_default(const Batch *b, const char *arg, const char *what,
     if (!arg[0])
         return asker;
     int seat = seat_arg(b->g, arg, e);
-    if (seat < 0 || seat == asker || !game_hidden_info(b->g) || game_to_act(b->g) < 0)
+    if (seat < 0 || game_may_read(b->g, asker, seat))
         return seat;
     const char *name = game_seat_name(b->g, seat);
+    if (game_to_act(b->g) < 0)
+        return err_set(e, "%s's %s is private to %s: the game is over but %s has not "
+                          "shown its pieces (%s hides facts from the other seats): ask "
+                          "it as %s, 'as %s %s', or %s may show them, 'as %s show'",
+                       name, what, name, name, game_variant(b->g)->name, name, name,
+                       what, name, name);
     return err_set(e, "%s's %s is private to %s while the game is on (%s hides "
                       "facts from the other seats): ask it as %s, 'as %s %s'",
                    name, what, name, game_variant(b->g)->name, name, name, what);
@@ -389,12 +396,12 @@ static int cmd_position(Batch *b, const char *arg, Error *e)
     return 0;
 }
 
-/* The history as the asking seat may read it. */
+/* The history as a seat may read it (default: the asking seat). */
 static int cmd_history(Batch *b, const char *arg, Error *e)
 {
-    (void)arg;
-    (void)e;
-    int seat = asking_seat(b);
+    int seat = seat_or_default(b, arg, "history", e);
+    if (seat < 0)
+        return -1;
     int n = game_history_len(b->g);
     StrBuf t = STRBUF_INIT;
     json_seat(b, "asker", seat);
@@ -461,13 +468,15 @@ static void seat_set(const Game *g, unsigned mask, StrBuf *json, StrBuf *text)
     sb_putc(json, ']');
 }
 
-/* A game in progress that hides facts is saved only when every seat
- * agrees: the record holds all their secrets (docs/RECORDS.md).  The
- * asking seat's `save FILE` is its consent; 1 when all have agreed. */
+/* A game that hides facts is saved only when every seat whose secrets
+ * the record holds agrees (docs/RECORDS.md): every seat while the game is
+ * on, after the end those that have not shown them (game_secret_seats).
+ * The asking seat's `save FILE` is its consent; 1 when all have agreed. */
 static int save_consented(Batch *b, const char *file, Error *e)
 {
     const Game *g = b->g;
-    if (!game_hidden_info(g) || game_to_act(g) < 0)
+    unsigned need = game_secret_seats(g) & ~(1u << asking_seat(b));
+    if (!need)
         return 1;
     if (strlen(file) >= sizeof b->consent_file)
         return err_set(e, "save: the file name is too long (at most %zu bytes)",
@@ -478,8 +487,7 @@ static int save_consented(Batch *b, const char *file, Error *e)
         b->consent_at = b->changes;
     }
     b->consent |= 1u << asking_seat(b);
-    unsigned all = (1u << game_nseats(g)) - 1;
-    if (b->consent == all) {
+    if (!(need & ~b->consent)) {
         b->consent = 0;
         return 1;
     }
@@ -489,12 +497,19 @@ static int save_consented(Batch *b, const char *file, Error *e)
     sb_puts(&b->json, ",\"saved\":false,\"agreed\":");
     seat_set(g, b->consent, &b->json, &agreed);
     sb_puts(&b->json, ",\"waiting\":");
-    seat_set(g, all & ~b->consent, &b->json, &waiting);
-    sb_printf(&b->text, "%s agree%s to save to %s; waiting for %s: the record of a "
-                        "game in progress holds every seat's hidden facts, so every "
-                        "seat must ask 'save %s' before anything else is played\n",
-              sb_str(&agreed), b->consent & (b->consent - 1) ? "" : "s", file,
-              sb_str(&waiting), file);
+    seat_set(g, need & ~b->consent, &b->json, &waiting);
+    if (game_to_act(g) >= 0)
+        sb_printf(&b->text, "%s agree%s to save to %s; waiting for %s: the record of a "
+                            "game in progress holds every seat's hidden facts, so every "
+                            "seat must ask 'save %s' before anything else is played\n",
+                  sb_str(&agreed), b->consent & (b->consent - 1) ? "" : "s", file,
+                  sb_str(&waiting), file);
+    else
+        sb_printf(&b->text, "%s agree%s to save to %s; waiting for %s: the record holds "
+                            "the hidden facts of every seat that has not shown them, so "
+                            "%s must ask 'save %s' too (or show first)\n",
+                  sb_str(&agreed), b->consent & (b->consent - 1) ? "" : "s", file,
+                  sb_str(&waiting), sb_str(&waiting), file);
     sb_free(&agreed);
     sb_free(&waiting);
     return 0;
@@ -508,14 +523,21 @@ static int cmd_save(Batch *b, const char *arg, Error *e)
     if (go <= 0)
         return go;
     int secrets = game_hidden_info(b->g) && game_to_act(b->g) >= 0;
+    unsigned kept = game_secret_seats(b->g);
     if (record_save_file(b->g, arg, e))
         return -1;
     sb_puts(&b->json, ",\"file\":");
     sb_json_str(&b->json, arg);
     sb_puts(&b->json, ",\"saved\":true");
-    sb_printf(&b->text, "saved to %s%s\n", arg,
+    StrBuf who = STRBUF_INIT, ignored = STRBUF_INIT;
+    seat_set(b->g, kept, &ignored, &who);
+    sb_printf(&b->text, "saved to %s%s%s%s\n", arg,
               secrets ? " (it holds every seat's hidden facts: keep it closed until "
-                        "you resume)" : "");
+                        "you resume)" : kept ? " (it holds what " : "",
+              !secrets && kept ? sb_str(&who) : "",
+              !secrets && kept ? " did not show)" : "");
+    sb_free(&who);
+    sb_free(&ignored);
     return 0;
 }
 
@@ -609,11 +631,11 @@ static const BatchCommand COMMANDS[] = {
     {"status", "status", "whose turn, check, result", cmd_status},
     {"position", "position", "the full position string, if the asking seat may see "
                              "everything (always in orthodox chess)", cmd_position},
-    {"history", "history", "the actions played so far, as the asking seat may read them",
-     cmd_history},
+    {"history", "history [SEAT]", "the actions played so far, as SEAT may read them "
+                                  "(default: the asking seat)", cmd_history},
     {"undo", "undo [N]", "take back the last N actions (default 1)", cmd_undo},
-    {"save", "save FILE", "write the game record to FILE (a game in progress with hidden "
-                          "facts: once every seat has asked)", cmd_save},
+    {"save", "save FILE", "write the game record to FILE (hidden facts: once every seat "
+                          "whose secrets it holds has asked)", cmd_save},
     {"show", "show", "after the end of a game with hidden facts: show the asking seat's "
                      "pieces to everyone", cmd_show},
     {"params", "params", "the game's parameters and piece values", cmd_params},

@@ -1265,6 +1265,27 @@ int game_show(Game *g, int seat, Error *e)
 
 unsigned game_shown(const Game *g) { return g->shown; }
 
+unsigned game_secret_seats(const Game *g)
+{
+    if (!game_hidden_info(g))
+        return 0;
+    unsigned all = (1u << g->cfg.nseats) - 1, secret = all & ~g->shown;
+    if (game_to_act(g) >= 0)
+        return all; /* nothing is shown before the end */
+    View *v = secret ? malloc(sizeof *v) : NULL;
+    if (v && game_view(g, -1, v) == 0 && v->position[0])
+        secret = 0; /* what everyone may see is the whole position */
+    free(v);
+    return secret;
+}
+
+int game_may_read(const Game *g, int reader, int seat)
+{
+    if (seat < 0 || seat >= g->cfg.nseats)
+        return 0;
+    return reader == seat || !(game_secret_seats(g) & (1u << seat));
+}
+
 int game_undo_by(Game *g, int seat, int n, Error *e)
 {
     if (seat < 0 || seat >= g->cfg.nseats)

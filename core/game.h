@@ -163,6 +163,18 @@ int game_hidden_info(const Game *g);
 int game_show(Game *g, int seat, Error *e);
 /* The seats that have shown (bit per seat). */
 unsigned game_shown(const Game *g);
+/* The seats whose hidden facts are still their own (bit per seat): none
+ * without hidden information; every seat while the game is on; after the
+ * end, those that have not shown them (game_show), none when the players
+ * agreed before the game to show everything at its end (the view of seat
+ * -1 then carries the full position, VariantOps.view).  Another seat's
+ * view, legal list, history texts and messages, and a record holding a
+ * seat's secrets, need that seat's consent (MASQ-12, MASQ-16; issue 19
+ * point 2). */
+unsigned game_secret_seats(const Game *g);
+/* May `reader` (a seat, or -1: everyone) be given what is private to
+ * `seat`?  Its own answers, or answers `seat` no longer keeps secret. */
+int game_may_read(const Game *g, int reader, int seat);
 /* End the game now (hooks, tests): winners is a side mask, 0 = draw. */
 void game_end(Game *g, unsigned winners, const char *reason);
 /* Change the position from inside a reaction hook, after a play action

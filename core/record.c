@@ -161,10 +161,18 @@ int record_save(const Game *g, StrBuf *out)
     char buf[64];
     int rc = 0;
 
-    if (game_hidden_info(g) && game_to_act(g) >= 0)
+    unsigned kept = game_secret_seats(g);
+    if (game_hidden_info(g) && game_to_act(g) >= 0) {
         sb_puts(out, "# A game in progress with hidden facts: this record holds every\n"
                      "# seat's secrets (it is needed to resume). Do not read it while\n"
                      "# the game is on; chessvar play --load FILE resumes it.\n");
+    } else if (kept) { /* over: what the seats that did not show kept hidden */
+        sb_puts(out, "# A finished game with hidden facts: this record holds what");
+        for (int s = 0, k = 0; s < game_nseats(g); s++)
+            if (kept & (1u << s))
+                sb_printf(out, "%s%s", k++ ? " and " : " ", game_seat_name(g, s));
+        sb_puts(out, "\n# kept hidden after the end: whoever reads it learns them.\n");
+    }
     rc |= put_tag(out, "Variant", game_variant(g)->name);
     snprintf(buf, sizeof buf, "%llu", (unsigned long long)cfg->seed);
     rc |= put_tag(out, "Seed", buf);

@@ -844,7 +844,8 @@ static void assert_refusal(const char *out, int i, const char *want)
 /* MASQ-12 at the command layer: no seat gets another seat's view or legal
  * list while a Masqués game is on, asked bare (the asker is the seat to
  * act) or with `as`; the refusal names no hidden fact.  Its own are
- * answered.  Once the game is over, both armies are public. */
+ * answered.  Once the game is over (MASQ-16, issue 19 point 2), another
+ * seat's view still needs that seat's `show`. */
 static void test_run_masq12_private_answers_refused(void **state)
 {
     (void)state;
@@ -853,9 +854,9 @@ static void test_run_masq12_private_answers_refused(void **state)
     tu_run(&r, "run masques --json --fen '" MASQ_START "'",
         "e2e4\nview white\nlegal white\nas white view black\nas white legal black\n"
         "as black view\nas black view black\nas black legal black\nas white view\n"
-        "as black resign\nas white view black\n");
+        "as black resign\nas white view black\nas black show\nas white view black\n");
     assert_int_equal(r.status, 1);
-    assert_int_equal(assert_json_lines(r.out), 11);
+    assert_int_equal(assert_json_lines(r.out), 13);
     assert_refusal(r.out, 1, "white's view is private to white while the game is on");
     assert_refusal(r.out, 2, "white's legal is private to white");
     assert_refusal(r.out, 3, "black's view is private to black");
@@ -866,8 +867,10 @@ static void test_run_masq12_private_answers_refused(void **state)
     const char *own = line_at(r.out, 5, buf, sizeof buf);
     assert_contains(own, "\"side\":\"black\",\"figure\":\"king\"");
     assert_null(strstr(own, "\"side\":\"white\",\"figure\":\"king\""));
-    /* After the end, another seat's view is public. */
-    assert_contains(line_at(r.out, 10, buf, sizeof buf), "{\"ok\":true,\"cmd\":\"as\"");
+    /* After the end, another seat's view is open once that seat showed. */
+    assert_refusal(r.out, 10, "the game is over but black has not shown its pieces");
+    assert_contains(line_at(r.out, 12, buf, sizeof buf), "{\"ok\":true,\"cmd\":\"as\"");
+    assert_contains(line_at(r.out, 12, buf, sizeof buf), "\"side\":\"black\",\"figure\":\"king\"");
     tu_run_free(&r);
 }
 
@@ -956,7 +959,8 @@ static void test_run_masq16_show_after_the_end(void **state)
     char path[64], in[512];
     temp_path(path, sizeof path, "show");
     snprintf(in, sizeof in, "e2e4\nas white show\nas black resign\nas black view\n"
-                            "as white show\nas white show\nas black view\nsave %s\n", path);
+                            "as white show\nas white show\nas black view\nsave %s\n"
+                            "as black save %s\n", path, path);
     Run r;
     tu_run(&r, "run masques --json --fen '" MASQ_START "'", in);
     assert_int_equal(r.status, 1);
@@ -971,6 +975,11 @@ static void test_run_masq16_show_after_the_end(void **state)
     assert_contains(after, "\"square\":\"e1\",\"x\":4,\"y\":0,\"side\":\"white\","
                            "\"figure\":\"king\",\"letter\":\"K\",\"flags\":[\"masked\"]");
     assert_contains(after, "white has shown its pieces; black's masked pieces stay masked");
+    /* issue 19 point 2: the record holds Black's unshown figures, so the
+     * bare save (White's) waits for Black's */
+    assert_contains(line_at(r.out, 7, buf, sizeof buf),
+                    "\"saved\":false,\"agreed\":[\"white\"],\"waiting\":[\"black\"]");
+    assert_contains(line_at(r.out, 8, buf, sizeof buf), "\"saved\":true");
     tu_run_free(&r);
     /* the record keeps it: loaded, black still sees White's figures, and
      * White still does not see Black's */
@@ -988,6 +997,8 @@ static void test_run_masq16_show_after_the_end(void **state)
     char *text = tu_read_stream(f);
     fclose(f);
     assert_contains(text, "[Shown \"white\"]");
+    assert_contains(text, "# A finished game with hidden facts: this record holds what "
+                          "black\n# kept hidden after the end");
     free(text);
     unlink(path);
     expect(&(Expect){.args = "run orthodox", .input = "resign\nshow\n", .status = 1,
