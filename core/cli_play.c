@@ -39,8 +39,9 @@ typedef struct Play {
     unsigned char *seen;     /* per message: seats that have read it */
     int nseen;
     int shown_seat;          /* seat whose board is on the screen, -1 none,
-                                SHOWN_PUBLIC: what every seat may know */
-    int loaded;              /* the game came from a file (full truth) */
+                                SHOWN_PUBLIC: what every seat may know,
+                                SHOWN_LOADED: none, but who loaded the game
+                                is not known */
     int bot[MAX_SEATS];      /* per seat: 0 a person, 1 a bot ... */
     BotSpec spec[MAX_SEATS]; /* ... this one */
     Rng bot_rng;             /* the bots' draws */
@@ -63,6 +64,7 @@ static int person_seat(const Play *p)
 }
 
 #define SHOWN_PUBLIC (-2)
+#define SHOWN_LOADED (-3)
 
 /* How a game (or the games of one variant) ended for the player. */
 enum { PLAY_QUIT, PLAY_AGAIN, PLAY_MENU, PLAY_ON };
@@ -457,10 +459,12 @@ static void wipe(void)
 }
 
 /* Before `seat` sees its board: if the screen shows what this seat may not
- * know, wipe it and wait until the terminal has changed hands. */
+ * know, or whoever loaded the game may not be that seat, wipe it and wait
+ * until the terminal has changed hands. */
 static void hand_over(Play *p, int seat)
 {
-    if (!p->tty_in || p->shown_seat < 0 || seats_share(p->g, p->shown_seat, seat))
+    if (!p->tty_in || (p->shown_seat < 0 && p->shown_seat != SHOWN_LOADED) ||
+        (p->shown_seat >= 0 && seats_share(p->g, p->shown_seat, seat)))
         return;
     const char *who = game_seat_name(p->g, seat);
     wipe();
@@ -767,20 +771,25 @@ static void print_rules(const Play *p)
     sb_free(&out);
 }
 
-/* A game in progress that hides facts is saved only if every other seat
- * agrees: the record holds all their secrets (docs/RECORDS.md). */
+/* A game that hides facts is saved only if every seat whose secrets the
+ * record holds agrees (docs/RECORDS.md, game_secret_seats): while the game
+ * is on the other seats (seat asks), after the end every seat that has not
+ * shown its pieces (nobody in particular asks: seat -1). */
 static int others_agree(const Play *p, int seat, const char *path)
 {
     const Game *g = p->g;
-    if (!game_hidden_info(g) || game_to_act(g) < 0)
-        return 1;
+    unsigned need = game_secret_seats(g);
     for (int s = 0; s < game_nseats(g); s++) {
-        if (s == seat)
+        if (s == seat || !(need & (1u << s)))
             continue;
         const char *who = game_seat_name(g, s);
-        printf("%s asks to save the game to %s. The record of a game in progress "
-               "holds every\nseat's hidden facts (it is needed to resume): whoever "
-               "reads the file learns them.\n", game_seat_name(g, seat), path);
+        if (seat < 0)
+            printf("The record in %s holds what %s has not shown: whoever reads "
+                   "the file learns it.\n", path, who);
+        else
+            printf("%s asks to save the game to %s. The record of a game in progress "
+                   "holds every\nseat's hidden facts (it is needed to resume): whoever "
+                   "reads the file learns them.\n", game_seat_name(g, seat), path);
         char prompt[96];
         snprintf(prompt, sizeof prompt, "%s, do you agree? (yes/no)> ", who);
         if (ask_yes(p, prompt) != 1) {
@@ -798,15 +807,23 @@ static void save_game(const Play *p, int seat, const char *path)
         puts("save needs a file name: save FILE");
         return;
     }
+    if (game_to_act(p->g) < 0)
+        seat = -1; /* after the end nobody in particular is at the keyboard */
     if (!others_agree(p, seat, path))
         return;
     int secrets = game_hidden_info(p->g) && game_to_act(p->g) >= 0;
-    if (record_save_file(p->g, path, &e))
+    unsigned kept = game_secret_seats(p->g);
+    if (record_save_file(p->g, path, &e)) {
         printf("error: %s\n", e.msg);
-    else
-        printf("saved to %s%s\n", path,
-               secrets ? " (it holds both seats' hidden facts: keep it closed until "
-                         "you resume)" : "");
+        return;
+    }
+    printf("saved to %s%s", path,
+           secrets ? " (it holds both seats' hidden facts: keep it closed until "
+                     "you resume)" : kept ? " (it holds what" : "");
+    for (int s = 0, k = 0; !secrets && s < game_nseats(p->g); s++)
+        if (kept & (1u << s))
+            printf("%s%s", k++ ? " and " : " ", game_seat_name(p->g, s));
+    puts(!secrets && kept ? " did not show)" : "");
 }
 
 static void do_undo(Play *p, const char *arg)
@@ -1088,12 +1105,13 @@ static void show_ply(const Play *p, int k, int seat)
     game_free(c);
 }
 
-/* May the review show what `seat` saw?  Always without hidden facts, and
- * for a game loaded from its file (which holds them all); else only once
- * that seat has shown its pieces (MASQ-12, MASQ-16). */
+/* May the review show what `seat` saw?  Always without hidden facts;
+ * else only once that seat has shown its pieces (MASQ-12, MASQ-16), in a
+ * game loaded from its file too: the file holds the secrets because its
+ * seats agreed to save them, not to show them (game_may_read). */
 static int may_review_as(const Play *p, int seat)
 {
-    return !game_hidden_info(p->g) || p->loaded || (game_shown(p->g) & (1u << seat));
+    return game_may_read(p->g, -1, seat);
 }
 
 /* Step through a finished game: forward, back, to any action. */
@@ -1334,7 +1352,6 @@ static int play_games(const CliOptions *o, uint64_t seed)
         game_free(p.g);
         return -1 - CLI_EXIT_USAGE;
     }
-    p.loaded = o->load != NULL;
     int rc = PLAY_QUIT;
     for (;;) {
         p.shown_seat = -1;
@@ -1346,6 +1363,8 @@ static int play_games(const CliOptions *o, uint64_t seed)
         } else if (o && o->load) {
             printf("loaded %s: %d action%s played\n", o->load, game_history_len(p.g),
                    game_history_len(p.g) == 1 ? "" : "s");
+            if (game_hidden_info(p.g)) /* issue 19 point 2: a hand-over first */
+                p.shown_seat = SHOWN_LOADED;
         }
         o = NULL; /* a second game is a new one, not the file again */
         rc = play_loop(&p);
@@ -1358,7 +1377,6 @@ static int play_games(const CliOptions *o, uint64_t seed)
         }
         game_free(p.g);
         p.g = next;
-        p.loaded = 0;
         free(p.seen);
         p.seen = NULL;
         p.nseen = 0;

@@ -163,10 +163,50 @@ static void test_masq12_hand_over_wipes_scrollback(void **state)
     stop();
 }
 
+/* Issue 19 point 2, MASQ-12: `play --load` of a Masqués game in progress
+ * starts with the hand-over: nothing of the seat to act (its masked
+ * figures) is drawn before that seat has pressed Enter, and the other
+ * seat's figures not even then. */
+static void test_masq12_load_starts_with_hand_over(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/chessvar_tty_load_XXXXXX", path[96], in[512], args[160];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/p.rec", dir);
+    snprintf(in, sizeof in, "as white arrange QNBRKBNR/PPPPPPPP\n"
+                            "as black arrange RNBKQBNR/PPPPPPPP\nas white e2e4\n"
+                            "as white save %s\nas black save %s\n", path, path);
+    TuRun r;
+    tu_run(&r, "run masques", in);
+    assert_int_equal(r.status, 0);
+    tu_run_free(&r);
+    snprintf(args, sizeof args, "play --load %s --ascii", path);
+    if (start(args) < 0) {
+        unlink(path);
+        rmdir(dir);
+        skip();
+    }
+    char *s = wait_for("press Enter when only you can see the screen");
+    assert_non_null(strstr(s, "Pass the terminal to black."));
+    assert_absent(s, "k~", "Black's masked figures before the hand-over");
+    assert_absent(s, "r~", "Black's masked figures before the hand-over");
+    assert_absent(s, "Q~", "White's masked figures");
+    free(s);
+    enter();
+    s = wait_for("black> ");
+    assert_non_null(strstr(s, "k~"));  /* Black's own board now */
+    assert_absent(s, "Q~", "White's masked figures, on Black's board");
+    free(s);
+    stop();
+    unlink(path);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_masq12_hand_over_wipes_scrollback),
+        cmocka_unit_test(test_masq12_load_starts_with_hand_over),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
