@@ -8,7 +8,12 @@
  * Twin pairs: two copies of the real program (env CHESSVAR) run the same
  * seeded game, except that in the twin the figures of some of one side's
  * pieces (the hidden side) are permuted among themselves in its
- * `arrange`.  The actions are chosen in-process (the library: game_legal,
+ * `arrange` (or in the start position: twins mated at once).  Some pairs
+ * answer in JSON, some in text; each game is played to its end (or ended
+ * by a resignation or an agreed draw) and questioned past it, before and
+ * after the observer shows its own pieces; records are saved by both
+ * seats mid-game and after the end and the programs go on from them
+ * (`run --load`), questioned again (issue 19 point 2, MASQ-16).  The actions are chosen in-process (the library: game_legal,
  * game_play on clones) so that both games stay comparable: every piece
  * whose figure differs stays masked on the same square, or left the board
  * without reveal.  After each action both programs are asked the same
@@ -23,7 +28,10 @@
  * Besides the twin comparison, the behaviour of the command layer for a
  * game with hidden information is asserted directly: another seat's view
  * or legal list is refused, a lone `save` mid-game writes nothing
- * (every seat must agree), and a seat cannot undo the other seat's action.
+ * (every seat must agree), a seat cannot undo the other seat's action;
+ * after the end the same holds until the other seat shows its pieces, and
+ * the terminal game asks for consent at `game over>` and reviews a loaded
+ * game without the unshown seats' views.
  *
  * Invariant: every finding names the command (with S = observer, H = hidden
  * seat), the seed, the ply and both answers; a pair stops being compared
@@ -70,6 +78,7 @@ typedef struct Prog {
     FILE *in;        /* its standard input */
     FILE *out;       /* its standard output */
     char dir[64];    /* its working directory (saved files land here) */
+    int text;        /* text answers (no --json): several lines each */
 } Prog;
 
 /* The program under test as an absolute path (it runs in a temp dir). */
@@ -85,16 +94,35 @@ static void program_path(char *buf, size_t n)
     snprintf(buf, n, "%s/%s", cwd, p);
 }
 
-/* Start `chessvar run VARIANT --json --seed SEED [--param PARAMS]` in a
- * fresh temp directory. */
-static void prog_start(Prog *p, const char *variant, uint64_t seed, const char *params)
+/* Start `chessvar run ARGS... [--json]` (args: NULL-terminated) in a fresh
+ * temp directory; with record, that text is first written there as
+ * in.rec (ARGS then say --load in.rec). */
+static void prog_launch(Prog *p, int text, const char *record, const char *const *args)
 {
-    char exe[1024], seedtxt[32];
-    int to_child[2], from_child[2];
+    char exe[1024];
+    const char *argv[24];
+    int n = 0, to_child[2], from_child[2];
     program_path(exe, sizeof exe);
-    snprintf(seedtxt, sizeof seedtxt, "%llu", (unsigned long long)seed);
+    argv[n++] = exe;
+    argv[n++] = "run";
+    for (int i = 0; args[i]; i++) {
+        assert_true(n < (int)ARRAY_LEN(argv) - 2);
+        argv[n++] = args[i];
+    }
+    if (!text)
+        argv[n++] = "--json";
+    argv[n] = NULL;
+    p->text = text;
     snprintf(p->dir, sizeof p->dir, "/tmp/chessvar_cli_leak_XXXXXX");
     assert_non_null(mkdtemp(p->dir));
+    if (record) {
+        char path[160];
+        snprintf(path, sizeof path, "%s/in.rec", p->dir);
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        fputs(record, f);
+        assert_int_equal(fclose(f), 0);
+    }
     assert_int_equal(pipe(to_child), 0);
     assert_int_equal(pipe(from_child), 0);
     p->pid = fork();
@@ -110,11 +138,7 @@ static void prog_start(Prog *p, const char *variant, uint64_t seed, const char *
         close(from_child[1]);
         if (chdir(p->dir) != 0)
             _exit(126);
-        if (params)
-            execl(exe, exe, "run", variant, "--json", "--seed", seedtxt, "--param", params,
-                  (char *)NULL);
-        else
-            execl(exe, exe, "run", variant, "--json", "--seed", seedtxt, (char *)NULL);
+        execv(exe, (char *const *)argv);
         _exit(127);
     }
     close(to_child[0]);
@@ -129,22 +153,55 @@ static void prog_start(Prog *p, const char *variant, uint64_t seed, const char *
     assert_non_null(p->out);
 }
 
-/* Send one command line; its one-line answer (malloc'd, no newline), or
- * NULL if the program said nothing (it died). */
+/* Start `chessvar run VARIANT --json --seed SEED [--param PARAMS]`. */
+static void prog_start(Prog *p, const char *variant, uint64_t seed, const char *params)
+{
+    char seedtxt[32];
+    snprintf(seedtxt, sizeof seedtxt, "%llu", (unsigned long long)seed);
+    const char *args[] = {variant, "--seed", seedtxt, params ? "--param" : NULL, params, NULL};
+    prog_launch(p, 0, NULL, args);
+}
+
+/* In text mode an answer has no fixed number of lines: each command is
+ * followed by this one, whose answer (an error naming no hidden fact,
+ * the same in every game) ends the answer before it. */
+#define TEXT_MARK "as ~ status"
+#define TEXT_MARK_ANSWER "error: no seat '~'; the seats are: white (0), black (1)"
+
+/* Send one command line; its answer (malloc'd: one line of JSON, or the
+ * text lines joined by newlines, without the last one), or NULL if the
+ * program said nothing (it died). */
 static char *prog_ask(Prog *p, const char *line)
 {
     fprintf(p->in, "%s\n", line);
+    if (p->text)
+        fprintf(p->in, "%s\n", TEXT_MARK);
     fflush(p->in);
+    StrBuf all = STRBUF_INIT;
     char *ans = NULL;
     size_t cap = 0;
-    ssize_t n = getline(&ans, &cap, p->out);
-    if (n <= 0) {
-        free(ans);
+    ssize_t n;
+    int done = 0;
+    while (!done && (n = getline(&ans, &cap, p->out)) > 0) {
+        if (ans[n - 1] == '\n')
+            ans[--n] = '\0';
+        if (p->text && !strcmp(ans, TEXT_MARK_ANSWER)) {
+            done = 1;
+        } else {
+            if (all.len)
+                sb_putc(&all, '\n');
+            sb_puts(&all, ans);
+            done = !p->text;
+        }
+    }
+    free(ans);
+    if (!done) {
+        sb_free(&all);
         return NULL;
     }
-    if (ans[n - 1] == '\n')
-        ans[n - 1] = '\0';
-    return ans;
+    char *out = strdup(sb_str(&all));
+    sb_free(&all);
+    return out;
 }
 
 /* The bytes of file name in the program's directory (malloc'd), or NULL if
@@ -182,17 +239,30 @@ static void prog_stop(Prog *p)
     p->pid = 0;
 }
 
-/* An answer is one line of JSON: {"ok":true|false, ... }. */
-static int answer_well_formed(const char *a)
+/* An answer is one line of JSON: {"ok":true|false, ... }; in text mode
+ * some text. */
+static int answer_well_formed_in(int text, const char *a)
 {
     size_t n = a ? strlen(a) : 0;
+    if (text)
+        return n > 0;
     return n > 8 && (!strncmp(a, "{\"ok\":true,", 11) || !strncmp(a, "{\"ok\":false,", 12))
            && a[n - 1] == '}' && !strchr(a, '\n');
 }
 
+static int answer_ok_in(int text, const char *a)
+{
+    return a && (text ? strncmp(a, "error: ", 7) != 0 : !strncmp(a, "{\"ok\":true", 10));
+}
+
+static int answer_well_formed(const char *a)
+{
+    return answer_well_formed_in(0, a);
+}
+
 static int answer_ok(const char *a)
 {
-    return a && !strncmp(a, "{\"ok\":true", 10);
+    return answer_ok_in(0, a);
 }
 
 /* ---- Findings: every kind of failure, counted, with its first example -- */
@@ -204,9 +274,9 @@ typedef struct Finding {
 } Finding;
 
 typedef struct Report {
-    Finding f[48];
+    Finding f[96];
     int n;
-    long pairs, plies, answers, files, probes;
+    long pairs, plies, answers, files, probes, leaks, ended, loads;
 } Report;
 
 static void report_add(Report *r, const char *label, const char *fmt, ...)
@@ -377,6 +447,14 @@ static int twins_alike(const Game *a, const Game *b, int hidden, int *d)
 typedef struct Pair {
     uint64_t seed;
     const char *params;
+    int text;                /* the programs answer in text, not JSON */
+    const char *fen[2];      /* the game's and the twin's start (NULL: setups) */
+    const char *script;      /* a first action of the pair (fen pairs) */
+    int end_how;             /* how a game still on is ended (pair_end) */
+    int load_at;             /* ply after which both seats save and the
+                                programs load the file (0: never) */
+    int loaded;              /* the programs run a loaded record */
+    char reason[128];        /* how the game ended */
     int hidden, observer;    /* sides = seats */
     Game *a, *b;             /* the game and the twin, in-process */
     Prog pa, pb;             /* the same, through the program */
@@ -420,9 +498,39 @@ static void answer_public(const char *ans, const char *observer, StrBuf *out)
     }
 }
 
+/* The same in text mode: the messages addressed to the observer
+ * ("message to white, black: ...") and the status line (the last). */
+static void answer_public_text(const char *ans, const char *observer, StrBuf *out)
+{
+    const char *last = strrchr(ans, '\n');
+    for (const char *l = ans; l && *l;) {
+        const char *e = strchr(l, '\n');
+        size_t n = e ? (size_t)(e - l) : strlen(l);
+        const char *colon = strstr(l, ": ");
+        if (!strncmp(l, "message to ", 11) && colon && colon < l + n) {
+            char to[64];
+            snprintf(to, sizeof to, "%.*s", (int)(colon - l - 11), l + 11);
+            if (strstr(to, observer)) {
+                sb_putn(out, l, n);
+                sb_putc(out, '\n');
+            }
+        }
+        l = e ? e + 1 : NULL;
+    }
+    sb_puts(out, last ? last + 1 : ans);
+}
+
 static const char *pair_params(const Pair *P)
 {
     return P->params ? P->params : "defaults";
+}
+
+/* What a pair is, for findings: seed, parameters, mode, loaded. */
+static const char *pair_kind(const Pair *P, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s%s%s%s", pair_params(P), P->text ? ", text" : ", json",
+             P->fen[0] ? ", from a position" : "", P->loaded ? ", loaded" : "");
+    return buf;
 }
 
 /* Ask line_a of the game and line_b of the twin (as the observer, or the
@@ -440,12 +548,15 @@ static int pair_ask2(Pair *P, const char *line_a, const char *line_b, int how, c
         report_add(P->rep, "the program died", "seed %llu (%s), ply %d, after `%s`",
                    (unsigned long long)P->seed, pair_params(P), P->ply, line_a);
         P->alive = 0;
-    } else if (!answer_well_formed(x) || !answer_well_formed(y)) {
+    } else if (!answer_well_formed_in(P->text, x) || !answer_well_formed_in(P->text, y)) {
         report_add(P->rep, "an answer that is not one line {\"ok\":...}",
                    "`%s`: %.300s / %.300s", line_a, x, y);
     } else {
         StrBuf cx = STRBUF_INIT, cy = STRBUF_INIT;
-        if (how == CMP_PUBLIC) {
+        if (how == CMP_PUBLIC && P->text) {
+            answer_public_text(x, SEAT_NAME[P->observer], &cx);
+            answer_public_text(y, SEAT_NAME[P->observer], &cy);
+        } else if (how == CMP_PUBLIC) {
             answer_public(x, SEAT_NAME[P->observer], &cx);
             answer_public(y, SEAT_NAME[P->observer], &cy);
         } else {
@@ -455,17 +566,18 @@ static int pair_ask2(Pair *P, const char *line_a, const char *line_b, int how, c
         if (strcmp(sb_str(&cx), sb_str(&cy))) {
             StrBuf why = STRBUF_INIT;
             show_difference(sb_str(&cx), sb_str(&cy), &why);
-            char lab[80];
+            char lab[80], kind[96];
             snprintf(lab, sizeof lab, "LEAK through %s", label);
             report_add(P->rep, lab,
                        "seed %llu (%s), %s's figures permuted, ply %d, `%s`: %s",
-                       (unsigned long long)P->seed, pair_params(P), SEAT_NAME[P->hidden],
-                       P->ply, line_a, sb_str(&why));
+                       (unsigned long long)P->seed, pair_kind(P, kind, sizeof kind),
+                       SEAT_NAME[P->hidden], P->ply, line_a, sb_str(&why));
+            P->rep->leaks++;
             sb_free(&why);
         }
         sb_free(&cx);
         sb_free(&cy);
-        int okx = answer_ok(x), oky = answer_ok(y);
+        int okx = answer_ok_in(P->text, x), oky = answer_ok_in(P->text, y);
         rc = okx && oky ? 1 : !okx && !oky ? 0 : -1;
     }
     if (ans_a)
@@ -517,9 +629,11 @@ static void probe_action(Pair *P, const char *text, const char *label)
 }
 
 /* `save FILE` as the observer alone (line is "as S save F" or "save F"):
- * nothing may be written while the game is on, the answer is
- * "saved":false and names the seat that must still agree; and whatever
- * is written must not depend on the hidden figures. */
+ * nothing may be written while the game is on, nor after the end while
+ * the hidden seat has not shown its pieces (issue 19 point 2); the answer
+ * is "saved":false (text: "waiting for H") and names the seat that must
+ * still agree; and whatever is written must not depend on the hidden
+ * figures. */
 static void probe_save(Pair *P, const char *line, const char *file, const char *label)
 {
     char *ans = NULL;
@@ -532,16 +646,17 @@ static void probe_save(Pair *P, const char *line, const char *file, const char *
             show_difference(fa, fb, &why);
         else
             sb_printf(&why, "written for the %s only", fa ? "game" : "twin");
-        char lab[80];
+        char lab[80], kind[96];
         snprintf(lab, sizeof lab, "LEAK through the file of %s", label);
         report_add(P->rep, lab, "seed %llu (%s), %s's figures permuted, ply %d, `%s`: %s",
-                   (unsigned long long)P->seed, pair_params(P), SEAT_NAME[P->hidden], P->ply,
-                   line, sb_str(&why));
+                   (unsigned long long)P->seed, pair_kind(P, kind, sizeof kind),
+                   SEAT_NAME[P->hidden], P->ply, line, sb_str(&why));
         sb_free(&why);
+        P->rep->leaks++;
     }
     if (fa || fb) {
         char lab[80];
-        snprintf(lab, sizeof lab, "%s wrote the file mid-game without the other seat", label);
+        snprintf(lab, sizeof lab, "%s wrote the file without the other seat", label);
         StrBuf head = STRBUF_INIT;
         put_line(&head, fa ? fa : fb, 200);
         report_add(P->rep, lab, "seed %llu, ply %d: `%s` answered %.200s; the file begins: %s",
@@ -550,7 +665,10 @@ static void probe_save(Pair *P, const char *line, const char *file, const char *
         sb_free(&head);
     }
     const char *other = SEAT_NAME[P->hidden];
-    if (rc == 1 && ans && (!strstr(ans, "\"saved\":false") || !strstr(ans, other))) {
+    char waiting[48];
+    snprintf(waiting, sizeof waiting, "waiting for %s", other);
+    if (rc == 1 && ans && (P->text ? !strstr(ans, waiting)
+                                   : !strstr(ans, "\"saved\":false") || !strstr(ans, other))) {
         char lab[80];
         snprintf(lab, sizeof lab, "%s: no \"saved\":false naming the other seat", label);
         report_add(P->rep, lab, "seed %llu, ply %d: `%s` answered %.300s",
@@ -620,8 +738,8 @@ static void probe_hidden_square(Pair *P, int s)
 static int prog_ply(Prog *p)
 {
     char *a = prog_ask(p, "status");
-    const char *k = a ? strstr(a, "\"ply\":") : NULL;
-    int n = k ? atoi(k + 6) : -1;
+    const char *k = !a ? NULL : p->text ? strrchr(a, '(') : strstr(a, "\"ply\":");
+    int n = k ? atoi(k + (p->text ? 1 : 6)) : -1;
     free(a);
     return n;
 }
@@ -675,6 +793,10 @@ static void battery(Pair *P)
     expect_refused(P, line, "as S view H");
     snprintf(line, sizeof line, "as %s legal %s", S, H);
     expect_refused(P, line, "as S legal H");
+    snprintf(line, sizeof line, "as %s history %s", S, H);
+    expect_refused(P, line, "as S history H");
+    snprintf(line, sizeof line, "as %s history %s", S, S);
+    pair_ask(P, line, "as S history S", NULL);
     snprintf(file, sizeof file, "f%d.rec", ++P->probe);
     snprintf(line, sizeof line, "as %s save %s", S, file);
     probe_save(P, line, file, "as S save FILE");
@@ -716,8 +838,8 @@ static void battery(Pair *P)
         snprintf(line, sizeof line, "as %s status", S);
         char *ans = NULL;
         pair_ask(P, line, "as S status", &ans);
-        char want[32];
-        snprintf(want, sizeof want, "\"ply\":%d,", nh);
+        char want[48];
+        snprintf(want, sizeof want, P->text ? "(%d actions played)" : "\"ply\":%d,", nh);
         if (ans && !strstr(ans, want)) {
             report_add(P->rep, "undo took back the other seat's action",
                        "seed %llu, ply %d: after `as %s undo` the status is %.300s",
@@ -730,17 +852,36 @@ static void battery(Pair *P)
 
 /* ---- Setups and the choice of actions ---------------------------------------- */
 
-static Game *pair_game(const Pair *P)
+/* The game (twin 0) or its twin (1), in-process. */
+static Game *pair_game(const Pair *P, int twin)
 {
     return tu_game(&(TuGame){.variant = tu_variant("masques"), .seed = P->seed,
-                             .params = P->params});
+                             .params = P->params, .position = P->fen[twin]});
+}
+
+/* The program of the game (twin 0) or its twin, from the start. */
+static void pair_start(Pair *P, int twin)
+{
+    char seedtxt[32];
+    snprintf(seedtxt, sizeof seedtxt, "%llu", (unsigned long long)P->seed);
+    const char *args[12] = {"masques", "--seed", seedtxt};
+    int n = 3;
+    if (P->fen[twin]) {
+        args[n++] = "--fen";
+        args[n++] = P->fen[twin];
+    }
+    if (P->params) {
+        args[n++] = "--param";
+        args[n++] = P->params;
+    }
+    prog_launch(twin ? &P->pb : &P->pa, P->text, NULL, args);
 }
 
 /* Random setups (the engine's `random` in a scratch game); the twin's
  * hidden side swaps the figures of one to four pairs of its pieces. */
 static void pair_setups(Pair *P)
 {
-    Game *scratch = pair_game(P);
+    Game *scratch = pair_game(P, 0);
     tu_play(scratch, 0, "random");
     tu_play(scratch, 1, "random");
     StrBuf pos = STRBUF_INIT;
@@ -879,76 +1020,314 @@ static void pair_send_action(Pair *P, int seat, const char *text_a, const char *
 
 /* One twin pair: the setups, then up to PLIES actions with the battery
  * after each, while the twins stay comparable. */
-static void pair_run(Report *rep, uint64_t seed, const char *params, int hidden)
+/* Answers of both programs that may differ (the hidden seat's own, or
+ * anything once it has shown its pieces): only their success is checked,
+ * it must be want (1 ok, 0 refused) in both. */
+static void pair_ask_apart(Pair *P, const char *line, int want, const char *label)
 {
-    Pair P;
-    memset(&P, 0, sizeof P);
-    P.seed = seed;
-    P.params = params;
-    P.hidden = hidden;
-    P.observer = !hidden;
-    P.rep = rep;
-    P.alive = 1;
-    rng_seed(&P.rng, seed * 7919u + (uint64_t)hidden);
-    pair_setups(&P);
-    P.a = pair_game(&P);
-    P.b = pair_game(&P);
-    prog_start(&P.pa, "masques", seed, params);
-    prog_start(&P.pb, "masques", seed, params);
-    rep->pairs++;
-    battery(&P);
-    for (int side = 0; side < 2 && P.alive; side++) {
-        char ta[64], tb[64];
-        tu_arrange_text(P.setup, side, ta, sizeof ta);
-        tu_arrange_text(side == hidden ? P.twin_setup : P.setup, side, tb, sizeof tb);
-        tu_play(P.a, side, ta);
-        tu_play(P.b, side, tb);
-        P.ply++;
-        pair_send_action(&P, side, ta, tb);
-        if (P.alive)
-            battery(&P);
+    char *x = prog_ask(&P->pa, line), *y = prog_ask(&P->pb, line);
+    P->rep->answers += 2;
+    if (!x || !y) {
+        report_add(P->rep, "the program died", "seed %llu (%s), ply %d, after `%s`",
+                   (unsigned long long)P->seed, pair_params(P), P->ply, line);
+        P->alive = 0;
+    } else if (answer_ok_in(P->text, x) != want || answer_ok_in(P->text, y) != want) {
+        char lab[80], kind[96];
+        snprintf(lab, sizeof lab, "%s %s", label, want ? "refused (must be answered)"
+                                                       : "answered (must be refused)");
+        report_add(P->rep, lab, "seed %llu (%s), ply %d, `%s` answered: %.300s / %.300s",
+                   (unsigned long long)P->seed, pair_kind(P, kind, sizeof kind), P->ply, line,
+                   x, y);
     }
-    int d[64];
-    if (P.alive && twins_alike(P.a, P.b, hidden, d) <= 0) {
-        char *x = tu_position(P.a), *y = tu_position(P.b);
-        fail_msg("seed %llu: the twins' setups are not alike but for %s's figures:\n  %s\n  %s",
-                 (unsigned long long)seed, SEAT_NAME[hidden], x, y);
-    }
-    while (P.alive && P.ply < PLIES + 2 && game_to_act(P.a) >= 0) {
-        char text[96];
-        int seat = game_to_act(P.a);
-        if (!choose_action(&P, seat, text, sizeof text))
-            break;  /* every action would show a permuted figure */
-        P.ply++;
-        rep->plies++;
-        pair_send_action(&P, seat, text, text);
-        Status st;
-        game_status(P.a, &st);
-        if (P.alive && !st.over)
-            battery(&P);
-    }
-    prog_stop(&P.pa);
-    prog_stop(&P.pb);
-    game_free(P.a);
-    game_free(P.b);
+    free(x);
+    free(y);
 }
 
-/* MASQ-1, MASQ-12: seeded twin pairs through the program; the observer's
- * answers and files are the same whatever the hidden figures are. */
+/* Both programs stop and start again from the records fa and fb (the
+ * game's and the twin's, each saved by its own program): `run --load`. */
+static void pair_reload(Pair *P, const char *fa, const char *fb)
+{
+    const char *args[] = {"--load", "in.rec", NULL};
+    prog_stop(&P->pa);
+    prog_stop(&P->pb);
+    prog_launch(&P->pa, P->text, fa, args);
+    prog_launch(&P->pb, P->text, fb, args);
+    P->loaded = 1;
+    P->rep->loads++;
+}
+
+/* Both seats agree to save to file (the observer asks first: it waits for
+ * the hidden seat, which then completes the agreement); 1 with the
+ * records of both programs (malloc'd) in *fa, *fb, else 0. */
+static int pair_consented_save(Pair *P, const char *file, char **fa, char **fb)
+{
+    char line[160];
+    snprintf(line, sizeof line, "as %s save %s", SEAT_NAME[P->observer], file);
+    char label[80];
+    snprintf(label, sizeof label, "as S save FILE (first%s%s)",
+             game_to_act(P->a) < 0 ? ", over" : "", P->loaded ? ", loaded" : "");
+    probe_save(P, line, file, label);
+    snprintf(line, sizeof line, "as %s save %s", SEAT_NAME[P->hidden], file);
+    pair_ask_apart(P, line, 1, "as H save FILE (second)");
+    *fa = prog_file(&P->pa, file);
+    *fb = prog_file(&P->pb, file);
+    if (P->alive && *fa && *fb)
+        return 1;
+    report_add(P->rep, "both seats asked to save, but no record was written",
+               "seed %llu, ply %d: `%s`", (unsigned long long)P->seed, P->ply, line);
+    free(*fa);
+    free(*fb);
+    return 0;
+}
+
+/* A game in progress saved by both seats, then loaded by both programs:
+ * the game goes on from the records (issue 19 point 2, on loading). */
+static void pair_reload_mid(Pair *P)
+{
+    char file[32], *fa, *fb;
+    snprintf(file, sizeof file, "mid%d.rec", ++P->probe);
+    if (!pair_consented_save(P, file, &fa, &fb))
+        return;
+    pair_reload(P, fa, fb);
+    free(fa);
+    free(fb);
+    battery(P);
+}
+
+/* The battery once the game is over (issue 19 point 2, MASQ-16): the
+ * observer's own answers are compared; the hidden seat's view, legal list
+ * and history are refused while it has not shown its pieces, asked with
+ * `as` or bare (the first seat's once the game is over), and a save by
+ * the observer alone writes nothing. */
+static void battery_end(Pair *P)
+{
+    const char *S = SEAT_NAME[P->observer], *H = SEAT_NAME[P->hidden];
+    static const char *const OWN[] = {"view", "legal", "history", "status", "params",
+                                      "undo", "bot random", "resign", "draw"};
+    char line[160], label[80], file[32];
+    const char *tag = P->loaded ? " (over, loaded)" : " (over)";
+    for (size_t i = 0; i < ARRAY_LEN(OWN) && P->alive; i++) {
+        snprintf(line, sizeof line, "as %s %s", S, OWN[i]);
+        snprintf(label, sizeof label, "as S %s%s", OWN[i], tag);
+        pair_ask(P, line, label, NULL);
+    }
+    static const char *const PRIVATE[] = {"view", "legal", "history"};
+    for (size_t i = 0; i < ARRAY_LEN(PRIVATE) && P->alive; i++) {
+        snprintf(line, sizeof line, "as %s %s %s", S, PRIVATE[i], S);
+        snprintf(label, sizeof label, "as S %s S%s", PRIVATE[i], tag);
+        pair_ask(P, line, label, NULL);
+        snprintf(line, sizeof line, "as %s %s %s", S, PRIVATE[i], H);
+        snprintf(label, sizeof label, "as S %s H%s", PRIVATE[i], tag);
+        expect_refused(P, line, label);
+        if (P->observer == 0) {  /* bare commands speak for the first seat now */
+            snprintf(line, sizeof line, "%s %s", PRIVATE[i], H);
+            snprintf(label, sizeof label, "%s H%s", PRIVATE[i], tag);
+            expect_refused(P, line, label);
+            snprintf(label, sizeof label, "%s%s", PRIVATE[i], tag);
+            pair_ask(P, PRIVATE[i], label, NULL);
+        }
+    }
+    snprintf(line, sizeof line, "as %s position", S);
+    snprintf(label, sizeof label, "as S position%s", tag);
+    expect_refused(P, line, label);
+    snprintf(file, sizeof file, "f%d.rec", ++P->probe);
+    snprintf(line, sizeof line, "as %s save %s", S, file);
+    snprintf(label, sizeof label, "as S save FILE%s", tag);
+    probe_save(P, line, file, label);
+    if (P->observer == 0 && P->alive) {
+        snprintf(file, sizeof file, "f%d.rec", ++P->probe);
+        snprintf(line, sizeof line, "save %s", file);
+        snprintf(label, sizeof label, "save FILE%s", tag);
+        probe_save(P, line, file, label);
+    }
+    int sq[1];
+    if (P->alive && hidden_squares(P, sq, 1) == 1)
+        probe_hidden_square(P, sq[0]);
+}
+
+/* A game still on ends (issue 19 point 2: the twins go past the end):
+ * a resignation of either seat, or a draw offered by one and accepted by
+ * the other; a way the game refuses falls back to the next. */
+static void pair_end(Pair *P)
+{
+    int S = P->observer, H = P->hidden;
+    const int ways[4][2] = {{S, -1}, {H, -1}, {S, H}, {H, S}};
+    for (int k = 0; k < 4 && P->alive && game_to_act(P->a) >= 0; k++) {
+        const int *w = ways[(P->end_how + k) % 4];
+        const char *texts[2] = {w[1] < 0 ? "resign" : "draw", "accept"};
+        Game *ca = game_clone(P->a), *cb = game_clone(P->b);
+        Error e = {""};
+        int ok = 1;
+        for (int j = 0; j < 2 && ok && w[j] >= 0; j++)
+            ok = game_play(ca, w[j], texts[j], &e) == 0 && game_play(cb, w[j], texts[j], &e) == 0;
+        ok = ok && game_to_act(ca) < 0;
+        game_free(ca);
+        game_free(cb);
+        for (int j = 0; j < 2 && ok && w[j] >= 0 && P->alive; j++) {
+            tu_play(P->a, w[j], texts[j]);
+            tu_play(P->b, w[j], texts[j]);
+            P->ply++;
+            pair_send_action(P, w[j], texts[j], texts[j]);
+        }
+    }
+}
+
+/* Past the end: the battery; the observer shows its own pieces (the same
+ * in both twins) and the battery again; both seats save, the programs
+ * load the records and the battery runs on the loaded games; at last the
+ * hidden seat shows, and its view is open to the observer. */
+static void pair_after_end(Pair *P)
+{
+    char line[160], file[32], *fa, *fb;
+    battery_end(P);
+    snprintf(line, sizeof line, "as %s show", SEAT_NAME[P->observer]);
+    if (P->alive && pair_ask(P, line, "as S show (over)", NULL) != 1)
+        report_add(P->rep, "the observer's show was refused", "seed %llu, ply %d",
+                   (unsigned long long)P->seed, P->ply);
+    if (P->alive)
+        battery_end(P);
+    snprintf(file, sizeof file, "end%d.rec", ++P->probe);
+    if (!P->alive || !pair_consented_save(P, file, &fa, &fb))
+        return;
+    pair_reload(P, fa, fb);
+    free(fa);
+    free(fb);
+    battery_end(P);
+    snprintf(line, sizeof line, "as %s show", SEAT_NAME[P->hidden]);
+    pair_ask_apart(P, line, 1, "as H show (over, loaded)");
+    snprintf(line, sizeof line, "as %s view %s", SEAT_NAME[P->observer], SEAT_NAME[P->hidden]);
+    pair_ask_apart(P, line, 1, "as S view H once H has shown");
+}
+
+/* One twin pair: the setups (or the twins' positions), then up to PLIES
+ * actions with the battery after each, while the twins stay comparable;
+ * a record saved and loaded on the way (load_at); then the end, reached
+ * or made (pair_end), and past it (pair_after_end). */
+static void pair_run(Report *rep, Pair *P)
+{
+    P->observer = !P->hidden;
+    P->rep = rep;
+    P->alive = 1;
+    rng_seed(&P->rng, P->seed * 7919u + (uint64_t)P->hidden);
+    if (!P->fen[0])
+        pair_setups(P);
+    P->a = pair_game(P, 0);
+    P->b = pair_game(P, 1);
+    pair_start(P, 0);
+    pair_start(P, 1);
+    rep->pairs++;
+    battery(P);
+    for (int side = 0; side < 2 && P->alive && !P->fen[0]; side++) {
+        char ta[64], tb[64];
+        tu_arrange_text(P->setup, side, ta, sizeof ta);
+        tu_arrange_text(side == P->hidden ? P->twin_setup : P->setup, side, tb, sizeof tb);
+        tu_play(P->a, side, ta);
+        tu_play(P->b, side, tb);
+        P->ply++;
+        pair_send_action(P, side, ta, tb);
+        if (P->alive)
+            battery(P);
+    }
+    int d[64];
+    if (P->alive && twins_alike(P->a, P->b, P->hidden, d) <= 0) {
+        char *x = tu_position(P->a), *y = tu_position(P->b);
+        fail_msg("seed %llu: the twins' starts are not alike but for %s's figures:\n  %s\n  %s",
+                 (unsigned long long)P->seed, SEAT_NAME[P->hidden], x, y);
+    }
+    while (P->alive && P->ply < PLIES + 2 && game_to_act(P->a) >= 0) {
+        char text[96];
+        int seat = game_to_act(P->a);
+        if (P->script && P->ply == 0) {
+            if (!try_action(P, seat, P->script))
+                fail_msg("seed %llu: the pair's first action %s is refused or tells a "
+                         "permuted figure", (unsigned long long)P->seed, P->script);
+            snprintf(text, sizeof text, "%s", P->script);
+        } else if (!choose_action(P, seat, text, sizeof text)) {
+            break;  /* every action would show a permuted figure */
+        }
+        P->ply++;
+        rep->plies++;
+        pair_send_action(P, seat, text, text);
+        Status st;
+        game_status(P->a, &st);
+        if (P->alive && !st.over)
+            battery(P);
+        if (P->alive && !st.over && P->ply == P->load_at)
+            pair_reload_mid(P);
+    }
+    if (P->alive)
+        pair_end(P);
+    if (P->alive && game_to_act(P->a) < 0) {
+        Status st;
+        game_status(P->a, &st);
+        snprintf(P->reason, sizeof P->reason, "%s", st.reason);
+        rep->ended++;
+        pair_after_end(P);
+    }
+    prog_stop(&P->pa);
+    prog_stop(&P->pb);
+    game_free(P->a);
+    game_free(P->b);
+}
+
+/* Twins from a position: Black (or White) to be mated at once, its two
+ * masked pieces (a Knight and a Bishop, far from the mate) swapped in the
+ * twin.  MASQ-16: checkmate ends the game with the figures still masked. */
+static const struct {
+    const char *fen[2];
+    const char *mate;
+    int hidden;
+} MATES[] = {
+    {{"7k/8/5K2/8/8/n~7/2b~5/6Q1 w - - 0 1", "7k/8/5K2/8/8/b~7/2n~5/6Q1 w - - 0 1"},
+     "g1g7", 1},
+    {{"6q1/2B~5/N~7/8/8/5k2/8/7K b - - 0 1", "6q1/2N~5/B~7/8/8/5k2/8/7K b - - 0 1"},
+     "g8g2", 0},
+};
+
+/* MASQ-1, MASQ-12, MASQ-16, issue 19 point 2: seeded twin pairs through
+ * the program, in JSON and in text, to the end of each game and past it,
+ * and across records saved and loaded; the observer's answers and files
+ * are the same whatever the hidden figures are. */
 static void test_masq12_cli_twins_answer_the_same(void **state)
 {
     (void)state;
     Report rep;
     memset(&rep, 0, sizeof rep);
     signal(SIGPIPE, SIG_IGN);
-    for (int i = 0; i < PAIRS; i++)
-        pair_run(&rep, (uint64_t)(i / 2 + 1), PARAMS[(i / 2) % ARRAY_LEN(PARAMS)], i % 2);
-    print_message("%ld twin pairs, %ld plies after the setups, %ld answers compared, %ld "
-                  "probes, %ld saved files checked (MASQ-12)\n",
-                  rep.pairs, rep.plies, rep.answers, rep.probes, rep.files);
+    for (int i = 0; i < PAIRS; i++) {
+        Pair P;
+        memset(&P, 0, sizeof P);
+        P.seed = (uint64_t)(i / 2 + 1);
+        P.params = PARAMS[(i / 2) % ARRAY_LEN(PARAMS)];
+        P.hidden = i % 2;
+        P.text = (i / 2) % 3 == 1;
+        P.end_how = (i + i / 4) % 4;
+        P.load_at = i % 3 == 0 ? 3 + (i % 5) * 4 : i % 3 == 1 ? PLIES / 2 : 0;
+        pair_run(&rep, &P);
+    }
+    for (size_t i = 0; i < ARRAY_LEN(MATES); i++) {
+        Pair P;
+        memset(&P, 0, sizeof P);
+        P.seed = 100 + i;
+        P.fen[0] = MATES[i].fen[0];
+        P.fen[1] = MATES[i].fen[1];
+        P.script = MATES[i].mate;
+        P.hidden = MATES[i].hidden;
+        P.text = (int)i;
+        pair_run(&rep, &P);
+        if (!strstr(P.reason, "checkmate"))
+            fail_msg("the twins from %s did not end in checkmate but \"%s\"", P.fen[0],
+                     P.reason);
+    }
+    print_message("%ld twin pairs (%ld ended and played past the end), %ld plies after the "
+                  "setups, %ld loads, %ld answers compared, %ld probes, %ld saved files "
+                  "checked, %ld differences (MASQ-12, MASQ-16)\n",
+                  rep.pairs, rep.ended, rep.plies, rep.loads, rep.answers, rep.probes,
+                  rep.files, rep.leaks);
     report_finish(&rep);
     /* the test must have compared a lot, or it proves nothing */
     assert_true(rep.plies >= PAIRS * PLIES / 4);
+    assert_int_equal(rep.ended, PAIRS + (long)ARRAY_LEN(MATES));
 }
 
 /* ---- Direct checks of the command layer ------------------------------------ */
@@ -1083,6 +1462,110 @@ static void test_masq12_cli_undo_only_own(void **state)
     prog_stop(p);
 }
 
+/* The answer to line (ok or not) must hold want / must not hold unwanted. */
+static void ask_holds(Prog *p, const char *line, const char *want, const char *unwanted)
+{
+    char a[1 << 15];
+    ask(p, line, a, sizeof a);
+    if (want && !strstr(a, want))
+        fail_msg("`%s` must answer with %s, answered: %.800s", line, want, a);
+    if (unwanted && strstr(a, unwanted))
+        fail_msg("`%s` must not answer with %s, answered: %.800s", line, unwanted, a);
+}
+
+static void file_holds(const Prog *p, const char *name, const char *want, const char *unwanted)
+{
+    char *f = prog_file(p, name);
+    if (!f)
+        fail_msg("%s was not written", name);
+    int bad_want = want && !strstr(f, want), bad_unwanted = unwanted && strstr(f, unwanted);
+    free(f);
+    if (bad_want || bad_unwanted)
+        fail_msg("%s must %s \"%s\"", name, bad_want ? "hold" : "not hold",
+                 bad_want ? want : unwanted);
+}
+
+/* Issue 19 point 2, MASQ-16 (the issue's reproducer): once the game is
+ * over, White's view, legal list and history are still refused to Black,
+ * asked with `as` or bare (the first seat's), and Black's save writes
+ * nothing, until White agrees to the save or shows its pieces; with
+ * show_at_end=on both armies are public at the end and nothing waits. */
+#define WHITE_QUEEN_A1 "\"square\":\"a1\",\"x\":0,\"y\":0,\"side\":\"white\",\"figure\":\"queen\""
+static void test_masq16_cli_secrets_kept_after_the_end(void **state)
+{
+    Prog *p = *state;
+    prog_start(p, "masques", 0, NULL);
+    ask_ok(p, "as white arrange QNBRKBNR/PPPPPPPP");
+    ask_ok(p, "as black standard");
+    ask_ok(p, "as white resign");
+    ask_refused(p, "as black view white");
+    ask_refused(p, "as black legal white");
+    ask_refused(p, "as black history white");
+    ask_refused(p, "view black");            /* bare: white's, once the game is over */
+    ask_holds(p, "as black view", "\"ok\":true", WHITE_QUEEN_A1);
+    ask_holds(p, "as black save x.rec",
+              "\"saved\":false,\"agreed\":[\"black\"],\"waiting\":[\"white\"]", NULL);
+    if (file_exists(p, "x.rec"))
+        fail_msg("black alone saved White's unshown arrangement after the end");
+    ask_holds(p, "as white save x.rec", "\"saved\":true", NULL);
+    file_holds(p, "x.rec", "# A finished game with hidden facts: this record holds what "
+                           "white and black\n# kept hidden after the end", NULL);
+    /* White shows: its view and history are open to Black; Black's own
+     * save now needs nobody else */
+    ask_ok(p, "as white show");
+    ask_holds(p, "as black view white", WHITE_QUEEN_A1, NULL);
+    ask_ok(p, "as black history white");
+    ask_refused(p, "as white view black");
+    ask_holds(p, "as black save y.rec", "\"saved\":true", NULL);
+    file_holds(p, "y.rec", "this record holds what black\n", "what white");
+    prog_stop(p);
+    /* show_at_end=on: the players agreed before the game */
+    prog_start(p, "masques", 0, "show_at_end=on");
+    ask_ok(p, "as white arrange QNBRKBNR/PPPPPPPP");
+    ask_ok(p, "as black standard");
+    ask_refused(p, "as black view white");   /* not while the game is on */
+    ask_ok(p, "as white resign");
+    ask_holds(p, "as black view white", WHITE_QUEEN_A1, NULL);
+    ask_holds(p, "as black save z.rec", "\"saved\":true", NULL);
+    file_holds(p, "z.rec", "[Variant", "# A finished game");
+    prog_stop(p);
+}
+
+/* Issue 19 point 2 in the terminal game: a save at `game over>` asks each
+ * seat that has not shown its pieces (one "no" and nothing is written);
+ * the review of the finished game, played or loaded from the record, shows
+ * a seat's own past views only once that seat has shown its pieces. */
+static void test_masq16_play_end_save_and_review(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/chessvar_play_end_XXXXXX", in[1024], args[256], path[128];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/a.rec", dir);
+    snprintf(in, sizeof in, "arrange QNBRKBNR/PPPPPPPP\nstandard\nresign\nyes\n"
+                            "save %s\nyes\nno\nreview\nseat white\ndone\n"
+                            "save %s\nyes\nyes\nquit\n", path, path);
+    TuRun r;
+    tu_run(&r, "play masques --seed 3 --ascii", in);
+    const char *end = strstr(r.out, "game over> ");
+    assert_non_null(end);
+    assert_non_null(strstr(end, "black, do you agree? (yes/no)> no\n"
+                                "not saved: black did not agree"));
+    assert_non_null(strstr(end, "what white saw holds what it kept hidden"));
+    assert_null(strstr(end, "Q~"));          /* White's masked Queen, in the review */
+    assert_non_null(strstr(end, "(it holds what white and black did not show)"));
+    tu_run_free(&r);
+    snprintf(args, sizeof args, "play --load %s --ascii", path);
+    tu_run(&r, args, "seat white\nseat black\ndone\nquit\n");
+    assert_non_null(strstr(r.out, "loaded "));
+    assert_non_null(strstr(r.out, "what white saw holds what it kept hidden"));
+    assert_non_null(strstr(r.out, "what black saw holds what it kept hidden"));
+    if (strstr(r.out, "Q~") || strstr(r.out, "r~"))
+        fail_msg("the review of a loaded game shows a seat's masked figures:\n%s", r.out);
+    tu_run_free(&r);
+    unlink(path);
+    rmdir(dir);
+}
+
 /* Each direct test drives one program; the teardown stops it even when
  * the test failed half-way (no stray process or temp directory). */
 static int prog_setup(void **state)
@@ -1110,6 +1593,9 @@ int main(void)
                                         prog_teardown),
         cmocka_unit_test_setup_teardown(test_masq12_cli_undo_only_own, prog_setup,
                                         prog_teardown),
+        cmocka_unit_test_setup_teardown(test_masq16_cli_secrets_kept_after_the_end,
+                                        prog_setup, prog_teardown),
+        cmocka_unit_test(test_masq16_play_end_save_and_review),
         cmocka_unit_test(test_masq12_cli_twins_answer_the_same),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
