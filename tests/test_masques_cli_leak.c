@@ -277,6 +277,7 @@ typedef struct Report {
     Finding f[96];
     int n;
     long pairs, plies, answers, files, probes, leaks, ended, loads;
+    long ends[4];  /* how the games ended: resigned, agreed, mated, otherwise */
 } Report;
 
 static void report_add(Report *r, const char *label, const char *fmt, ...)
@@ -1262,6 +1263,8 @@ static void pair_run(Report *rep, Pair *P)
         game_status(P->a, &st);
         snprintf(P->reason, sizeof P->reason, "%s", st.reason);
         rep->ended++;
+        rep->ends[strstr(st.reason, "resigned") ? 0 : strstr(st.reason, "agreement") ? 1
+                  : strstr(st.reason, "checkmate") ? 2 : 3]++;
         pair_after_end(P);
     }
     prog_stop(&P->pa);
@@ -1319,15 +1322,17 @@ static void test_masq12_cli_twins_answer_the_same(void **state)
             fail_msg("the twins from %s did not end in checkmate but \"%s\"", P.fen[0],
                      P.reason);
     }
-    print_message("%ld twin pairs (%ld ended and played past the end), %ld plies after the "
-                  "setups, %ld loads, %ld answers compared, %ld probes, %ld saved files "
-                  "checked, %ld differences (MASQ-12, MASQ-16)\n",
-                  rep.pairs, rep.ended, rep.plies, rep.loads, rep.answers, rep.probes,
-                  rep.files, rep.leaks);
+    print_message("%ld twin pairs (%ld ended and played past the end: %ld resigned, %ld "
+                  "agreed, %ld mated, %ld otherwise), %ld plies after the setups, %ld loads, "
+                  "%ld answers compared, %ld probes, %ld saved files checked, %ld "
+                  "differences (MASQ-12, MASQ-16)\n",
+                  rep.pairs, rep.ended, rep.ends[0], rep.ends[1], rep.ends[2], rep.ends[3],
+                  rep.plies, rep.loads, rep.answers, rep.probes, rep.files, rep.leaks);
     report_finish(&rep);
     /* the test must have compared a lot, or it proves nothing */
     assert_true(rep.plies >= PAIRS * PLIES / 4);
     assert_int_equal(rep.ended, PAIRS + (long)ARRAY_LEN(MATES));
+    assert_true(rep.ends[0] > 0 && rep.ends[1] > 0 && rep.ends[2] > 0);
 }
 
 /* ---- Direct checks of the command layer ------------------------------------ */
