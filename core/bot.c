@@ -248,6 +248,7 @@ typedef struct Search {
     int out_of_nodes;
     View *scratch;
     double deadline;       /* seconds on the monotonic clock, 0: none */
+    const BotWatch *watch; /* NULL: none */
 } Search;
 
 static double seconds_now(void)
@@ -405,7 +406,9 @@ static long search_actions(Search *S, Game *m, const ActionList *l, unsigned sid
 static int out_of_budget(Search *S)
 {
     if ((S->budget && S->nodes >= S->budget) ||
-        (S->deadline > 0 && (S->nodes & 255) == 0 && seconds_now() > S->deadline))
+        ((S->nodes & 255) == 0 &&
+         ((S->deadline > 0 && seconds_now() > S->deadline) ||
+          (S->watch && S->watch->stop && S->watch->stop(S->watch->ud)))))
         S->out_of_nodes = 1;
     return S->out_of_nodes;
 }
@@ -471,7 +474,8 @@ static long alphabeta(Search *S, Game *m, int depth, int ply, long alpha, long b
 
 /* Iterative deepening on model m within S's limits, up to max_depth:
  * last[k], the score of candidate k (idx[k] in S->in->legal) at the
- * deepest finished iteration.  score and order are scratch of n. */
+ * deepest finished iteration, each of which S's watch hears of.  score and
+ * order are scratch of n. */
 static void deepen(Search *S, Game *m, const int *idx, int n, int max_depth,
                    long *score, long *last, int *order)
 {
@@ -502,6 +506,13 @@ static void deepen(Search *S, Game *m, const int *idx, int n, int max_depth,
                     order[b] = order[b - 1];
                     order[b - 1] = t;
                 }
+        }
+        if (!S->out_of_nodes && S->watch && S->watch->iteration) {
+            long s = last[order[0]];
+            int mate = s > WIN_SCORE / 2 && s <= WIN_SCORE ? (int)(WIN_SCORE - s)
+                     : s < -WIN_SCORE / 2 && s >= -WIN_SCORE ? -(int)(WIN_SCORE + s) : 0;
+            BotIteration it = {depth + 1, s, mate, S->nodes, &in->legal.v[idx[order[0]]]};
+            S->watch->iteration(S->watch->ud, &it);
         }
     }
 }
@@ -559,7 +570,7 @@ static int choose_search(const BotInput *in, const int *idx, int n, const BotLim
         Game *m = search_model(in, rng);
         if (!m)
             continue;
-        Search S = {in, 0, 0, 0, scratch, 0};
+        Search S = {in, 0, 0, 0, scratch, 0, lim ? lim->watch : NULL};
         if (budget)
             S.budget = budget / samples > 0 ? budget / samples : 1;
         if (ms > 0)
@@ -619,7 +630,7 @@ int bot_choose_limited(const BotInput *in, int level, const BotLimits *lim, Rng 
 
 int bot_play(Game *g, int seat, int level, Rng *rng, Action *chosen, Error *e)
 {
-    BotSpec spec = {level, {0, 0, 0}};
+    BotSpec spec = {.level = level};
     return bot_play_spec(g, seat, &spec, rng, chosen, e);
 }
 

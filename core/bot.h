@@ -78,12 +78,34 @@ typedef struct BotInput {
 int bot_input(const Game *g, int seat, BotInput *in, Error *e);
 void bot_input_free(BotInput *in);
 
+/* One finished iteration of the search level's deepening, as a BotWatch
+ * sees it. */
+typedef struct BotIteration {
+    int depth;           /* plies searched, the bot's action included */
+    long score;          /* the best action's, for the seat: the balance (in
+                            hundredths of the value table's unit), 0 a draw */
+    int mate;            /* a forced end seen: the plies to it, > 0 the seat
+                            wins, < 0 it loses; 0: none */
+    long nodes;          /* visited so far (in this sample, when several) */
+    const Action *best;  /* the best action (the first of equals) */
+} BotIteration;
+
+/* Someone watching the search level think (UCI: input read while it
+ * thinks, info lines); NULL members: none. */
+typedef struct BotWatch {
+    int (*stop)(void *ud);  /* asked every 256 nodes: nonzero ends the
+                               search as a spent budget does */
+    void (*iteration)(void *ud, const BotIteration *it);
+    void *ud;
+} BotWatch;
+
 /* Limits of the search level; zero fields: none (nodes: BOT_SEARCH_NODES
  * when neither nodes nor ms is given). */
 typedef struct BotLimits {
     long nodes;   /* nodes a decision may visit */
     int depth;    /* deepest iteration, in plies after the bot's action + 1 */
     long ms;      /* wall-clock milliseconds (not deterministic) */
+    const BotWatch *watch; /* NULL: none */
 } BotLimits;
 
 /* The bot's choice among in->legal: 0 and *out, or -1 with e (no action
