@@ -139,9 +139,11 @@ static const CommandDef COMMANDS[] = {
      cmd_rules},
     {"uci", "[--seed N]", OPT_SEED, VARIANT_NONE,
      "speak the UCI protocol (orthodox chess) with the search bot",
-     "For chess GUIs and match tools: uci, isready, ucinewgame, position\n"
-     "startpos|fen FEN [moves ...], go [depth N] [nodes N] [movetime MS]\n"
-     "[wtime MS btime MS winc MS binc MS], quit.  docs/BOTS.md.", cli_uci},
+     "For chess GUIs and match tools: uci, debug, isready, setoption (Nodes),\n"
+     "ucinewgame, position startpos|fen FEN [moves ...], go [depth N] [nodes N]\n"
+     "[movetime MS] [wtime MS btime MS winc MS binc MS movestogo N] [mate N]\n"
+     "[searchmoves M...] [infinite] [ponder], stop, ponderhit, quit; an info\n"
+     "line per search depth; input is read while it thinks.  docs/BOTS.md.", cli_uci},
     {"check", "FILE... [--variant NAME]", OPT_VARIANT, VARIANT_NONE,
      "check house-rule scripts without playing",
      "Loads each script against the variant (orthodox unless --variant says)\n"

@@ -496,36 +496,6 @@ static void test_search_looks_ahead(void **state)
     }
 }
 
-/* Issue 12, `chessvar uci`: the handshake; go depth finds the mate in
- * one; go nodes / movetime / wtime answer a legal move; a bad position
- * keeps the previous one and says why; a finished game answers 0000. */
-static void test_uci(void **state)
-{
-    (void)state;
-    TuRun r;
-    tu_run(&r, "uci",
-           "uci\nisready\n"
-           "position fen 6k1/5ppp/8/8/8/8/8/R2n2K1 w - - 0 1\ngo depth 2\n"
-           "position startpos moves e2e4 e7e5\ngo nodes 3000\n"
-           "position startpos moves e2e5\ngo wtime 3000 btime 3000 winc 0 binc 0\n"
-           "position fen 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1\ngo movetime 50\nquit\n");
-    assert_int_equal(r.status, 0);
-    assert_has(r.out, "id name chessvar ");
-    assert_has(r.out, "uciok\nreadyok\nbestmove a1a8\nbestmove ");
-    assert_has(r.out, "info string e2e5: the pawn on e2 cannot move to e5");
-    assert_has(r.out, "bestmove 0000\n"); /* black is mated */
-    /* Each bestmove after the startpos lines is a legal move of that position. */
-    const char *p = strstr(r.out, "uciok\nreadyok\nbestmove a1a8\nbestmove ") +
-                    strlen("uciok\nreadyok\nbestmove a1a8\nbestmove ");
-    char mv[8] = "";
-    sscanf(p, "%7s", mv);
-    Game *g = tu_orthodox(NULL);
-    tu_play_line(g, "e4 e5");
-    assert_true(tu_is_legal(g, mv));
-    game_free(g);
-    tu_run_free(&r);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -539,7 +509,6 @@ int main(void)
         cmocka_unit_test(test_play_with_bots),
         cmocka_unit_test(test_playout_is_the_game),
         cmocka_unit_test(test_search_looks_ahead),
-        cmocka_unit_test(test_uci),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
