@@ -176,6 +176,13 @@ static int uci_read_line(Uci *u, int wait)
                 return IN_NONE;
         }
         ssize_t r = read(0, u->buf + u->len, UCI_LINE_MAX + 1 - u->len);
+        if (r < 0 && errno == EAGAIN && wait) { /* a descriptor left non-blocking */
+            struct pollfd p = {0, POLLIN, 0};
+            poll(&p, 1, -1);
+            continue;
+        }
+        if (r < 0 && errno == EAGAIN)
+            return IN_NONE;
         if (r < 0 && errno == EINTR)
             continue;
         if (r <= 0)

@@ -297,7 +297,8 @@ static void test_uci_infinite_until_stop(void **state)
     assert_lacks(en.out, "bestmove");
     engine_send(&en, "stop\n");
     assert_true(engine_wait(&en, at, "bestmove ", 5000));
-    assert_true(engine_wait(&en, at, "\n", 1000));
+    assert_true(engine_wait(&en, (size_t)(strstr(en.out + at, "bestmove ") - en.out), "\n",
+                            1000)); /* the whole line */
     char mv[8];
     bestmove_after(en.out + at, mv);
     Game *g = tu_orthodox(NULL);
