@@ -6,7 +6,8 @@
  * illegal one loses) and every end (mate, stalemate, the draw rules); a
  * game still going after MAX_PLIES plies is scored a draw.  Prints one
  * line per game, then the score with its 95% interval and the Elo
- * difference (core/stats.h; docs/EXPERIMENTS.md gives the method).
+ * difference (core/stats.h; docs/EXPERIMENTS.md gives the method), and
+ * the depth chessvar's search reached on average (its info lines).
  *
  * CHESSVAR_UCI_GAMES sets the number of games (default 24, even).  Skips
  * with a note when stockfish is not installed.
@@ -80,16 +81,24 @@ static void engine_send(Engine *en, const char *cmd)
     fflush(en->in);
 }
 
+/* The depth of the last info line read, and the sum and count of those
+ * before a bestmove (chessvar's, for the summary). */
+static int last_depth;
+static long depth_sum, depth_moves;
+
 /* Read until a line starting with prefix (into line); -1 if the engine
  * closed its output. */
 static int engine_wait(Engine *en, const char *prefix, char *line, size_t n)
 {
     alarm(MOVE_SECONDS);
-    while (fgets(line, (int)n, en->out))
+    last_depth = 0;
+    while (fgets(line, (int)n, en->out)) {
+        sscanf(line, "info depth %d", &last_depth);
         if (strncmp(line, prefix, strlen(prefix)) == 0) {
             alarm(0);
             return 0;
         }
+    }
     alarm(0);
     return -1;
 }
@@ -158,6 +167,10 @@ static int play_game(Engine *ours, Engine *sf, const char *opening, int ours_whi
         if (engine_wait(en, "bestmove", line, sizeof line)) {
             printf("bench_uci: %s closed its output\n", en->name);
             exit(1);
+        }
+        if (en == ours && last_depth > 0) {
+            depth_sum += last_depth;
+            depth_moves++;
         }
         if (sscanf(line, "bestmove %15s", word) != 1 ||
             game_play(g, game_to_act(g), word, &e)) {
@@ -239,5 +252,7 @@ int main(void)
     printf("chessvar uci v stockfish Skill Level 0: +%ld =%ld -%ld, score %.1f%% +- %.1f "
            "(95%%: %.1f - %.1f), Elo %s (%s .. %s)\n", w, d, l, 100 * s,
            50 * (ci.hi - ci.lo), 100 * ci.lo, 100 * ci.hi, elo[0], elo[1], elo[2]);
+    printf("chessvar's search: depth %.1f on average over %ld moves (its info lines)\n",
+           depth_moves ? (double)depth_sum / (double)depth_moves : 0.0, depth_moves);
     return 0;
 }
