@@ -84,6 +84,7 @@ typedef struct Uci {
     /* its last info line (info_depth 0: none yet) */
     int info_depth;
     long info_nodes;
+    double info_t;           /* seconds from the go */
     char info_score[32], info_pv[16];
 } Uci;
 
@@ -417,10 +418,10 @@ static int uci_stop_asked(void *ud)
 /* The info line of the last finished iteration, with pv. */
 static void uci_info(const Uci *u, const char *pv)
 {
-    double t = uci_now() - u->start;
     uci_say("info depth %d score %s nodes %ld nps %ld time %ld pv %s", u->info_depth,
-            u->info_score, u->info_nodes, t > 0 ? (long)((double)u->info_nodes / t) : 0L,
-            (long)(t * 1000.0), pv);
+            u->info_score, u->info_nodes,
+            u->info_t > 0 ? (long)((double)u->info_nodes / u->info_t) : 0L,
+            (long)(u->info_t * 1000.0), pv);
 }
 
 /* BotWatch.iteration: its info line. */
@@ -431,6 +432,7 @@ static void uci_iteration(void *ud, const BotIteration *it)
     game_format(u->g, it->best, FMT_MACHINE, &m);
     u->info_depth = it->depth;
     u->info_nodes = it->nodes;
+    u->info_t = uci_now() - u->start;
     if (it->mate) /* in moves, not plies; negative when the bot is mated */
         snprintf(u->info_score, sizeof u->info_score, "mate %d",
                  it->mate > 0 ? (it->mate + 1) / 2 : -(-it->mate / 2));
@@ -585,9 +587,17 @@ static void uci_go(Uci *u, char *args)
     u->start = uci_now();
     u->ponder_ms = ms;
     u->deadline = ms > 0 && !go->ponder && !go->infinite ? u->start + (double)ms / 1000.0 : 0;
-    if (u->debug)
-        uci_note("go: nodes %ld, depth %d, time %ld ms%s%s", lim.nodes, lim.depth, ms,
-                 go->ponder ? ", ponder" : "", go->infinite ? ", infinite" : "");
+    if (u->debug) {
+        char n[24] = "none", d[24] = "none", t[24] = "none";
+        if (lim.nodes < LONG_MAX)
+            snprintf(n, sizeof n, "%ld", lim.nodes);
+        if (lim.depth)
+            snprintf(d, sizeof d, "%d", lim.depth);
+        if (ms)
+            snprintf(t, sizeof t, "%ld ms", ms);
+        uci_note("go: the limits: nodes %s, depth %s, time %s%s%s", n, d, t,
+                 go->ponder ? " (after ponderhit)" : "", go->infinite ? ", infinite" : "");
+    }
     Action a;
     int rc = uci_think(u, go, &lim, &a);
     /* infinite and ponder: the bestmove waits for stop (or ponderhit) */
@@ -596,8 +606,8 @@ static void uci_go(Uci *u, char *args)
     StrBuf m = STRBUF_INIT;
     if (rc == 0)
         game_format(u->g, &a, FMT_MACHINE, &m);
-    /* the bot draws among the moves as good as the best: the last line
-     * names the one it plays, with that same score */
+    /* the bot draws among the moves as good as the best: the last line,
+     * said again, names the one it plays (with that same score) */
     if (rc == 0 && u->info_depth > 0 && strcmp(u->info_pv, sb_str(&m)))
         uci_info(u, sb_str(&m));
     uci_say("bestmove %s", rc == 0 ? sb_str(&m) : "0000");

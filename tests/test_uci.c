@@ -512,7 +512,7 @@ static void test_uci_bad_go_and_garbage(void **state)
     engine_send(&en, "xyzzy\njoho isready\ngo frobnicate depth 2\n"
                      "go searchmoves a1b1 a1c1 depth 3\ngo mate 1\ndebug on\ngo nodes 50\n"
                      "debug sideways\n");
-    assert_true(engine_wait(&en, at, "info string go: nodes 50, depth 0", 10000));
+    assert_true(engine_wait(&en, at, "info string go: the limits: nodes 50, depth none, time none\n", 10000));
     assert_true(engine_wait(&en, at, "info string debug: on or off, not 'sideways'\n", 10000));
     assert_has(en.out + at, "info string 'xyzzy' is not a UCI command (");
     assert_has(en.out + at, "info string 'joho' is not a UCI command: skipped\nreadyok\n");
