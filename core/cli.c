@@ -223,14 +223,36 @@ static void print_main_help(void)
     fputs("usage: chessvar [COMMAND] [ARGUMENTS]\n\n"
           "A rules-variant sandbox for chess.  Without a command: the variant\n"
           "menu, then a game in the terminal.\n\ncommands:\n", stdout);
+    int w = 0; /* the summaries line up after the longest name */
     for (size_t i = 0; i < ARRAY_LEN(COMMANDS); i++)
-        printf("  %-8s %s\n", COMMANDS[i].name, COMMANDS[i].summary);
+        w = (int)strlen(COMMANDS[i].name) > w ? (int)strlen(COMMANDS[i].name) : w;
+    for (size_t i = 0; i < ARRAY_LEN(COMMANDS); i++)
+        printf("  %-*s %s\n", w, COMMANDS[i].name, COMMANDS[i].summary);
     fputs("\nvariants:", stdout);
     for (int i = 0; variant_registry[i]; i++)
         printf(" %s", variant_registry[i]->name);
     fputs("\n\n'chessvar help COMMAND' or 'chessvar COMMAND --help' shows a command's\n"
           "options.  docs/PROTOCOL.md describes every command and the JSON of\n"
           "batch mode.\n", stdout);
+}
+
+/* What an option does for command c: its table line, unless the command
+ * gives the option another meaning (--json of experiment and merge). */
+static const char *option_doc(const CommandDef *c, const OptionDef *d)
+{
+    static const struct {
+        const char *command;
+        unsigned bit;
+        const char *doc;
+    } OWN[] = {
+        {"experiment", OPT_JSON, "print the report as JSON instead of text: the rule "
+                                 "sets, every game, the figures (merge reads it)"},
+        {"merge", OPT_JSON, "print the merged report as JSON, as experiment --json does"},
+    };
+    for (size_t i = 0; i < ARRAY_LEN(OWN); i++)
+        if (OWN[i].bit == d->bit && strcmp(OWN[i].command, c->name) == 0)
+            return OWN[i].doc;
+    return d->doc;
 }
 
 static void print_command_help(const CommandDef *c)
@@ -247,7 +269,7 @@ static void print_command_help(const CommandDef *c)
             char head[40];
             snprintf(head, sizeof head, "%s%s%s", d->name, d->arg ? " " : "",
                      d->arg ? d->arg : "");
-            printf("  %-18s %s\n", head, d->doc);
+            printf("  %-18s %s\n", head, option_doc(c, d));
         }
     }
     fputs("  --help             this text\n", stdout);

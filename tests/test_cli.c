@@ -579,6 +579,46 @@ static void test_help_and_list(void **state)
     expect(&(Expect){.args = "list", .out = {"orthodox", "Orthodox chess"}});
 }
 
+/* issue 19 point 6: the command list of --help is one column (the summaries
+ * start where the longest name, experiment, leaves room), and --json of
+ * experiment and merge says what it does there: the report as JSON, not
+ * batch mode's answers to commands. */
+static void test_help_columns_and_json_lines(void **state)
+{
+    (void)state;
+    TuRun r;
+    tu_run(&r, "--help", NULL);
+    assert_int_equal(r.status, 0);
+    const char *list = strstr(r.out, "commands:\n");
+    assert_non_null(list);
+    int col = -1, rows = 0;
+    for (const char *l = strchr(list, '\n') + 1; l[0] == ' ' && l[1] == ' ';
+         l = strchr(l, '\n') + 1) {
+        int name = (int)strcspn(l + 2, " \n"), at = 2 + name;
+        at += (int)strspn(l + at, " ");
+        if (col >= 0 && at != col)
+            fail_msg("the summary of '%.*s' starts at column %d, the others at %d:\n%s",
+                     name, l + 2, at, col, r.out);
+        col = at;
+        rows++;
+    }
+    assert_true(rows >= 13);
+    tu_run_free(&r);
+    static const char *const cmds[] = {"experiment", "merge"};
+    for (size_t i = 0; i < ARRAY_LEN(cmds); i++) {
+        char args[64];
+        snprintf(args, sizeof args, "%s --help", cmds[i]);
+        tu_run(&r, args, NULL);
+        const char *json = strstr(r.out, "\n  --json ");
+        assert_non_null(json);
+        if (strstr(json, "answer every command") > json &&
+            strstr(json, "answer every command") < strchr(json + 1, '\n'))
+            fail_msg("%s: --json is described as batch mode's:\n%s", args, r.out);
+        assert_non_null(strstr(json, "report as JSON"));
+        tu_run_free(&r);
+    }
+}
+
 static void test_unknown_command_option_variant(void **state)
 {
     (void)state;
@@ -1518,6 +1558,7 @@ int main(void)
         cmocka_unit_test(test_no_silent_truncation),
         cmocka_unit_test(test_run_seats_and_files),
         cmocka_unit_test(test_help_and_list),
+        cmocka_unit_test(test_help_columns_and_json_lines),
         cmocka_unit_test(test_unknown_command_option_variant),
         cmocka_unit_test(test_perft_and_divide),
         cmocka_unit_test(test_legal_list),
