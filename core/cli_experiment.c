@@ -11,6 +11,7 @@
  * sends their ExpGame back through its pipe; the parent does all output.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -96,6 +97,7 @@ static void describe_set(const CliOptions *so, House *h, ExpSet *st, const char 
     const GameScript *sc = h ? house_scripts(h) : NULL;
     for (int i = 0; h && i < house_count(h) && i < EXP_MAX_RULES; i++) {
         str_copy(st->rules[i], sizeof st->rules[i], sc[i].name);
+        str_copy(st->rules_name[i], sizeof st->rules_name[i], house_title(h, i));
         sha256_hex(sc[i].text, sc[i].len, st->rules_sha[i]);
         st->nrules++;
     }
@@ -209,8 +211,11 @@ static void progress_draw(Run *r, int last)
         return;
     }
     double left = rate > 0 ? (double)(r->ntasks - r->done) / rate : 0;
-    fprintf(stderr, "\r[%s] %ld/%ld games, %.0f games/s, %.0f s left ", bar, r->done,
-            r->ntasks, rate, left);
+    if (r->done == 0) /* nothing to measure a rate by yet: the time so far */
+        fprintf(stderr, "\r[%s] 0/%ld games, %.0f s so far ", bar, r->ntasks, el);
+    else
+        fprintf(stderr, "\r[%s] %ld/%ld games, %.*f games/s, %.0f s left ", bar, r->done,
+                r->ntasks, rate < 10 ? 1 : 0, rate, left);
     fflush(stderr);
 }
 
@@ -296,11 +301,18 @@ static int play_jobs(Run *r, int jobs, Error *e)
     size_t have[64] = {0};
     WorkerMsg buf[64];
     while (open > 0 && rc == 0) {
-        if (poll(pf, (nfds_t)n, -1) < 0) {
+        /* a second at most between two draws of the bar, so that it moves
+         * (the time so far) while every worker is in a long game */
+        int ready = poll(pf, (nfds_t)n, r->progress ? 1000 : -1);
+        if (ready < 0) {
             if (errno == EINTR)
                 continue;
             rc = err_set(e, "waiting for the workers: %s", strerror(errno));
             break;
+        }
+        if (ready == 0) {
+            progress_draw(r, 0);
+            continue;
         }
         for (int k = 0; k < n && rc == 0; k++) {
             if (pf[k].fd < 0 || !(pf[k].revents & (POLLIN | POLLHUP | POLLERR)))
@@ -400,6 +412,55 @@ static int report(const CliOptions *o, const ExpInfo *x, ExpGame *games, long n,
     return rc;
 }
 
+/* Can a file be written at path?  Tried with the system (not guessed from
+ * permissions): a file that is not there is created and removed again, one
+ * that is there is opened for writing and left as it is.  0, or -1 with e
+ * naming the option, the path and the system's reason. */
+static int check_writable_file(const char *opt, const char *path, Error *e)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NONBLOCK, 0666);
+    if (fd >= 0) {
+        close(fd);
+        unlink(path);
+        return 0;
+    }
+    if (errno == EEXIST)
+        fd = open(path, O_WRONLY | O_NONBLOCK);
+    if (fd < 0)
+        return err_set(e, "%s %s: %s", opt, path, strerror(errno));
+    close(fd);
+    return 0;
+}
+
+/* Everything the command will write, checked before the first game is
+ * played (an experiment may take hours; its results must not be lost to
+ * a typo): the report's standard output, the chart's file, the games'
+ * directory (made here when it is not there).  0, or -1 with e. */
+static int check_targets(const CliOptions *o, const char *cmd, Error *e)
+{
+    int fl = fcntl(STDOUT_FILENO, F_GETFL);
+    if (fl < 0)
+        return err_set(e, "the %s goes to standard output, which cannot be written: %s",
+                       o->json ? "JSON report" : "report", strerror(errno));
+    if ((fl & O_ACCMODE) == O_RDONLY)
+        return err_set(e, "the %s goes to standard output, which is open for reading "
+                          "only", o->json ? "JSON report" : "report");
+    if (o->svg && check_writable_file("--svg", o->svg, e))
+        return -1;
+    if (!o->save_games || strcmp(cmd, "experiment") != 0)
+        return 0;
+    struct stat st;
+    if (mkdir(o->save_games, 0777) && errno != EEXIST)
+        return err_set(e, "--save-games %s: %s", o->save_games, strerror(errno));
+    if (stat(o->save_games, &st))
+        return err_set(e, "--save-games %s: %s", o->save_games, strerror(errno));
+    if (!S_ISDIR(st.st_mode))
+        return err_set(e, "--save-games %s: %s", o->save_games, strerror(ENOTDIR));
+    if (access(o->save_games, W_OK | X_OK))
+        return err_set(e, "--save-games %s: %s", o->save_games, strerror(errno));
+    return 0;
+}
+
 static int fail(const char *cmd, const Error *e, int status)
 {
     fprintf(stderr, "chessvar %s: %s\n", cmd, e->msg);
@@ -414,10 +475,8 @@ int cli_experiment(const CliOptions *o)
         err_set(&e, "--shard needs --seed: every part must play the same experiment");
         return fail("experiment", &e, CLI_EXIT_USAGE);
     }
-    if (o->save_games && mkdir(o->save_games, 0777) && errno != EEXIST) {
-        err_set(&e, "--save-games %s: %s", o->save_games, strerror(errno));
+    if (check_targets(o, "experiment", &e))
         return fail("experiment", &e, CLI_EXIT_FAIL);
-    }
     Run *r = cv_calloc(sizeof *r);
     if (!r) {
         err_set(&e, "out of memory");
@@ -431,7 +490,10 @@ int cli_experiment(const CliOptions *o)
     r->games = cv_calloc(sizeof *r->games * (size_t)(r->ntasks ? r->ntasks : 1));
     int rc = r->games ? 0 : err_set(&e, "out of memory");
     r->progress = isatty(STDERR_FILENO);
-    r->t0 = r->last_draw = now_seconds();
+    r->t0 = now_seconds();
+    r->last_draw = r->t0 - 1;
+    if (rc == 0 && r->ntasks)
+        progress_draw(r, 0); /* at once: the first game may be long */
     int jobs = o->jobs ? o->jobs : 1;
     if (rc == 0 && r->ntasks)
         rc = jobs > 1 ? play_jobs(r, jobs, &e) : play_here(r, &e);
@@ -476,7 +538,7 @@ int cli_merge(const CliOptions *o)
     ExpInfo x, y;
     ExpGame *games = NULL;
     long n = 0, cap = 0;
-    int rc = 0;
+    int rc = check_targets(o, "merge", &e);
     for (int i = 0; i < o->nfiles && rc == 0; i++) {
         StrBuf text = STRBUF_INIT;
         int k, m;

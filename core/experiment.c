@@ -240,14 +240,19 @@ static void player_name(const ExpInfo *x, int p, char *buf, size_t n)
     snprintf(buf, n, "P%d %s", p + 1, bot_spec_name(&x->players[p], b, sizeof b));
 }
 
-static void set_description(const ExpSet *s, StrBuf *out)
+/* A rule set in words: each script by the name it declares, with its file
+ * after it when files is set (the text report; the chart has no room). */
+static void set_description(const ExpSet *s, int files, StrBuf *out)
 {
     if (!s->nrules && !s->params[0]) {
         sb_puts(out, "the variant's own rules");
         return;
     }
-    for (int i = 0; i < s->nrules; i++)
-        sb_printf(out, "%s%s", i ? ", " : "", s->rules[i]);
+    for (int i = 0; i < s->nrules; i++) {
+        sb_printf(out, "%s%s", i ? ", " : "", s->rules_name[i]);
+        if (files)
+            sb_printf(out, " (%s)", s->rules[i]);
+    }
     if (s->params[0])
         sb_printf(out, "%s%s", s->nrules ? "; " : "", s->params);
 }
@@ -442,7 +447,7 @@ void exp_report_text(const ExpInfo *x, const ExpGame *games, long n, StrBuf *out
     sb_printf(out, " (P1 starts as %s; the seats rotate every game)\n", x->seat[0]);
     for (int k = 0; k < x->nsets; k++) {
         sb_printf(out, "%s", x->nsets > 1 ? (k ? "B: " : "A: ") : "Rules: ");
-        set_description(&x->set[k], out);
+        set_description(&x->set[k], 1, out);
         sb_putc(out, '\n');
     }
     Figures fa, fb;
@@ -568,6 +573,8 @@ static void json_info(const ExpInfo *x, StrBuf *out)
         sb_puts(out, ",\"rules\":[");
         for (int i = 0; i < st->nrules; i++) {
             sb_puts(out, i ? ",{\"name\":" : "{\"name\":");
+            sb_json_str(out, st->rules_name[i]);
+            sb_puts(out, ",\"file\":");
             sb_json_str(out, st->rules[i]);
             sb_printf(out, ",\"sha256\":\"%s\"}", st->rules_sha[i]);
         }
@@ -745,7 +752,9 @@ static int read_info(const Json *j, ExpInfo *x, Error *e)
         if (!r || r->type != JSON_ARRAY || r->count > EXP_MAX_RULES)
             return err_set(e, "rule set %s: \"rules\" is missing or too long", st->label);
         for (const Json *c = r->child; c; c = c->next, st->nrules++)
-            if (get_string(c, "name", st->rules[st->nrules], sizeof st->rules[0], e) ||
+            if (get_string(c, "name", st->rules_name[st->nrules], sizeof st->rules_name[0],
+                           e) ||
+                get_string(c, "file", st->rules[st->nrules], sizeof st->rules[0], e) ||
                 get_string(c, "sha256", st->rules_sha[st->nrules], sizeof st->rules_sha[0],
                            e))
                 return err_prefix(e, "rule set %s, script %d", st->label, st->nrules + 1),
@@ -968,7 +977,7 @@ void exp_svg(const ExpInfo *x, const ExpGame *games, long n, StrBuf *out)
     for (int k = 0; k < x->nsets; k++) {
         y += 18;
         StrBuf d = STRBUF_INIT;
-        set_description(&x->set[k], &d);
+        set_description(&x->set[k], 0, &d);
         sb_printf(&body, "<rect x=\"10\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>"
                          "<text x=\"28\" y=\"%d\" font-size=\"12\">%s",
                   y - 10, SET_COLOUR[k], y, x->nsets > 1 ? (k ? "B: " : "A: ") : "");

@@ -38,7 +38,8 @@ typedef struct ExpSet {
     char label[4];                 /* "A", "B" */
     char params[512];              /* space-separated NAME=VALUE, "" = none */
     int nrules;
-    char rules[EXP_MAX_RULES][256];      /* script names as given */
+    char rules[EXP_MAX_RULES][256];      /* the scripts' files, as given */
+    char rules_name[EXP_MAX_RULES][128]; /* the names they declare (rule{name=}) */
     char rules_sha[EXP_MAX_RULES][65];   /* their SHA-256 */
 } ExpSet;
 

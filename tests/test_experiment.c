@@ -14,6 +14,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
+#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -167,6 +168,7 @@ static void test_experiment_compare_verdict(void **state)
     hand_info(&x, 2);
     x.games = 100;
     strcpy(x.set[1].rules[0], "scripts/king_of_the_hill.lua");
+    strcpy(x.set[1].rules_name[0], "King of the Hill");
     strcpy(x.set[1].rules_sha[0], "00");
     x.set[1].nrules = 1;
     ExpGame *g = calloc(200, sizeof *g);
@@ -178,7 +180,7 @@ static void test_experiment_compare_verdict(void **state)
     StrBuf out = STRBUF_INIT;
     exp_report_text(&x, g, 200, &out);
     const char *t = sb_str(&out);
-    CONTAINS(t, "B: scripts/king_of_the_hill.lua");
+    CONTAINS(t, "B: King of the Hill (scripts/king_of_the_hill.lua)");
     CONTAINS(t, "white wins              30.0% +- 8.8    45.0% +- 9.6    +15.0 (+1.6 .. +27.7)  *");
     CONTAINS(t, "white's win rate goes from 30% +- 9 to 45% +- 10: B favours white.");
     CONTAINS(t, "B makes games more decisive.");
@@ -397,6 +399,18 @@ static void test_experiment_progress_bar(void **state)
     CONTAINS(tty, "300 games in ");
     CONTAINS(tty, " games/s)");
     free(tty);
+    /* issue 19 point 6: with --jobs too, and at once (0 games done), not
+     * only when the first game comes back: every worker may be in a long
+     * game, and the bar then still moves (the time so far) */
+    snprintf(cmd, sizeof cmd, "script -qec \"'%s' experiment orthodox --games 40 --seed 1 "
+                              "--jobs 2 >/dev/null\" /dev/null", tu_program());
+    p = popen(cmd, "r");
+    assert_non_null(p);
+    tty = tu_read_stream(p);
+    pclose(p);
+    CONTAINS(tty, "] 0/40 games, 0 s so far");
+    CONTAINS(tty, "40 games in ");
+    free(tty);
     TuRun r;
     tu_run(&r, "experiment orthodox --games 30 --seed 1", NULL);
     assert_int_equal(r.status, 0);
@@ -433,6 +447,8 @@ static void test_experiment_refusals(void **state)
     refused("experiment", 2, "name a variant");
     refused("experiment orthodox --save-games /nonexistent/dir", 1, "--save-games /nonexistent/dir");
     refused("merge", 2, "name the JSON parts to join");
+    refused("merge /nonexistent.json --svg /nonexistent/chart.svg", 1,
+            "--svg /nonexistent/chart.svg: No such file or directory");
 
     char dir[] = "/tmp/chessvar_exp_XXXXXX";
     assert_non_null(mkdtemp(dir));
@@ -469,6 +485,95 @@ static void test_experiment_refusals(void **state)
     rmdir(dir);
 }
 
+/* How many entries dir holds besides . and .. (none when it is not there) */
+static int dir_entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    int n = 0;
+    for (struct dirent *de; (de = readdir(d));)
+        n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+    closedir(d);
+    return n;
+}
+
+/* issue 19 point 6: what the experiment will write is tried before any game
+ * is played -- the chart's file, the games' directory, standard output for
+ * the report -- and a refusal names the option, the path and the system's
+ * reason: no game is saved, no report printed, exit status 1. */
+static void test_experiment_targets_checked_first(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/chessvar_exp_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char games[300], file[300], args[1024], want[400];
+    snprintf(games, sizeof games, "%s/games", dir);
+    snprintf(file, sizeof file, "%s/file", dir);
+    write_text(file, "not a directory\n");
+    static const struct {
+        const char *opts, *err;
+    } cases[] = {
+        {"--svg /nonexistent/chart.svg", "--svg /nonexistent/chart.svg: No such file or directory"},
+        {"--svg /tmp", "--svg /tmp: Is a directory"},
+        {"--json >&-", "standard output, which cannot be written: Bad file descriptor"},
+        {"1</dev/null", "standard output, which is open for reading only"},
+    };
+    for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+        snprintf(args, sizeof args, "experiment orthodox --games 4 --seed 1 --save-games %s %s",
+                 games, cases[i].opts);
+        refused(args, 1, cases[i].err);
+        if (dir_entries(games) != 0)
+            fail_msg("chessvar %s: games were saved before the refusal", args);
+    }
+    /* --save-games naming a file: refused, not found out at the first save */
+    snprintf(args, sizeof args, "experiment orthodox --games 4 --seed 1 --save-games %s", file);
+    snprintf(want, sizeof want, "--save-games %s: Not a directory", file);
+    refused(args, 1, want);
+    /* a chart that can be written is not made until the end, and an
+     * existing file is left as it was by the check */
+    snprintf(args, sizeof args, "experiment orthodox --games 2 --seed 1 --svg %s", file);
+    free(run_ok(args));
+    char *svg = tu_read_file(file);
+    CONTAINS(svg, "<svg");
+    free(svg);
+    unlink(file);
+    rmdir(games);
+    rmdir(dir);
+}
+
+/* issue 19 point 6: the report, the chart and the JSON name a house rule by
+ * the name its script declares (docs/HOUSE-RULES.md, rule{name=}); the
+ * report and the JSON give its file too, and merge reads both back. */
+static void test_experiment_rules_by_name(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/chessvar_exp_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char svg[300], part[300], args[1024];
+    snprintf(svg, sizeof svg, "%s/c.svg", dir);
+    snprintf(part, sizeof part, "%s/p.json", dir);
+    snprintf(args, sizeof args, "experiment orthodox --games 4 --seed 3 --svg %s --compare "
+                                "--rules scripts/three_check.lua", svg);
+    char *t = run_ok(args);
+    CONTAINS(t, "\nB: Three-check (scripts/three_check.lua)\n");
+    char *chart = tu_read_file(svg);
+    CONTAINS(chart, ">B: Three-check</text>");
+    assert_null(strstr(chart, "three_check.lua"));
+    free(chart);
+    char *j = run_ok("experiment orthodox --games 4 --seed 3 --json --compare "
+                     "--rules scripts/three_check.lua");
+    CONTAINS(j, "\"rules\":[{\"name\":\"Three-check\",\"file\":\"scripts/three_check.lua\","
+                "\"sha256\":\"");
+    write_text(part, j);
+    snprintf(args, sizeof args, "merge %s", part);
+    char *m = run_ok(args);
+    assert_string_equal(m, t);
+    free(t), free(j), free(m);
+    unlink(svg), unlink(part);
+    rmdir(dir);
+}
+
 /* The chart in docs/EXPERIMENTS.md (and the README) is what the command
  * beside it writes: docs/experiment-koth.svg, byte for byte. */
 static void test_experiment_docs_chart(void **state)
@@ -487,7 +592,8 @@ static void test_experiment_docs_chart(void **state)
     assert_non_null(made);
     assert_non_null(doc);
     CONTAINS(made, "<svg xmlns=\"http://www.w3.org/2000/svg\"");
-    CONTAINS(made, "B: scripts/king_of_the_hill.lua");
+    CONTAINS(made, "B: King of the Hill</text>"); /* issue 19 point 6: its name */
+    assert_null(strstr(made, "king_of_the_hill.lua"));
     if (strcmp(made, doc) != 0)
         fail_msg("docs/experiment-koth.svg is not what the command writes now; "
                  "run it again with --svg docs/experiment-koth.svg");
@@ -506,6 +612,8 @@ int main(void)
         cmocka_unit_test(test_experiment_saved_games_replay),
         cmocka_unit_test(test_experiment_progress_bar),
         cmocka_unit_test(test_experiment_refusals),
+        cmocka_unit_test(test_experiment_targets_checked_first),
+        cmocka_unit_test(test_experiment_rules_by_name),
         cmocka_unit_test(test_experiment_docs_chart),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
