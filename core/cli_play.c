@@ -668,7 +668,8 @@ static const struct {
 } GAME_COMMANDS[] = {
     {"legal", "the legal moves of the seat to act"},
     {"board", "show the board again"},
-    {"undo [N]", "take back the last N actions (default 1)"},
+    {"undo [N]", "take back the last N actions (default 1); against a bot, your "
+                 "last N moves and its replies"},
     {"resign", "give up the game (asks first)"},
     {"draw", "offer a draw; the opponent answers at its turn"},
     {"accept", "accept the opponent's draw offer"},
@@ -826,21 +827,53 @@ static void save_game(const Play *p, int seat, const char *path)
     puts(!secrets && kept ? " did not show)" : "");
 }
 
+/* How many of the last actions `undo N` takes back: N when people play
+ * every seat; with a bot at the table, everything back to before the N-th
+ * last action of a person, so that a person is to act again (taking back
+ * the bot's reply alone, it would play it again at once).  0 with *plies,
+ * or -1 with e. */
+static int undo_plies(const Play *p, long n, int *plies, Error *e)
+{
+    int bots = 0, h = game_history_len(p->g), k = h;
+    for (int s = 0; s < game_nseats(p->g); s++)
+        bots += is_bot(p, s);
+    if (!bots) {
+        *plies = (int)n;
+        return 0;
+    }
+    if (person_seat(p) < 0)
+        return err_set(e, "bots play every seat: there is no move of a person to take "
+                          "back (again starts a new game)");
+    for (long left = n; left > 0; left--) {
+        do
+            k--;
+        while (k >= 0 && is_bot(p, game_history(p->g, k)->action.seat));
+        if (k < 0 && left == n)
+            return err_set(e, "nothing to take back: no move of yours has been played yet");
+        if (k < 0)
+            return err_set(e, "only %ld move%s of yours to take back", n - left,
+                           n - left == 1 ? "" : "s");
+    }
+    *plies = h - k;
+    return 0;
+}
+
 static void do_undo(Play *p, const char *arg)
 {
     Error e;
     char *end;
     long n = arg[0] ? strtol(arg, &end, 10) : 1;
+    int plies = 0;
     if (arg[0] && (*end || n < 1 || n > 100000)) {
         puts("undo takes how many actions to take back, e.g. undo 2");
         return;
     }
-    if (game_undo_by(p->g, prompt_seat(p), (int)n, &e)) {
+    if (undo_plies(p, n, &plies, &e) || game_undo_by(p->g, prompt_seat(p), plies, &e)) {
         printf("error: %s\n", e.msg);
         return;
     }
     seen_all(p); /* the replay said it all again */
-    printf("took back %ld action%s\n", n, n == 1 ? "" : "s");
+    printf("took back %d action%s\n", plies, plies == 1 ? "" : "s");
     show(p);
 }
 

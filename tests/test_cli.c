@@ -1297,6 +1297,43 @@ static void test_play_resign_quit_draw_orth8(void **state)
                      .not_out = {"saved to"}});
 }
 
+/* issue 19 point 6: against a bot, undo takes back to the person's last
+ * move (the bot's reply with it), so the person is to act at the position
+ * before that move; taking back the reply alone, the bot played it again at
+ * once.  undo N: the person's last N moves.  Nothing of the person's to
+ * take back, or bots on every seat: a message, and nothing changes. */
+static void test_play_undo_against_a_bot(void **state)
+{
+    (void)state;
+    Run r;
+    tu_run(&r, "play orthodox --ascii --seed 1 --bot black=greedy",
+           "undo\ne4\nundo\nposition\nd4\nNf3\nundo 2\nposition\nundo 2\nposition\n"
+           "quit\nyes\n\n");
+    assert_int_equal(r.status, 0);
+    assert_contains(r.out, "white> undo\nerror: nothing to take back: no move of yours "
+                           "has been played yet\n");
+    /* e4, the bot's reply, undo: White to move at the start */
+    const char *u = strstr(r.out, "white> undo\ntook back 2 actions\n");
+    assert_non_null(u);
+    assert_non_null(strstr(u, "white> position\n" TU_FEN_START "\n"));
+    /* the bot played once after e4, not again after the undo */
+    const char *p2 = strstr(u, "white> position");
+    for (const char *b = u; (b = strstr(b, "(greedy bot)")) && b < p2; b++)
+        fail_msg("the bot moved again after the undo:\n%s", r.out);
+    /* d4, reply, Nf3, reply, undo 2: the start again */
+    u = strstr(p2 + 1, "white> undo 2\ntook back 4 actions\n");
+    assert_non_null(u);
+    assert_non_null(strstr(u, "white> position\n" TU_FEN_START "\n"));
+    assert_contains(u, "white> undo 2\nerror: nothing to take back");
+    tu_run_free(&r);
+    /* bots on every seat: the game is played out; undo at the end says why not */
+    expect(&(Expect){.args = "play orthodox --ascii --seed 1 --bot white=random --bot "
+                             "black=random --fen '6k1/8/8/8/8/8/5PPP/3r2K1 w - - 0 1'",
+                     .input = "undo\nquit\n",
+                     .out = {"game over> undo\nerror: bots play every seat: there is no "
+                             "move of a person to take back"}});
+}
+
 /* A finished game loaded with play --load is stepped through; a game
  * ended in the terminal can be reviewed, played again, or left for the
  * menu. */
@@ -1587,6 +1624,7 @@ int main(void)
         cmocka_unit_test(test_play_resign_quit_draw_orth8),
         cmocka_unit_test(test_play_review_again_menu),
         cmocka_unit_test(test_play_bottom_side),
+        cmocka_unit_test(test_play_undo_against_a_bot),
         cmocka_unit_test(test_version_and_rules),
         cmocka_unit_test(test_render_unbounded_three_sides),
         cmocka_unit_test(test_render_two_sides_marks),
