@@ -17,6 +17,8 @@
  * session reads like a typed one.  Hand-overs and the setup confirmation
  * happen only on a terminal (a piped session is one transcript).
  */
+#include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
@@ -35,7 +37,8 @@
 typedef struct Play {
     Game *g;
     RenderOpts ro;
-    int tty_in;              /* stdin is a terminal: libedit, hand-overs */
+    int tty_in;              /* stdin is a terminal: hand-overs */
+    int edit;                /* stdin and stdout are terminals: libedit */
     unsigned char *seen;     /* per message: seats that have read it */
     int nseen;
     int shown_seat;          /* seat whose board is on the screen, -1 none,
@@ -63,6 +66,16 @@ static int person_seat(const Play *p)
     return -1;
 }
 
+/* How many seats people play: hand-overs are for two or more at one
+ * terminal (a lone person against bots never passes it on). */
+static int people(const Play *p)
+{
+    int n = 0;
+    for (int s = 0; s < game_nseats(p->g); s++)
+        n += !is_bot(p, s);
+    return n;
+}
+
 #define SHOWN_PUBLIC (-2)
 #define SHOWN_LOADED (-3)
 
@@ -70,6 +83,45 @@ static int person_seat(const Play *p)
 enum { PLAY_QUIT, PLAY_AGAIN, PLAY_MENU, PLAY_ON };
 
 /* ---- Input ------------------------------------------------------------ */
+
+/* Ctrl-C: the prompt it interrupts answers as at the end of input, and the
+ * game is left as `quit` leaves it (asking first, offering to save). */
+static volatile sig_atomic_t interrupted;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
+
+/* Catch Ctrl-C for the terminal game: no SA_RESTART, so that a read in
+ * progress returns at once.  libedit leaves the signals to us. */
+static void catch_sigint(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    rl_catch_signals = 0;
+}
+
+/* Was Ctrl-C pressed since the last call? */
+static int take_interrupt(void)
+{
+    int was = interrupted;
+    interrupted = 0;
+    return was;
+}
+
+/* How the terminal's end of a prompt reads: stdin a terminal, stdout too
+ * (libedit draws its prompt only on a terminal; a piped stdout gets the
+ * prompt from us, and the terminal echoes what is typed). */
+static void input_mode(int *tty_in, int *edit)
+{
+    *tty_in = isatty(STDIN_FILENO);
+    *edit = *tty_in && isatty(STDOUT_FILENO);
+}
 
 /* A line typed after prompt, without its newline and trimmed (malloc'd),
  * or NULL at the end of input.  A line holding a NUL byte, invalid UTF-8
@@ -79,7 +131,9 @@ static char *read_line(const Play *p, const char *prompt)
 {
     char *line = NULL;
     size_t len;
-    if (p->tty_in) {
+    if (interrupted) /* Ctrl-C while no prompt was up: this prompt answers it */
+        return NULL;
+    if (p->edit) {
         fflush(stdout);
         line = readline(prompt);
         if (line && line[0])
@@ -92,13 +146,16 @@ static char *read_line(const Play *p, const char *prompt)
         ssize_t n = getline(&line, &cap, stdin);
         if (n < 0) {
             free(line);
+            clearerr(stdin); /* a terminal may be read again after Ctrl-D */
             fputc('\n', stdout);
             return NULL;
         }
         len = (size_t)n;
         while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
             line[--len] = '\0';
-        if (utf8_valid(line, len))
+        if (p->tty_in)
+            ; /* the terminal has echoed it */
+        else if (utf8_valid(line, len))
             printf("%s\n", line);
         else
             fputs("(a line that is not UTF-8 text)\n", stdout);
@@ -463,7 +520,8 @@ static void wipe(void)
  * until the terminal has changed hands. */
 static void hand_over(Play *p, int seat)
 {
-    if (!p->tty_in || (p->shown_seat < 0 && p->shown_seat != SHOWN_LOADED) ||
+    if (!p->tty_in || people(p) < 2 ||
+        (p->shown_seat < 0 && p->shown_seat != SHOWN_LOADED) ||
         (p->shown_seat >= 0 && seats_share(p->g, p->shown_seat, seat)))
         return;
     const char *who = game_seat_name(p->g, seat);
@@ -600,7 +658,8 @@ static void ask_show(Play *p)
  * messages, and whatever the owners chose to show (game_show). */
 static void show_public(Play *p)
 {
-    if (p->tty_in && p->shown_seat != SHOWN_PUBLIC && game_to_act(p->g) < 0) {
+    if (p->tty_in && people(p) >= 2 && p->shown_seat != SHOWN_PUBLIC &&
+        game_to_act(p->g) < 0) {
         wipe();
         puts("The game is over: both players may look at the screen now.");
     }
@@ -989,11 +1048,12 @@ static int trailing_placements(const Game *g, int seat)
 }
 
 /* A seat that has just placed its last piece behind a hand-over sees its
- * arrangement once more and keeps it or places again (on a terminal). */
+ * arrangement once more and keeps it or places again (on a terminal, two
+ * or more people at it). */
 static void confirm_setup(Play *p, int seat)
 {
     Game *g = p->g;
-    while (p->tty_in && game_hidden_info(g)) {
+    while (p->tty_in && people(p) >= 2 && game_hidden_info(g)) {
         int n = trailing_placements(g, seat), next = game_to_act(g);
         if (n == 0 || next < 0 || next == seat || seats_share(g, seat, next))
             return;
@@ -1247,32 +1307,62 @@ static int after_game(Play *p)
     }
 }
 
-/* A bot plays for seat; its actions are printed as the person at the
- * keyboard may read them (all seats' common knowledge when bots play
- * every seat), then the board.  -1 if the bot could not act. */
+/* Action i as the person at the keyboard may read it (reader -1: the
+ * seats' common text, for bots on every seat). */
+static void bot_action_text(const Play *p, int i, int reader, StrBuf *t)
+{
+    sb_reset(t);
+    if (reader >= 0)
+        game_history_text(p->g, i, reader, t);
+    else
+        sb_puts(t, game_history(p->g, i)->text);
+}
+
+/* Print seat's actions from `from` on as the person at the keyboard may
+ * read them; a run of the same text (a bot's hidden setup placements, "black
+ * arranges a piece") is one line with its count. */
+static void print_bot_actions(const Play *p, int seat, int from)
+{
+    int reader = person_seat(p) >= 0 && game_hidden_info(p->g) ? person_seat(p) : -1;
+    int n = game_history_len(p->g);
+    StrBuf t = STRBUF_INIT, next = STRBUF_INIT;
+    for (int i = from; i < n;) {
+        bot_action_text(p, i, reader, &t);
+        int run = 1;
+        for (; i + run < n; run++) {
+            bot_action_text(p, i + run, reader, &next);
+            if (strcmp(sb_str(&next), sb_str(&t)) != 0)
+                break;
+        }
+        printf("%s (%s bot): %s", game_seat_name(p->g, seat),
+               bot_level_name(p->spec[seat].level), sb_str(&t));
+        if (run > 1)
+            printf(" (%d times)", run);
+        fputc('\n', stdout);
+        i += run;
+    }
+    sb_free(&t);
+    sb_free(&next);
+}
+
+/* A bot plays for seat, as long as that seat is to act (a hidden setup is
+ * many placements in a row); its actions are printed, then the board once.
+ * -1 if the bot could not act. */
 static int bot_turn(Play *p, int seat)
 {
     int before = game_history_len(p->g);
     const BotSpec *spec = &p->spec[seat];
     int level = spec->level;
     Error e;
-    if (bot_play_spec(p->g, seat, spec, &p->bot_rng, NULL, &e)) {
-        printf("error: the %s bot of %s: %s\n", bot_level_name(level),
-               game_seat_name(p->g, seat), e.msg);
-        return -1;
-    }
-    int reader = person_seat(p) >= 0 && game_hidden_info(p->g) ? person_seat(p) : -1;
-    StrBuf t = STRBUF_INIT;
-    for (int i = before; i < game_history_len(p->g); i++) {
-        sb_reset(&t);
-        if (reader >= 0)
-            game_history_text(p->g, i, reader, &t);
-        else
-            sb_puts(&t, game_history(p->g, i)->text);
-        printf("%s (%s bot): %s\n", game_seat_name(p->g, seat), bot_level_name(level),
-               sb_str(&t));
-    }
-    sb_free(&t);
+    do {
+        if (bot_play_spec(p->g, seat, spec, &p->bot_rng, NULL, &e)) {
+            print_bot_actions(p, seat, before);
+            printf("error: the %s bot of %s: %s\n", bot_level_name(level),
+                   game_seat_name(p->g, seat), e.msg);
+            return -1;
+        }
+    } while (game_to_act(p->g) == seat && !interrupted);
+    print_bot_actions(p, seat, before);
     fflush(stdout);
     if (p->delay_ms > 0) {
         struct timespec ts = {p->delay_ms / 1000, (long)(p->delay_ms % 1000) * 1000000L};
@@ -1324,6 +1414,13 @@ static int play_loop(Play *p)
                 return rc;
             continue;
         }
+        if (interrupted && p->tty_in) { /* Ctrl-C during a bot's turn */
+            take_interrupt();
+            puts("\n(Ctrl-C) quit");
+            if (leave_game(p))
+                return PLAY_QUIT;
+            continue;
+        }
         if (is_bot(p, seat)) {
             if (bot_turn(p, seat))
                 return PLAY_QUIT;
@@ -1332,8 +1429,14 @@ static int play_loop(Play *p)
         char prompt[80];
         snprintf(prompt, sizeof prompt, "%s> ", game_seat_name(p->g, seat));
         char *line = read_line(p, prompt);
-        if (!line)
-            return PLAY_QUIT;
+        if (!line && !p->tty_in)
+            return PLAY_QUIT; /* piped input has ended: nobody is left to ask */
+        if (!line) { /* Ctrl-D or Ctrl-C at the prompt: as `quit` */
+            printf("%s quit\n", take_interrupt() ? "(Ctrl-C)" : "(Ctrl-D)");
+            if (leave_game(p))
+                return PLAY_QUIT;
+            continue;
+        }
         int rc = command(p, line);
         free(line);
         if (rc != PLAY_ON)
@@ -1362,7 +1465,8 @@ static int play_games(const CliOptions *o, uint64_t seed)
     Error e;
     int status;
     memset(&p, 0, sizeof p);
-    p.tty_in = isatty(STDIN_FILENO);
+    input_mode(&p.tty_in, &p.edit);
+    catch_sigint();
     p.ro.ascii = o->ascii;
     p.ro.color = cli_use_color();
     e.msg[0] = '\0';
@@ -1423,7 +1527,8 @@ int cli_menu(const CliOptions *o)
 {
     Play p;
     memset(&p, 0, sizeof p);
-    p.tty_in = isatty(STDIN_FILENO);
+    input_mode(&p.tty_in, &p.edit);
+    catch_sigint();
     for (;;) {
         const VariantOps *v = choose_variant(&p);
         if (!v)

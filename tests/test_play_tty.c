@@ -82,7 +82,9 @@ static void enter(void)
     assert_int_equal(tmux("send-keys -t t Enter"), 0);
 }
 
-static int start(const char *args)
+/* chessvar ARGS (shell words: "| cat" pipes its output) in a terminal of
+ * cols x rows; after it ends, "exit N" and the pane stays. */
+static int start_sized(const char *args, int cols, int rows)
 {
     if (!have_tmux()) {
         print_message("tmux is not installed: the terminal tests are skipped "
@@ -91,9 +93,24 @@ static int start(const char *args)
     }
     snprintf(sock, sizeof sock, "chessvar-test-%ld", (long)getpid());
     tmux("kill-server");
-    assert_int_equal(tmux("new-session -d -s t -x 100 -y 40 \"TERM=xterm NO_COLOR=1 "
-                          "'%s' %s\"", tu_program(), args), 0);
+    assert_int_equal(tmux("new-session -d -s t -x %d -y %d \"TERM=xterm NO_COLOR=1 "
+                          "'%s' %s; echo exit \\$?; sleep 60\"", cols, rows, tu_program(),
+                          args), 0);
     return 0;
+}
+
+static int start(const char *args)
+{
+    return start_sized(args, 100, 40);
+}
+
+/* How many times needle is in hay. */
+static int count(const char *hay, const char *needle)
+{
+    int n = 0;
+    for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
+        n++;
+    return n;
 }
 
 static void stop(void)
@@ -202,11 +219,100 @@ static void test_masq12_load_starts_with_hand_over(void **state)
     rmdir(dir);
 }
 
+/* issue 19 point 6: Ctrl-D at the prompt leaves the game as quit does:
+ * it asks, "no" plays on; Ctrl-C too, and then the game is saved where
+ * the player says. */
+static void test_ctrl_d_and_ctrl_c_quit_offering_to_save(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/chessvar_ctrl_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    unlink(path);
+    if (start("play orthodox --ascii --seed 1") < 0)
+        skip();
+    free(wait_for("white> "));
+    keys("e4");
+    enter();
+    free(wait_for("black> "));
+    assert_int_equal(tmux("send-keys -t t C-d"), 0);
+    free(wait_for("Leave it? (yes/no)> "));
+    keys("no");
+    enter();
+    free(wait_for("the game goes on"));
+    assert_int_equal(tmux("send-keys -t t C-c"), 0);
+    char *s = wait_for("(Ctrl-C) quit\nThe game is not over. Leave it? (yes/no)> ");
+    free(s);
+    keys("yes");
+    enter();
+    free(wait_for("File name to save it to"));
+    keys(path);
+    enter();
+    s = wait_for("exit 0");
+    assert_non_null(strstr(s, "saved to"));
+    free(s);
+    stop();
+    char *rec = tu_read_file(path);
+    assert_non_null(rec);
+    assert_non_null(strstr(rec, "e4"));
+    free(rec);
+    unlink(path);
+}
+
+/* issue 19 point 6: with standard output piped (chessvar play | tee log)
+ * and standard input the terminal, the prompts are still shown. */
+static void test_prompts_with_output_piped(void **state)
+{
+    (void)state;
+    if (start("play orthodox --ascii --seed 1 | cat") < 0)
+        skip();
+    free(wait_for("white> "));
+    keys("e4");
+    enter();
+    free(wait_for("black> "));
+    keys("quit");
+    enter();
+    free(wait_for("Leave it? (yes/no)> "));
+    keys("yes");
+    enter();
+    free(wait_for("File name to save it to (Enter: leave without saving)> "));
+    enter();
+    free(wait_for("exit 0"));
+    stop();
+}
+
+/* issue 19 point 6: a lone person against a bot in Les Échecs Masqués is
+ * never asked to pass the terminal (nobody to pass it to), and the bot's
+ * sixteen setup placements draw one board, not sixteen. */
+static void test_masques_against_a_bot_no_hand_over(void **state)
+{
+    (void)state;
+    if (start("play masques --ascii --seed 1 --bot black=greedy") < 0)
+        skip();
+    free(wait_for("white> "));
+    keys("arrange QNBRKBNR/PPPPPPPP");
+    enter();
+    char *s = wait_for("your castling rights");
+    assert_absent(s, "pass the terminal", "a hand-over for a lone person");
+    assert_absent(s, "Pass the terminal", "a hand-over for a lone person");
+    assert_absent(s, "press Enter when only you can see", "a hand-over for a lone person");
+    assert_non_null(strstr(s, "black (greedy bot): black arranges a piece (16 times)"));
+    /* the start, White's arrangement, the armies set up: three boards */
+    if (count(s, "\n8  ") != 3)
+        fail_msg("not one board per step of the setup:\n%s", s);
+    free(s);
+    stop();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_masq12_hand_over_wipes_scrollback),
         cmocka_unit_test(test_masq12_load_starts_with_hand_over),
+        cmocka_unit_test(test_ctrl_d_and_ctrl_c_quit_offering_to_save),
+        cmocka_unit_test(test_prompts_with_output_piped),
+        cmocka_unit_test(test_masques_against_a_bot_no_hand_over),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
