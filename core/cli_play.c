@@ -564,17 +564,20 @@ static int screens_shared(const Play *p, int seat)
     return seats_share_all(p->g, seat, ~0u);
 }
 
-static void show_messages(Play *p, int seat)
+/* The seat's unread messages; how many lines they took. */
+static int show_messages(Play *p, int seat)
 {
     seen_sync(p);
-    int shared = screens_shared(p, seat);
+    int shared = screens_shared(p, seat), lines = 0;
     for (int i = 0; i < p->nseen; i++) {
         const char *m = game_message(p->g, i, seat);
         if (!m || (p->seen[i] & (1u << seat)))
             continue;
         printf("* %s\n", m);
+        lines++;
         p->seen[i] |= (unsigned char)(shared ? 0xFFu : 1u << seat);
     }
+    return lines;
 }
 
 /* The terminal's size: columns from the terminal on standard output, else
@@ -593,18 +596,42 @@ static void term_size(int *cols, int *lines)
 }
 
 /* The drawing options now: the player's, and the room on the screen for
- * the board (what follows it, status to prompt, takes about six lines). */
-static RenderOpts draw_opts(const Play *p)
+ * the board (what follows it, status to prompt, takes about six lines;
+ * draw_view measures it); *lines: the terminal's, 0 unknown. */
+static RenderOpts draw_opts(const Play *p, int *lines)
 {
     RenderOpts ro = p->ro;
-    int lines;
-    term_size(&ro.width, &lines);
-    ro.height = lines > 0 ? (lines - 6 > 8 ? lines - 6 : 8) : 0;
+    term_size(&ro.width, lines);
+    ro.height = *lines > 0 ? (*lines - 6 > 8 ? *lines - 6 : 8) : 0;
     return ro;
 }
 
-/* Draw g as `seat` sees it (no messages, no hand-over). */
-static void draw_view(const Play *p, const Game *g, int seat)
+/* The rows text takes on a terminal cols wide: its lines, each as many
+ * rows as it wraps to (characters counted, colour escapes not). */
+static int screen_rows(const char *text, int cols)
+{
+    int rows = 0, col = 0;
+    for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
+        if (*c == '\x1b') { /* ESC [ ... letter */
+            while (c[1] && !((c[1] >= 'a' && c[1] <= 'z') || (c[1] >= 'A' && c[1] <= 'Z')))
+                c++;
+            c += c[1] != 0;
+        } else if (*c == '\n') {
+            rows += 1 + (col > 0 ? (col - 1) / cols : 0);
+            col = 0;
+        } else if ((*c & 0xC0) != 0x80) {
+            col++;
+        }
+    }
+    return rows + (col > 0 ? 1 + (col - 1) / cols : 0);
+}
+
+/* Draw g as `seat` sees it (no messages, no hand-over), `above` lines
+ * under what the terminal shows already.  On a terminal of known height
+ * the window of an unbounded table shrinks until the board's top, the
+ * lines under it and the prompt fit (Tile with six sides: legend, marks,
+ * threats and scores). */
+static void draw_view(const Play *p, const Game *g, int seat, int above)
 {
     View *v = malloc(sizeof *v);
     if (!v)
@@ -613,8 +640,15 @@ static void draw_view(const Play *p, const Game *g, int seat)
     RenderNames n;
     cli_names(g, &n);
     StrBuf out = STRBUF_INIT;
-    RenderOpts ro = draw_opts(p);
+    int lines;
+    RenderOpts ro = draw_opts(p, &lines);
     render_view_text(v, &n, &ro, &out);
+    int over = lines > 0 ? screen_rows(sb_str(&out), ro.width) + above + 2 - lines : 0;
+    if (over > 0 && ro.height > 8) { /* + 2: the blank line above, the prompt */
+        ro.height = ro.height - over > 8 ? ro.height - over : 8;
+        sb_reset(&out);
+        render_view_text(v, &n, &ro, &out);
+    }
     fputs(sb_str(&out), stdout);
     sb_free(&out);
     free(v);
@@ -675,7 +709,7 @@ static void show_public(Play *p)
             printf("* %s\n", game_message(p->g, i, 0));
         p->seen[i] = 0xFF;
     }
-    draw_view(p, p->g, -1);
+    draw_view(p, p->g, -1, 0);
     p->shown_seat = SHOWN_PUBLIC;
 }
 
@@ -714,8 +748,7 @@ static void show(Play *p)
     }
     hand_over(p, seat);
     fputc('\n', stdout);
-    show_messages(p, seat);
-    draw_view(p, p->g, seat);
+    draw_view(p, p->g, seat, show_messages(p, seat));
     p->shown_seat = seat;
     takeover_hint(p);
 }
@@ -993,7 +1026,8 @@ static void do_pan(Play *p, const char *arg)
     if (!v)
         return;
     game_view(p->g, prompt_seat(p), v);
-    RenderOpts ro = draw_opts(p);
+    int lines;
+    RenderOpts ro = draw_opts(p, &lines);
     RenderWindow w;
     Error e;
     Coord c;
@@ -1058,8 +1092,7 @@ static void confirm_setup(Play *p, int seat)
         if (n == 0 || next < 0 || next == seat || seats_share(g, seat, next))
             return;
         fputc('\n', stdout);
-        show_messages(p, seat);
-        draw_view(p, g, seat);
+        draw_view(p, g, seat, show_messages(p, seat));
         puts("This is your arrangement.");
         char *l = read_line(p, "Enter: keep it and pass the terminal on; "
                                "change: place again> ");
@@ -1194,7 +1227,7 @@ static void show_ply(const Play *p, int k, int seat)
         sb_free(&t);
     }
     printf(", seen by %s\n", seat < 0 ? "everyone" : game_seat_name(p->g, seat));
-    draw_view(p, c, seat);
+    draw_view(p, c, seat, 0);
     game_free(c);
 }
 

@@ -588,6 +588,33 @@ static void legend(const View *v, const RenderNames *n, const RenderOpts *o, Str
     sb_putc(out, '\n');
 }
 
+/* What the marks after a figure mean, for those on the board now (docs/
+ * PROTOCOL.md, "Board marks"): a line under the board, none without them. */
+static void marks_legend(const View *v, StrBuf *out)
+{
+    static const struct {
+        unsigned bit;
+        const char *text;
+    } MARKS[] = {
+        {VP_TRAPPED, "# trapped: cannot move; a King it attacks is threatened, not in "
+                     "check"},
+        {VP_CHECK, "+ King in check"},
+        {VP_INERT, "- its side is out of the game"},
+    };
+    unsigned seen = 0;
+    for (int i = 0; i < v->npieces && i < MAX_VIEW_PIECES; i++)
+        seen |= v->pieces[i].flags;
+    int first = 1;
+    for (size_t i = 0; i < ARRAY_LEN(MARKS); i++) {
+        if (!(seen & MARKS[i].bit))
+            continue;
+        sb_printf(out, "%s%s", first ? "marks: " : "; ", MARKS[i].text);
+        first = 0;
+    }
+    if (!first)
+        sb_putc(out, '\n');
+}
+
 /* A captured piece's token, in its side's colour like on the board. */
 static void captured_token(const ViewPiece *p, int cols, const RenderOpts *o, StrBuf *out)
 {
@@ -607,6 +634,7 @@ void render_view_text(const View *v, const RenderNames *n,
 {
     render_board(v, o, out);
     legend(v, n, o, out);
+    marks_legend(v, out);
     if (v->last_text[0])
         sb_printf(out, "last move: %s\n", v->last_text);
     StrBuf st = STRBUF_INIT;

@@ -1334,6 +1334,37 @@ static void test_play_undo_against_a_bot(void **state)
                              "move of a person to take back"}});
 }
 
+/* issue 19 point 6: the example in Tile's placement question is a
+ * placement the game accepts: typed as it stands, first (0,0) and next. */
+static void test_play_tile_question_example_accepted(void **state)
+{
+    (void)state;
+    char in[64] = "";
+    for (int step = 0; step < 3; step++) {
+        Run r;
+        tu_run(&r, "play tile --ascii --seed 1", in);
+        /* the last question asked, and its example */
+        const char *q = NULL;
+        for (const char *h = r.out; (h = strstr(h, "question: ")); h++)
+            q = h;
+        assert_non_null(q);
+        const char *open = strstr(q, "place a piece ("), *close = open ? strchr(open, ')') : NULL;
+        if (!open || !close)
+            fail_msg("no example in the question:\n%s", r.out);
+        open += strlen("place a piece (");
+        if (step == 0)
+            assert_int_equal(strncmp(open, "Q@0,0)", 6), 0);
+        assert_null(strstr(r.out, "error:"));
+        size_t len = strlen(in);
+        snprintf(in + len, sizeof in - len, "%.*s\n", (int)(close - open), open);
+        tu_run_free(&r);
+    }
+    /* a line that is no action names the same accepted example */
+    expect(&(Expect){.args = "play tile --ascii --seed 1", .input = "hello\n",
+                     .out = {"error: hello: not an action here; place a piece: figure @ "
+                             "square (Q@0,0)"}});
+}
+
 /* A finished game loaded with play --load is stepped through; a game
  * ended in the terminal can be reviewed, played again, or left for the
  * menu. */
@@ -1625,6 +1656,7 @@ int main(void)
         cmocka_unit_test(test_play_review_again_menu),
         cmocka_unit_test(test_play_bottom_side),
         cmocka_unit_test(test_play_undo_against_a_bot),
+        cmocka_unit_test(test_play_tile_question_example_accepted),
         cmocka_unit_test(test_version_and_rules),
         cmocka_unit_test(test_render_unbounded_three_sides),
         cmocka_unit_test(test_render_two_sides_marks),

@@ -305,6 +305,44 @@ static void test_masques_against_a_bot_no_hand_over(void **state)
     stop();
 }
 
+/* The visible screen only, without the scrollback. */
+static char *capture_screen(void)
+{
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "tmux -L %s capture-pane -p -t t", sock);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    char *s = tu_read_stream(p);
+    pclose(p);
+    return s;
+}
+
+/* issue 19 point 6: Tile Chess with six sides on an 80x24 terminal: after a
+ * random placement the window of the table, the legend of the marks (what
+ * # means) and the one line of threatened Kings fit under the board's top
+ * line, so nothing of the board is pushed off the screen; the threat line
+ * is one line whatever the number of Kings. */
+static void test_tile_six_sides_fit_24_rows(void **state)
+{
+    (void)state;
+    if (start_sized("play tile --sides 6 --ascii --seed 3", 80, 24) < 0)
+        skip();
+    free(wait_for("white> "));
+    keys("random");
+    enter();
+    free(wait_for("last move: K@"));
+    free(wait_for("white> "));
+    char *s = capture_screen();
+    if (!strstr(s, "every piece is placed") || !strstr(s, "\n^ ") ||
+        !strstr(s, "\nv ") || !strstr(s, "\nwhite>"))
+        fail_msg("the board's top, its bottom or the prompt is off the screen:\n%s", s);
+    assert_non_null(strstr(s, "marks: # trapped: cannot move"));
+    assert_non_null(strstr(s, "Kings threatened by trapped pieces only (TILE-7): red, "
+                              "green and yellow"));
+    free(s);
+    stop();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -313,6 +351,7 @@ int main(void)
         cmocka_unit_test(test_ctrl_d_and_ctrl_c_quit_offering_to_save),
         cmocka_unit_test(test_prompts_with_output_piped),
         cmocka_unit_test(test_masques_against_a_bot_no_hand_over),
+        cmocka_unit_test(test_tile_six_sides_fit_24_rows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -260,12 +260,20 @@ static int tile_parse(const Game *g, const void *st, const ActionList *legal,
     char clip[64];
     str_clip(clip, sizeof clip, text);
     Typed t;
-    if (read_typed(text, placing, &t))
-        return err_set(e, "%s: not an action here; %s", clip,
-                       placing ? "place a piece: figure @ square (Q@1,0), or random for "
-                                 "the rest of the table"
-                               : "move: from-to (1,0-3,2), figure and square (Qx3,2), "
-                                 "or pass when nothing can move");
+    if (read_typed(text, placing, &t)) {
+        char ex[48] = "Q@1,0"; /* a placement the game accepts now, 0,0 first */
+        for (int i = 0; placing && i < legal->n; i++)
+            if (legal->v[i].kind == ACT_PLACE) {
+                snprintf(ex, sizeof ex, "%c@%ld,%ld", figure_letter(legal->v[i].figure),
+                         (long)legal->v[i].to.x, (long)legal->v[i].to.y);
+                break;
+            }
+        if (placing)
+            return err_set(e, "%s: not an action here; place a piece: figure @ square "
+                              "(%s), or random for the rest of the table", clip, ex);
+        return err_set(e, "%s: not an action here; move: from-to (1,0-3,2), figure and "
+                          "square (Qx3,2), or pass when nothing can move", clip);
+    }
     int hit = -1, hits = 0;
     for (int i = 0; i < legal->n; i++) {
         const Action *a = &legal->v[i];
@@ -529,6 +537,13 @@ static int first_kind(void *ud, const TMove *m)
     return 1;
 }
 
+/* The first action generated, then stop. */
+static int first_move(void *ud, const TMove *m)
+{
+    *(TMove *)ud = *m;
+    return 1;
+}
+
 static void view_info(const Game *g, const TileState *s, int seat, View *v)
 {
     StrBuf b = STRBUF_INIT;
@@ -559,12 +574,27 @@ static void view_info(const Game *g, const TileState *s, int seat, View *v)
                 sb_printf(&b, "%s%s", --many ? ", " : " and ", TILE_COLOURS[d]);
         sb_puts(&b, " (TILE-10)");
     }
+    /* one line for every threatened King: with six sides, one line each
+     * pushed the board off a 24-line terminal */
     unsigned threat;
     tile_checks(s, &threat);
+    int nthreat = 0;
     for (int c = 0; c < s->nsides; c++)
-        if (threat & (1u << c))
+        nthreat += (threat >> c) & 1;
+    if (nthreat > 1)
+        sb_printf(&b, "%sKings threatened by trapped pieces only (TILE-7): ",
+                  b.len ? "\n" : "");
+    for (int c = 0, k = 0; c < s->nsides; c++) {
+        if (!(threat & (1u << c)))
+            continue;
+        if (nthreat == 1)
             sb_printf(&b, "%s%s's King is threatened by trapped pieces only (TILE-7)",
                       b.len ? "\n" : "", TILE_COLOURS[c]);
+        else
+            sb_printf(&b, "%s%s", k == 0 ? "" : k == nthreat - 1 ? " and " : ", ",
+                      TILE_COLOURS[c]);
+        k++;
+    }
     if (s->passes)
         sb_printf(&b, "%spasses in a row: %d of %d (TILE-9)", b.len ? "\n" : "", s->passes,
                   tile_seats_in_game(s));
@@ -576,9 +606,15 @@ static void view_info(const Game *g, const TileState *s, int seat, View *v)
     str_copy(v->info, sizeof v->info, sb_str(&b));
     sb_free(&b);
     if (seat >= 0 && seat == v->seat_to_act) {
-        if (tile_placing(s))
+        TMove m = {0};
+        if (tile_placing(s) && tile_gen(g, s, first_move, &m) > 0 && m.kind == TM_PLACE)
+            /* the example is a placement the game accepts now: 0,0 first */
             snprintf(v->question, sizeof v->question,
-                     "%s: place a piece (Q@1,0), or random for the rest of the table",
+                     "%s: place a piece (%c@%ld,%ld), or random for the rest of the table",
+                     TILE_COLOURS[seat], figure_letter(m.fig), (long)m.x, (long)m.y);
+        else if (tile_placing(s))
+            snprintf(v->question, sizeof v->question,
+                     "%s: place a piece, or random for the rest of the table",
                      TILE_COLOURS[seat]);
         else {
             int kind = 0;
