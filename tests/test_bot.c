@@ -399,7 +399,8 @@ static void test_play_with_bots(void **state)
     tu_run_free(&r);
     tu_run(&r, "play masques --bot black=random --seed 3 --ascii",
            "standard\nyes\ne2e4\nd2d4\nc2c4\nquit\nyes\n\n");
-    assert_has(r.out, "black (random bot): black arranges a piece\n");
+    /* issue 19 point 6: the bot's hidden placements in a row, one line */
+    assert_has(r.out, "black (random bot): black arranges a piece (11 times)\n");
     static const char *const hidden[] = {"p~", "n~", "b~", "r~", "q~", "k~"};
     for (size_t i = 0; i < sizeof hidden / sizeof hidden[0]; i++)
         assert_null(strstr(r.out, hidden[i]));
