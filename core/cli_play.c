@@ -17,7 +17,6 @@
  * session reads like a typed one.  Hand-overs and the setup confirmation
  * happen only on a terminal (a piped session is one transcript).
  */
-#include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1447,8 +1446,10 @@ static int play_loop(Play *p)
                 return rc;
             continue;
         }
-        if (interrupted && p->tty_in) { /* Ctrl-C during a bot's turn */
+        if (interrupted) { /* Ctrl-C during a bot's turn */
             take_interrupt();
+            if (!p->tty_in)
+                return PLAY_QUIT; /* nobody at a terminal to ask */
             puts("\n(Ctrl-C) quit");
             if (leave_game(p))
                 return PLAY_QUIT;
