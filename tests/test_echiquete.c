@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "../core/game.h"
+#include "../core/record.h"
 #include "../variants/echiquete/echiquete.h"
 #include "support/testutil.h"
 
@@ -226,8 +227,8 @@ static void test_echq9_takeover_moments(void **state)
     assert_false(legal_has(g, 2, "takeover"));
     tu_play(g, 0, "exd5=P*");
     assert_true(legal_has(g, 2, "takeover"));
-    assert_false(legal_has(g, 1, "takeover")); /* black is to act */
-    assert_true(legal_has(g, 0, "takeover"));  /* ECHQ-12 */
+    assert_true(legal_has(g, 1, "takeover")); /* to act: ECHQ-12, instead of a move */
+    assert_true(legal_has(g, 0, "takeover")); /* ECHQ-12 */
     game_free(g);
     g = eg(NULL, 3, "takeover_from=3");
     tu_play_line(g, "e4 d5 exd5=P*");
@@ -416,6 +417,64 @@ static void test_echq12_two_seats(void **state)
     game_free(g);
 }
 
+/* ECHQ-12 (issue 19 point 3): "the White or the Black seat may instead
+ * choose to take the merged side, at the same moments as a third seat":
+ * the seat to act may too, as its action for that moment.  After White's
+ * exd5, Black's seat takes over: É (Black's seat) moves next, then Black
+ * and White, both played by White's seat (the cycle follows White's move,
+ * ECHQ-9).  The takeover is in the seat's legal list and perft tree (fast
+ * = generic), recorded, read back from a record, and undone. */
+static void test_echq12_seat_to_act_takes_over(void **state)
+{
+    (void)state;
+    Game *g = eg(NULL, 2, NULL);
+    tu_play_line(g, "e4 d5 exd5");
+    assert_int_equal(game_to_act(g), 1);
+    assert_int_equal(tu_legal_count(g, 1, ACT_TAKEOVER), 1);
+    char *before = tu_position(g);
+    uint64_t p2 = game_perft(g, 2);
+    assert_int_equal(p2, game_perft_generic(g, 2));
+    tu_play(g, 1, "takeover");
+    char *p = tu_position(g);
+    assert_non_null(strstr(p, " e ")); /* merged to move */
+    assert_non_null(strstr(p, "phase=2 cycle=ebw seats=0,0,1"));
+    free(p);
+    assert_int_equal(game_to_act(g), 1);
+    assert_string_equal(game_history(g, 3)->text, "takeover");
+    assert_int_equal(game_history(g, 3)->action.seat, 1);
+    tu_play(g, 1, "d5d4");
+    assert_int_equal(game_side_to_move(g), 1);
+    assert_int_equal(game_to_act(g), 0); /* black, played by White's seat */
+    tu_play(g, 0, "Nf6");
+    assert_int_equal(game_side_to_move(g), 0);
+    assert_int_equal(game_to_act(g), 0);
+    /* the record reads back to the same game */
+    StrBuf rec = STRBUF_INIT;
+    assert_int_equal(record_save(g, &rec), 0);
+    Error e;
+    Game *back = record_load(sb_str(&rec), "ECHQ-12", &e);
+    if (!back)
+        fail_msg("%s", e.msg);
+    assert_true(game_same(g, back));
+    game_free(back);
+    sb_free(&rec);
+    /* undone: phase 1 again, Black to move, the takeover open again */
+    assert_int_equal(game_undo(g, 3, &e), 0);
+    tu_assert_position(g, before);
+    assert_int_equal(tu_legal_count(g, 1, ACT_TAKEOVER), 1);
+    free(before);
+    game_free(g);
+    /* after a Black move, White's seat to act: É, White, Black */
+    g = eg(NULL, 3, NULL);
+    tu_play_line(g, "e4 d5 Nc3 dxe4");
+    tu_play(g, 0, "takeover");
+    p = tu_position(g);
+    assert_non_null(strstr(p, "phase=2 cycle=ewb seats=1,1,0"));
+    free(p);
+    assert_int_equal(tu_legal_count(g, 2, ACT_TAKEOVER), 0); /* no third seat now */
+    game_free(g);
+}
+
 /* ECHQ-8: position strings: errors named, nothing accepted wrongly. */
 static void test_echq8_position_errors(void **state)
 {
@@ -555,6 +614,7 @@ int main(void)
         cmocka_unit_test(test_echq13_side_out_inert),
         cmocka_unit_test(test_echq13_passes),
         cmocka_unit_test(test_echq12_two_seats),
+        cmocka_unit_test(test_echq12_seat_to_act_takes_over),
         cmocka_unit_test(test_echq8_position_errors),
         cmocka_unit_test(test_perft_fast_equals_generic),
         cmocka_unit_test(test_random_games_read_back),

@@ -145,14 +145,17 @@ static void test_echq1_pawn_capture_onto_last_rank(void **state)
  * White: King d1 d2 f1 f2 (e2 is attacked by the Knight, which is Black's
  * on Black's turn) = 4; Knight to its 8 squares but c2 and f3 would attack
  * e1 = 6.  10.  Black: King d8 d7 e7 f7 f8 = 5; the Knight's 8 squares, none
- * attacking e8 = 8.  13.  A merged pawn goes each side's way. */
+ * attacking e8 = 8.  13.  With a merged piece on the board the seat to
+ * act may also take the merged side (ECHQ-12): one action more, 11 and 14.
+ * A merged pawn goes each side's way. */
 static void test_echq2_merged_piece_moved_by_either_side(void **state)
 {
     (void)state;
     EbPos w = load("4k3/8/8/8/3*N4/8/8/4K3 w - - 0 1");
     EbPos b = load("4k3/8/8/8/3*N4/8/8/4K3 b - - 0 1");
-    assert_int_equal(nlegal(&w), 10);
-    assert_int_equal(nlegal(&b), 13);
+    assert_int_equal(nlegal(&w), 11);
+    assert_int_equal(nlegal(&b), 14);
+    assert_true(has(&w, "takeover") && has(&b, "takeover"));
     assert_true(has(&w, "d4e6") && has(&b, "d4e6"));
     assert_false(has(&w, "d4c2") || has(&w, "e1e2"));
     EbPos pw = load("4k3/8/8/8/3*P4/8/8/4K3 w - - 0 1");
@@ -164,12 +167,12 @@ static void test_echq2_merged_piece_moved_by_either_side(void **state)
 /* ECHQ-3: the merged Knight d4 takes the black pawn e2 and merges again
  * (d4e2n, d4e2p).  White: King d2 f2 (d1 f1 attacked by the pawn, Kxe2
  * attacked by the Knight) = 2; Knight b3 b5 c6 e6 f5 (c2 f3 attack e1) and
- * the two captures = 7.  9. */
+ * the two captures = 7.  9, and the takeover (ECHQ-12).  10. */
 static void test_echq3_merged_piece_merges_again(void **state)
 {
     (void)state;
     EbPos p = load("4k3/8/8/8/3*N4/8/4p3/4K3 w - - 0 1");
-    assert_int_equal(nlegal(&p), 9);
+    assert_int_equal(nlegal(&p), 10);
     assert_false(has(&p, "e1e2"));
     play(&p, "d4e2p");
     assert_sq(&p, "e2", EB_P, EB_MERGED, 0);   /* a black pawn: not its start rank */
@@ -178,12 +181,12 @@ static void test_echq3_merged_piece_merges_again(void **state)
 /* ECHQ-4/5: the King takes the one-coloured Knight e2 and removes it; no
  * piece takes the merged Knight d2.  White: King d1, e2 (capture), f2 (f1
  * is attacked by the merged Knight) = 3; merged Knight b1 b3 c4 e4 f1 (f3
- * would attack e1) = 5.  8. */
+ * would attack e1) = 5; the takeover (ECHQ-12).  9. */
 static void test_echq45_king_captures_merged_uncapturable(void **state)
 {
     (void)state;
     EbPos p = load("4k3/8/8/8/8/8/3*Nn3/4K3 w - - 0 1");
-    assert_int_equal(nlegal(&p), 8);
+    assert_int_equal(nlegal(&p), 9);
     assert_false(has(&p, "e1d2"));
     play(&p, "e1e2");
     assert_sq(&p, "e2", EB_K, EB_WHITE, 0);
@@ -192,16 +195,16 @@ static void test_echq45_king_captures_merged_uncapturable(void **state)
 /* ECHQ-6: the reverse of the last move of a merged piece is barred for
  * the very next move only.  With noundo=e6d4, Black: King d7 e7 f7 (d8 f8
  * attacked by the Knight) = 3; Knight c5 d8 f4 f8 g5 (c7 g7 attack e8, d4
- * barred) = 5.  8; without the token 9.  After Kd7, Kd1 the reverse is
- * allowed again. */
+ * barred) = 5; the takeover (ECHQ-12).  9; without the token 10.  After
+ * Kd7, Kd1 the reverse is allowed again. */
 static void test_echq6_no_undo_and_expiry(void **state)
 {
     (void)state;
     EbPos p = load("4k3/8/4*N3/8/8/8/8/4K3 b - - 1 1 noundo=e6d4");
-    assert_int_equal(nlegal(&p), 8);
+    assert_int_equal(nlegal(&p), 9);
     assert_false(has(&p, "e6d4"));
     EbPos free_ = load("4k3/8/4*N3/8/8/8/8/4K3 b - - 1 1");
-    assert_int_equal(nlegal(&free_), 9);
+    assert_int_equal(nlegal(&free_), 10);
     play(&p, "e8d7");
     play(&p, "e1d1");
     assert_true(has(&p, "e6d4"));
@@ -215,31 +218,32 @@ static void test_echq6_no_undo_and_expiry(void **state)
 /* ECHQ-6 and ECHQ-8 after Rxa8 (a1a8r): the merged Rook now attacks e8 for
  * White, Black's castling right is gone with its Rook, and a8a1 is barred.
  * Black: King d7 e7 f7 (d8 f8 stay on the Rook's rank) = 3; Rook a7..a2 = 6
- * (b8 c8 d8 keep the attack, a1 barred).  9. */
+ * (b8 c8 d8 keep the attack, a1 barred); the takeover (ECHQ-12).  10. */
 static void test_echq68_captured_rook_and_merged_check(void **state)
 {
     (void)state;
     EbPos p = load("r3k3/8/8/8/8/8/8/R3K3 w Qq - 0 1");
     play(&p, "a1a8r");
-    assert_int_equal(nlegal(&p), 9);
+    assert_int_equal(nlegal(&p), 10);
     assert_false(has(&p, "a8a1"));
     assert_false(has(&p, "e8c8"));
     assert_int_equal(p.castle, 0);
 }
 
 /* ECHQ-7: a merged pawn captured on its start rank keeps the double step.
- * White, `*P+` d2: King g1 g2 h2 + d3 d4 = 5; without `+` 4.  Black moves it
- * down onto its last rank: 4 promotions + King's 5 = 9. */
+ * White, `*P+` d2: King g1 g2 h2 + d3 d4 + the takeover (ECHQ-12) = 6;
+ * without `+` 5.  Black moves it down onto its last rank: 4 promotions +
+ * King's 5 + the takeover = 10. */
 static void test_echq7_kept_double_step(void **state)
 {
     (void)state;
     EbPos p = load("4k3/8/8/8/8/8/3*P+4/7K w - - 0 1");
-    assert_int_equal(nlegal(&p), 5);
+    assert_int_equal(nlegal(&p), 6);
     assert_true(has(&p, "d2d4"));
     EbPos q = load("4k3/8/8/8/8/8/3*P4/7K w - - 0 1");
-    assert_int_equal(nlegal(&q), 4);
+    assert_int_equal(nlegal(&q), 5);
     EbPos b = load("4k3/8/8/8/8/8/3*P+4/7K b - - 0 1");
-    assert_int_equal(nlegal(&b), 9);
+    assert_int_equal(nlegal(&b), 10);
     /* made by a capture: Nxd2 keeping the pawn's figure */
     EbPos c = load("4k3/8/8/8/4n3/8/3P4/7K b - - 0 1");
     EbPos cn = c;
@@ -261,45 +265,47 @@ static void test_echq7_kept_double_step(void **state)
 }
 
 /* ECHQ-7: a merged pawn takes a one-coloured pawn en passant, merging on
- * the passed square.  After d2d4, Black: King 5 + c4c3 + c4d3p = 7.  A
- * merged pawn's double step cannot be taken so in phase 1: after the
- * merged d2d4, Black: King 5 + e4e3 + the merged d4d3 = 7, no e4d3p. */
+ * the passed square.  After d2d4, Black: King 5 + c4c3 + c4d3p + the
+ * takeover (ECHQ-12) = 8.  A merged pawn's double step cannot be taken so
+ * in phase 1: after the merged d2d4, Black: King 5 + e4e3 + the merged
+ * d4d3 + the takeover = 8, no e4d3p. */
 static void test_echq7_en_passant(void **state)
 {
     (void)state;
     EbPos p = load("4k3/8/8/8/2*P5/8/3P4/4K3 w - - 0 1");
     play(&p, "d2d4");
     assert_int_equal(p.ep, SQ("d3"));
-    assert_int_equal(nlegal(&p), 7);
+    assert_int_equal(nlegal(&p), 8);
     play(&p, "c4d3p");
     assert_sq(&p, "d3", EB_P, EB_MERGED, 0);
     assert_sq(&p, "d4", EB_EMPTY, 0, 0);
     EbPos m = load("4k3/8/8/8/4p3/8/3*P+4/7K w - - 0 1");
     play(&m, "d2d4");
-    assert_int_equal(nlegal(&m), 7);
+    assert_int_equal(nlegal(&m), 8);
     assert_false(has(&m, "e4d3p") || has(&m, "e4d3"));
 }
 
 /* ECHQ-8: a merged Rook on e5 checks the white King for Black.  White:
  * King d1 d2 f1 f2 (e2 on the file) = 4; the Rook along rank 5 (7 squares;
- * on the e-file it would still attack e1) = 7.  11. */
+ * on the e-file it would still attack e1) = 7; the takeover (ECHQ-12).  12. */
 static void test_echq8_check_by_merged_piece(void **state)
 {
     (void)state;
     EbPos p = load("k7/8/8/4*R3/8/8/8/4K3 w - - 0 1");
-    assert_int_equal(nlegal(&p), 11);
+    assert_int_equal(nlegal(&p), 12);
     assert_false(has(&p, "e1e2") || has(&p, "e5e4"));
     assert_true(has(&p, "e5a5"));
 }
 
 /* ECHQ-8: castling may not pass f1, attacked by the merged Bishop a6.
  * White: King d1 d2 f2 (e2 f1 attacked) = 3; Rook g1 f1 h2..h8 = 9; the
- * Bishop's 7 squares = 7.  19 (without the Bishop 15, castling included). */
+ * Bishop's 7 squares = 7; the takeover (ECHQ-12).  20 (without the Bishop
+ * 15, castling included, no takeover). */
 static void test_echq8_castling_through_merged_attack(void **state)
 {
     (void)state;
     EbPos p = load("4k3/8/*B7/8/8/8/8/4K2R w K - 0 1");
-    assert_int_equal(nlegal(&p), 19);
+    assert_int_equal(nlegal(&p), 20);
     assert_false(has(&p, "e1g1"));
     EbPos q = load("4k3/8/8/8/8/8/8/4K2R w K - 0 1");
     assert_int_equal(nlegal(&q), 15);
@@ -330,6 +336,44 @@ static void test_echq9_turn_cycle(void **state)
     /* no merged piece: no takeover */
     EbPos none = load("4k3/8/8/8/8/8/8/4K3 w - - 0 1");
     assert_int_equal(eb_takeover(&none, 1), -1);
+}
+
+/* ECHQ-12: "the White or the Black seat may instead choose to take the
+ * merged side, at the same moments as a third seat": the seat to act may,
+ * as its action.  After a White move Black's seat takes it: É (seat 1)
+ * moves, then Black and White, both played by White's seat (seats 0,0,1;
+ * the cycle follows the last move, ECHQ-9).  After a Black move, White's
+ * seat: É, White, Black, seats 1,1,0.  No takeover once the side to move is
+ * mated: the game is over (ECHQ-8). */
+static void test_echq12_seat_to_act_takes_over(void **state)
+{
+    (void)state;
+    EbPos b = load("4k3/8/8/8/3*N4/8/8/4K3 b - - 0 1");
+    assert_true(has(&b, "takeover"));
+    play(&b, "takeover");
+    assert_int_equal(eb_to_act(&b), EB_MERGED);
+    assert_int_equal(b.cycle, 1);
+    assert_int_equal(b.seat[0], 0);
+    assert_int_equal(b.seat[1], 0);
+    assert_int_equal(b.seat[2], 1);
+    assert_false(has(&b, "takeover"));   /* phase 2: no more takeovers */
+    play(&b, "d4e6");
+    assert_int_equal(eb_to_act(&b), EB_BLACK);
+    play(&b, "e8d7");
+    assert_int_equal(eb_to_act(&b), EB_WHITE);
+    EbPos w = load("4k3/8/8/8/3*N4/8/8/4K3 w - - 0 1");
+    play(&w, "takeover");
+    assert_int_equal(w.cycle, 0);
+    assert_int_equal(w.seat[0], 1);
+    assert_int_equal(w.seat[2], 0);
+    play(&w, "d4e6");
+    assert_int_equal(eb_to_act(&w), EB_WHITE);
+    /* without a merged piece there is no takeover; mated, no action at all */
+    EbPos none = load("4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+    assert_false(has(&none, "takeover"));
+    EbPos mate = load("7k/6nP/5PP1/8/8/8/8/K7 w - - 0 1");
+    play(&mate, "f6g7p");
+    assert_int_equal(nlegal(&mate), 0);
 }
 
 /* ECHQ-10/11: É's Knight takes e2: two actions (figure choice), 7 other
@@ -528,6 +572,7 @@ int main(void)
         cmocka_unit_test(test_echq8_check_by_merged_piece),
         cmocka_unit_test(test_echq8_castling_through_merged_attack),
         cmocka_unit_test(test_echq9_turn_cycle),
+        cmocka_unit_test(test_echq12_seat_to_act_takes_over),
         cmocka_unit_test(test_echq10_11_phase2_moves),
         cmocka_unit_test(test_echq7_11_phase2_kept_step_en_passant),
         cmocka_unit_test(test_echq13_ends_three_seats),

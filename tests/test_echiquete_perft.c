@@ -37,19 +37,19 @@ static const struct {
     uint64_t count[5]; /* d1..d4 (0: not given) */
 } CASES[] = {
     {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 2,
-     {20, 400, 8922, 198763}},
+     {20, 400, 8922, 198817}},
     {"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 2,
-     {53, 2371, 125657}},
-    {"rnbqkbnr/ppp1pppp/8/3*P4/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2", 2, {28, 847, 24287}},
+     {53, 2384, 126705}},
+    {"rnbqkbnr/ppp1pppp/8/3*P4/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2", 2, {29, 877, 25254}},
     {"rnbqkbnr/ppp1pppp/8/3*P4/8/8/PPPP1PPP/RNBQKBNR e KQkq - 0 2 phase=2 cycle=ebw "
      "seats=0,1,2", 3, {2, 58, 1643, 8654}},
     {"r1bqkbnr/1ppp1ppp/p1*N5/4p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 0 4 noundo=c6b5", 2,
-     {31, 1081, 33671}},
+     {32, 1122, 35276}},
     {"r3k2r/p1ppqpb1/bn2pnp1/3*P*N3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 2,
-     {52, 2437, 121899}},
-    {"4k3/8/8/8/2*P5/8/3P4/4K3 w - - 0 1", 2, {7, 43, 332, 2524}},
-    {"4k3/8/8/8/4p3/8/3*P+4/7K w - - 0 1", 2, {5, 43, 348, 4021}},
-    {"r3k3/8/8/8/8/8/8/R3K3 w Qq - 0 1", 2, {16, 218, 3498, 54334}},
+     {53, 2505, 125742}},
+    {"4k3/8/8/8/2*P5/8/3P4/4K3 w - - 0 1", 2, {8, 52, 403, 3080}},
+    {"4k3/8/8/8/4p3/8/3*P+4/7K w - - 0 1", 2, {6, 54, 429, 4857}},
+    {"r3k3/8/8/8/8/8/8/R3K3 w Qq - 0 1", 2, {16, 219, 3527, 55027}},
     {"r3k2r/p1ppqpb1/bn2pnp1/3*P*N3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R e KQkq - 0 1 phase=2 "
      "cycle=ewb seats=0,1,2", 3, {16, 580, 21547}},
     {"r3k2r/p1ppqpb1/bn2pnp1/3*P*N3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R e KQkq - 0 1 phase=2 "

@@ -24,7 +24,7 @@
 #define MAXMOVES 512
 
 typedef struct EbMove {
-    int from, to;       /* from -1: pass */
+    int from, to;       /* from -1: pass; -2: the takeover (ECHQ-12) */
     int victim;         /* square of the captured piece, -1 none */
     int fig, col, keep; /* what stands on `to` after the move */
     int rook_from, rook_to; /* castling, else -1 */
@@ -470,7 +470,11 @@ static void settle(EbPos *p)
     free(l);
 }
 
-/* Every action of the side to act (moves, or `pass`), unsorted. */
+/* Every action of the side to act (moves, or `pass`, and the takeover),
+ * unsorted.  ECHQ-12: the White or the Black seat may take the merged side
+ * "at the same moments as a third seat" (ECHQ-9: after a phase-1 move that
+ * leaves a merged piece), so the seat to act may, instead of moving; a
+ * side with no move in phase 1 has lost or drawn: no moment follows. */
 static void gen_actions(const EbPos *p, EbList *l)
 {
     l->n = 0;
@@ -481,11 +485,36 @@ static void gen_actions(const EbPos *p, EbList *l)
         EbMove m = blank_move(-1, -1);
         push(l, &m);
     }
+    if (l->n > 0 && p->phase == 1 && has_merged(p)) {
+        EbMove m = blank_move(-2, -2);
+        push(l, &m);
+    }
+}
+
+/* ECHQ-9 / 12: seat takes the merged side.  Seat 2 is a third seat; seat 0
+ * or 1 leaves the other seat both colours.  É moves next; the cycle goes
+ * on with the side that was to move (it follows a move of the other). */
+static void take_over(EbPos *p, int seat)
+{
+    p->cycle = p->stm == EB_WHITE ? 0 : 1;
+    p->phase = 2;
+    p->stm = EB_MERGED;
+    p->passes = 0;
+    p->out = 0;
+    p->over = 0;
+    p->seat[0] = seat == 2 ? 0 : 1 - seat;
+    p->seat[1] = seat == 2 ? 1 : 1 - seat;
+    p->seat[2] = seat;
+    settle(p);
 }
 
 static void do_action(EbPos *p, const EbMove *m)
 {
     int x = p->stm;
+    if (m->from == -2) {      /* the seat to act takes the merged side */
+        take_over(p, p->seat[x]);
+        return;
+    }
     if (m->from < 0) {        /* pass */
         p->passes++;
         p->ep = -1;
@@ -503,7 +532,7 @@ static void do_action(EbPos *p, const EbMove *m)
 static void move_text(const EbMove *m, char *buf)
 {
     if (m->from < 0) {
-        snprintf(buf, EB_TEXT, "pass");
+        snprintf(buf, EB_TEXT, "%s", m->from == -2 ? "takeover" : "pass");
         return;
     }
     buf[0] = (char)('a' + FILE_OF(m->from));
@@ -623,18 +652,7 @@ int eb_takeover(EbPos *p, int three)
         return -1;
     /* ECHQ-9: É, White, Black after a Black move (White to move); É, Black,
      * White after a White move. */
-    p->cycle = p->stm == EB_WHITE ? 0 : 1;
-    p->phase = 2;
-    p->stm = EB_MERGED;
-    p->passes = 0;
-    p->out = 0;
-    p->over = 0;
-    if (three) {
-        p->seat[0] = 0, p->seat[1] = 1, p->seat[2] = 2;
-    } else {
-        p->seat[0] = 1, p->seat[1] = 1, p->seat[2] = 0;   /* White's seat took it */
-    }
-    settle(p);
+    take_over(p, three ? 2 : 0);   /* two seats: White's seat took it */
     return 0;
 }
 

@@ -17,8 +17,12 @@
  *     check and castling against enemy and merged attackers, rights lost
  *     when a King or Rook square is left or taken.  Mate and stalemate end
  *     the game (no action: the tree stops).
- *   - Phase 2: ECHQ-9 turn cycle (cycle=ewb / ebw) and a takeover helper
- *     (eb_takeover: not a ply), ECHQ-10 captures that remove (a merged
+ *   - Phase 2: ECHQ-9 turn cycle (cycle=ewb / ebw); ECHQ-12: the seat to
+ *     act may take the merged side instead of moving ("at the same moments
+ *     as a third seat"): `takeover`, one of its actions (a ply) wherever a
+ *     merged piece stands and it has a move; a takeover out of turn (a
+ *     third seat, or the seat that has just moved) is the helper
+ *     eb_takeover (not a ply).  ECHQ-10 captures that remove (a merged
  *     capturer may take the captured figure), ECHQ-11 É pawns both ways,
  *     promoting on ranks 1 and 8, kept double steps away from their start
  *     rank, ECHQ-13 ends: Kings never captured, no side ends its move with
@@ -101,8 +105,8 @@ int eb_legal_texts(const EbPos *p, char (*texts)[EB_TEXT], int max);
  * (p unchanged). */
 int eb_play(EbPos *p, const char *text);
 
-/* Leaves of the play tree at depth (every move, figure choice and pass a
- * ply; the takeover is not). */
+/* Leaves of the play tree at depth (every move, figure choice, pass and
+ * the seat to act's takeover a ply; a takeover out of turn is not). */
 uint64_t eb_perft(const EbPos *p, int depth);
 
 /* Per action of the side to act: fn(ud, machine text, leaves at depth-1),
@@ -111,9 +115,9 @@ uint64_t eb_divide(const EbPos *p, int depth,
                    void (*fn)(void *ud, const char *text, uint64_t n),
                    void *ud);
 
-/* ECHQ-9 / ECHQ-12: the merged side is taken over now (between moves).
- * three_seats 1: a third seat; 0: one of the two seats.  -1 with p
- * unchanged unless in phase 1 with at least one merged piece. */
+/* ECHQ-9 / ECHQ-12: the merged side is taken over now (between moves),
+ * out of turn.  three_seats 1: a third seat; 0: White's seat (seat 0).
+ * -1 with p unchanged unless in phase 1 with at least one merged piece. */
 int eb_takeover(EbPos *p, int three_seats);
 
 /* The phase-1 position flipped top to bottom with the colours swapped

@@ -94,8 +94,13 @@ void ech_make(const Game *g, EchState *s, EMove m, Events *ev);
 void ech_takeover(const Game *g, EchState *s, int seat, Events *ev);
 /* Let sides that cannot play any more go out (ECHQ-13). */
 void ech_resolve(const Game *g, EchState *s, Events *ev);
-/* May seat take over now (ECHQ-9, 12)? */
+/* May seat take over now (ECHQ-9, 12)?  Any seat, the seat to act
+ * included (as its action for that moment), in phase 1 with a merged piece
+ * on the board and the side to move not mated or stalemated. */
 int ech_may_take_over(const Game *g, const EchState *s, int seat);
+/* ech_may_take_over but for the last condition, for callers that know
+ * the side to move's moves already. */
+int ech_takeover_open(const Game *g, const EchState *s, int seat);
 /* Over by the board alone (last side standing, passes, an empty merged
  * side in two seats)?  Used by to_act and perft. */
 int ech_structural_end(const Game *g, const EchState *s);

@@ -114,9 +114,12 @@ static int ech_side_to_move(const Game *g, const void *st)
     return cst(st)->to_move;
 }
 
+/* The seat to act's moves, and the takeover for any seat that may take
+ * over now (ECHQ-9, 12: the seat to act too, instead of a move). */
 static void ech_legal(const Game *g, const void *st, int seat, ActionList *out)
 {
     const EchState *s = cst(st);
+    int take;
     if (seat == ech_to_act(g, st)) {
         EMove mv[ECH_MAX_MOVES];
         const int n = ech_moves(g, s, mv);
@@ -124,8 +127,11 @@ static void ech_legal(const Game *g, const void *st, int seat, ActionList *out)
             Action a = to_action(mv[i], seat);
             al_push(out, &a);
         }
+        take = n > 0 && ech_takeover_open(g, s, seat);
+    } else {
+        take = ech_may_take_over(g, s, seat);
     }
-    if (ech_may_take_over(g, s, seat)) {
+    if (take) {
         Action a;
         memset(&a, 0, sizeof a);
         a.kind = ACT_TAKEOVER;
@@ -340,10 +346,20 @@ static int ech_parse(const Game *g, const void *st, const ActionList *legal,
         u[3] - '1' == EK_RANK(s->noundo_to))
         return err_set(e, "%s: the last move may not be undone on the very next move "
                           "(ECHQ-6)", text);
-    if (!strcmp(u, "takeover"))
-        return err_set(e, "takeover: not allowed now (ECHQ-9: phase 1, a merged piece on "
-                          "the board, from full move %d, by a seat not to act)",
-                       game_param(g, EP_TAKEOVER_FROM));
+    if (!strcmp(u, "takeover")) {
+        const int from = game_param(g, EP_TAKEOVER_FROM);
+        if (s->phase == 2)
+            return err_set(e, "takeover: the merged side has been taken over already "
+                              "(ECHQ-9, 12)");
+        if (!game_param(g, EP_PHASE2))
+            return err_set(e, "takeover: this game has no phase 2 (phase2=off)");
+        if (!ech_merged_count(s))
+            return err_set(e, "takeover: no merged piece on the board (ECHQ-9)");
+        if (s->fullmove < from)
+            return err_set(e, "takeover: allowed from full move %d on (takeover_from=%d; "
+                              "ECHQ-9)", from, from);
+        return err_set(e, "takeover: not allowed now (ECHQ-9: between moves of phase 1)");
+    }
     if (!strcmp(u, "pass"))
         return err_set(e, "pass: only a phase-2 side with no legal move and not in "
                           "check passes (ECHQ-13)");
@@ -712,8 +728,8 @@ static void view_info(const Game *g, const EchState *s, int seat, View *v)
     if (s->phase == 1) {
         sb_puts(&b, "phase 1: merged pieces (*) belong to the side to move");
         if (ech_merged_count(s) && game_param(g, EP_PHASE2))
-            sb_printf(&b, "\ntakeover open from full move %d (type takeover when it is "
-                          "not your turn)", game_param(g, EP_TAKEOVER_FROM));
+            sb_printf(&b, "\ntakeover open from full move %d (type takeover, at your "
+                          "turn or between moves)", game_param(g, EP_TAKEOVER_FROM));
     } else {
         sb_printf(&b, "phase 2: cycle %s", s->cycle == EC_EWB ? "merged, white, black"
                                                              : "merged, black, white");
@@ -767,18 +783,29 @@ static void ech_view(const Game *g, const void *st, int seat, View *v)
     sb_free(&b);
 }
 
+/* The seat to act's tree, as its legal list: every move and the takeover
+ * it may choose instead (ECHQ-12); a takeover by another seat is out of
+ * turn and no ply. */
 static uint64_t perft_rec(const Game *g, const EchState *s, int depth)
 {
     if (ech_structural_end(g, s))
         return 0;
     EMove mv[ECH_MAX_MOVES];
     const int n = ech_moves(g, s, mv);
+    const int seat = s->seat[s->to_move];
+    const int take = n > 0 && ech_takeover_open(g, s, seat);
     if (depth == 1)
-        return (uint64_t)n;
+        return (uint64_t)(n + take);
     uint64_t total = 0;
     for (int i = 0; i < n; i++) {
         EchState t = *s;
         ech_make(g, &t, mv[i], NULL);
+        total += perft_rec(g, &t, depth - 1);
+    }
+    if (take) {
+        EchState t = *s;
+        ech_takeover(g, &t, seat, NULL);
+        ech_resolve(g, &t, NULL);
         total += perft_rec(g, &t, depth - 1);
     }
     return total;

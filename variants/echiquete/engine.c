@@ -697,16 +697,23 @@ void ech_make(const Game *g, EchState *s, EMove m, Events *ev)
     ech_resolve(g, s, ev);
 }
 
-int ech_may_take_over(const Game *g, const EchState *s, int seat)
+int ech_takeover_open(const Game *g, const EchState *s, int seat)
 {
     if (s->phase != 1 || !game_param(g, EP_PHASE2) || seat < 0 ||
         seat >= game_nseats(g) || seat > 2)
         return 0;
-    if (seat == s->seat[s->to_move])
-        return 0; /* the seat to act moves; the takeover is between moves */
     if (s->fullmove < game_param(g, EP_TAKEOVER_FROM))
         return 0;
     return ech_merged_count(s) > 0;
+}
+
+int ech_may_take_over(const Game *g, const EchState *s, int seat)
+{
+    /* ECHQ-9, 12: any seat, the seat to act too (instead of its move), at
+     * a moment between moves; a side mated or stalemated has ended the
+     * game (ECHQ-8), so there is no such moment */
+    EMove mv[ECH_MAX_MOVES];
+    return ech_takeover_open(g, s, seat) && ech_moves(g, s, mv) > 0;
 }
 
 void ech_takeover(const Game *g, EchState *s, int seat, Events *ev)
