@@ -86,6 +86,115 @@ static void test_echq1_merging_capture_choices(void **state)
     game_free(g);
 }
 
+/* The record form of the one move mv played from pos. */
+static void assert_written(const char *pos, const char *mv, const char *want)
+{
+    Game *g = eg(pos, 2, NULL);
+    tu_play(g, game_to_act(g), mv);
+    const char *got = game_history(g, game_history_len(g) - 1)->text;
+    if (strcmp(got, want))
+        fail_msg("%s from %s is written %s, want %s", mv, pos, got, want);
+    game_free(g);
+}
+
+/* ECHQ-1 (issue 19 point 3): "Notation follows the seed: Bg5xNf6=NÉ" --
+ * a merging capture is written with its departure square, the captured
+ * figure, the figure kept and the merge mark É, in the history and in
+ * records; the short form records held before (exd5=P*) still loads. */
+static void test_echq1_written_as_the_seed(void **state)
+{
+    (void)state;
+    assert_written("4k3/8/5n2/6B1/8/8/8/4K3 w - - 0 1", "g5f6n", "Bg5xNf6=N\xC3\x89+");
+    assert_written("4k3/8/5n2/6B1/8/8/8/4K3 w - - 0 1", "g5f6b", "Bg5xNf6=B\xC3\x89");
+    assert_written("3rk3/4P3/8/8/8/8/8/K7 w - - 0 1", "e7d8r", "e7xRd8=R\xC3\x89+");
+    assert_written("4k3/8/5p2/8/3*B4/8/8/K7 w - - 0 1", "d4f6p", "*Bd4xf6=P\xC3\x89");
+    assert_written("4k3/8/8/3p*P3/8/8/8/K7 w - d6 0 1", "e5d6p", "*e5xd6=P\xC3\x89");
+    assert_written("7k/6nP/5PP1/8/8/8/8/K7 w - - 0 1", "f6g7p", "f6xNg7=P\xC3\x89#");
+    /* not merging: a King's capture (ECHQ-5), a phase-2 capture (ECHQ-10) */
+    assert_written("4k3/7p/8/8/8/8/3n4/4K3 w - - 0 1", "e1d2", "Kxd2");
+    assert_written("4k3/8/5p2/8/4*N3/8/8/4K3 e - - 0 1 phase=2 cycle=ewb seats=1,1,0",
+                   "e4f6p", "*Nxf6=P");
+    /* the history and a saved record say it so, and read it back */
+    Game *g = eg(NULL, 2, NULL);
+    tu_play_line(g, "e4 d5 exd5 Nf6");
+    assert_string_equal(game_history(g, 2)->text, "e4xd5=P\xC3\x89");
+    StrBuf rec = STRBUF_INIT;
+    assert_int_equal(record_save(g, &rec), 0);
+    assert_non_null(strstr(sb_str(&rec), "3. white: e4xd5=P\xC3\x89\n"));
+    Error e;
+    Game *back = record_load(sb_str(&rec), "ECHQ-1", &e);
+    if (!back)
+        fail_msg("%s", e.msg);
+    assert_true(game_same(g, back));
+    game_free(back);
+    /* the same record as it was written before (exd5=P*) still loads */
+    const char *at = strstr(sb_str(&rec), "e4xd5=P\xC3\x89");
+    StrBuf old = STRBUF_INIT;
+    sb_printf(&old, "%.*sexd5=P*%s", (int)(at - sb_str(&rec)), sb_str(&rec),
+              at + strlen("e4xd5=P\xC3\x89"));
+    back = record_load(sb_str(&old), "old", &e);
+    if (!back)
+        fail_msg("%s", e.msg);
+    assert_true(game_same(g, back));
+    assert_string_equal(game_history(back, 2)->text, "e4xd5=P\xC3\x89");
+    game_free(back);
+    sb_free(&old);
+    sb_free(&rec);
+    game_free(g);
+}
+
+/* Issue 19 point 3: a plain SAN is read when it fits one legal move: the
+ * '*' of a merged mover may be left out (after a takeover `dxc3` is
+ * merged's pawn, ECHQ-11), so may the merge mark (Bxf6=N); when it fits
+ * several, the refusal names them and the game is left as it was. */
+static void test_plain_san_when_unambiguous(void **state)
+{
+    (void)state;
+    Game *g = eg(NULL, 2, NULL);
+    tu_play_line(g, "e4 d5 exd5");
+    tu_play(g, 0, "takeover");
+    tu_play(g, 0, "d4"); /* merged's pawn: white's d-pawn is not merged's */
+    tu_play_line(g, "Nf6 c3");
+    tu_play(g, 0, "dxc3");
+    assert_string_equal(game_history(g, game_history_len(g) - 1)->text, "*dxc3=P");
+    game_free(g);
+    /* two merged knights reach d5: both named */
+    const char *two = "4k3/8/8/8/1*N3*N2/8/8/4K3 e - - 0 1 phase=2 cycle=ewb seats=0,1,2";
+    g = eg(two, 3, NULL);
+    tu_assert_refused(g, "Nd5", "ambiguous: *Nbd5 or *Nfd5");
+    tu_play(g, 2, "Nfd5");
+    tu_assert_position(g, "4k3/8/8/3*N4/1*N6/8/8/4K3 w - - 1 1 phase=2 cycle=ewb "
+                          "seats=0,1,2");
+    game_free(g);
+    /* a capture with two figures: both named, with their UCI */
+    g = eg("4k3/8/8/4n3/3*P4/8/8/4K3 e - - 0 1 phase=2 cycle=ewb seats=0,1,2", 3, NULL);
+    tu_assert_refused(g, "dxe5", "*dxe5=P or *dxe5=N (UCI d4e5p or d4e5n)");
+    tu_play(g, 2, "dxe5=N");
+    tu_assert_position(g, "4k3/8/8/4*N3/8/8/8/4K3 w - - 0 1 phase=2 cycle=ewb seats=0,1,2");
+    game_free(g);
+    /* phase 1: a merged piece's move without its '*', a merging capture
+     * without its mark; an own piece's SAN keeps its meaning */
+    g = eg("4k3/8/5n2/6B1/3*N4/8/8/4K3 w - - 0 1", 2, NULL);
+    tu_play(g, 0, "Nb5");
+    assert_string_equal(game_history(g, 0)->text, "*Nb5");
+    game_free(g);
+    g = eg("4k3/8/5n2/6B1/3*N4/8/8/4K3 w - - 0 1", 2, NULL);
+    tu_play(g, 0, "Bxf6=N");
+    assert_string_equal(game_history(g, 0)->text, "Bg5xNf6=N\xC3\x89+");
+    game_free(g);
+    g = eg("4k3/8/5n2/3N2B1/3*N4/8/8/4K3 w - - 0 1", 2, NULL);
+    tu_play(g, 0, "Nc3"); /* white's own knight, as written; *Nc3 the merged one */
+    tu_assert_position(g, "4k3/8/5n2/6B1/3*N4/2N5/8/4K3 b - - 1 1");
+    game_free(g);
+}
+
+/* The help lines (with the seed's form and its É) fit 80 columns. */
+static void test_help_fits(void **state)
+{
+    (void)state;
+    tu_assert_help_fits(echiquete_variant.help);
+}
+
 /* ECHQ-1: a pawn capturing onto its last rank: Q R B N, never a pawn. */
 static void test_echq1_pawn_capture_last_rank(void **state)
 {
@@ -597,6 +706,9 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_echq1_merging_capture_choices),
+        cmocka_unit_test(test_echq1_written_as_the_seed),
+        cmocka_unit_test(test_plain_san_when_unambiguous),
+        cmocka_unit_test(test_help_fits),
         cmocka_unit_test(test_echq1_pawn_capture_last_rank),
         cmocka_unit_test(test_echq3_remerge_and_own_check),
         cmocka_unit_test(test_echq2_4_ownership_no_capture),

@@ -179,10 +179,31 @@ static void uci(EMove m, StrBuf *out)
         sb_putc(out, (char)(figure_letter(m.fig) - 'A' + 'a'));
 }
 
+/* Is m a merging capture (ECHQ-1, 3: phase 1, any capturer but a King)? */
+static int merging(const EchState *s, EMove m)
+{
+    return s->phase == 1 && ech_is_capture(s, m) && EK_FIG(s->board[m.from]) != FIG_KING;
+}
+
+/* The figure m captures (a pawn en passant). */
+static int captured_figure(const EchState *s, EMove m)
+{
+    return ech_is_ep(s, m) ? FIG_PAWN : EK_FIG(s->board[m.to]);
+}
+
+/* The seed's merge mark, É (docs/ECHIQUETE.md); read as '*' too. */
+#define MERGE_MARK "\xC3\x89"
+
+/* SAN forms: the record's, and the short one records were written in
+ * before issue 19 (Bxf6=N*), still read. */
+enum { SAN_RECORD, SAN_SHORT };
+
 /* SAN (docs/ECHIQUETE.md): '*' before a merged mover, '=X' for a figure
- * chosen, '*' after a merging capture.  longform: the seed's style with
- * the departure square and the captured figure (Bg5xNf6=N*). */
-static void san(const Game *g, const EchState *s, EMove m, int longform, StrBuf *out)
+ * chosen.  A merging capture (ECHQ-1) is written as the seed writes it:
+ * the departure square, x, the captured figure, the square, '=' the figure
+ * kept and the merge mark (Bg5xNf6=NÉ); SAN_SHORT writes it as SAN with
+ * '*' as the mark (Bxf6=N*). */
+static void san(const Game *g, const EchState *s, EMove m, int form, StrBuf *out)
 {
     if (m.from == EM_PASS) {
         sb_puts(out, "pass");
@@ -198,46 +219,47 @@ static void san(const Game *g, const EchState *s, EMove m, int longform, StrBuf 
         sb_putc(out, '*');
     if (fig != FIG_PAWN)
         sb_putc(out, figure_letter(fig));
-    if (longform) {
+    if (form == SAN_RECORD && merging(s, m)) {
         put_sq(out, m.from);
-        if (cap) {
-            sb_putc(out, 'x');
-            int cf = ech_is_ep(s, m) ? FIG_PAWN : EK_FIG(s->board[m.to]);
-            if (cf != FIG_PAWN)
-                sb_putc(out, figure_letter(cf));
-        }
-    } else {
-        EMove mv[ECH_MAX_MOVES];
-        const int n = ech_moves(g, s, mv);
-        int same = 0, file = 0, rank = 0;
-        for (int i = 0; i < n; i++) {
-            if (mv[i].from < 0 || mv[i].to != m.to || mv[i].from == m.from ||
-                (s->board[mv[i].from] & 0x1f) != (pc & 0x1f))
-                continue;
-            same = 1;
-            file |= EK_FILE(mv[i].from) == EK_FILE(m.from);
-            rank |= EK_RANK(mv[i].from) == EK_RANK(m.from);
-        }
-        if (fig == FIG_PAWN) { /* two É pawns may meet a square (ECHQ-11) */
-            if (same)
-                put_sq(out, m.from);
-            else if (cap)
-                sb_putc(out, (char)('a' + EK_FILE(m.from)));
-        } else {
-            if (same && (!file || rank))
-                sb_putc(out, (char)('a' + EK_FILE(m.from)));
-            if (same && file)
-                sb_putc(out, (char)('1' + EK_RANK(m.from)));
-        }
+        sb_putc(out, 'x');
+        if (captured_figure(s, m) != FIG_PAWN)
+            sb_putc(out, figure_letter(captured_figure(s, m)));
+        put_sq(out, m.to);
+        sb_putc(out, '=');
+        sb_putc(out, figure_letter(m.fig));
+        sb_puts(out, MERGE_MARK);
+        return;
     }
-    if (!longform && cap)
+    EMove mv[ECH_MAX_MOVES];
+    const int n = ech_moves(g, s, mv);
+    int same = 0, file = 0, rank = 0;
+    for (int i = 0; i < n; i++) {
+        if (mv[i].from < 0 || mv[i].to != m.to || mv[i].from == m.from ||
+            (s->board[mv[i].from] & 0x1f) != (pc & 0x1f))
+            continue;
+        same = 1;
+        file |= EK_FILE(mv[i].from) == EK_FILE(m.from);
+        rank |= EK_RANK(mv[i].from) == EK_RANK(m.from);
+    }
+    if (fig == FIG_PAWN) { /* two É pawns may meet a square (ECHQ-11) */
+        if (same)
+            put_sq(out, m.from);
+        else if (cap)
+            sb_putc(out, (char)('a' + EK_FILE(m.from)));
+    } else {
+        if (same && (!file || rank))
+            sb_putc(out, (char)('a' + EK_FILE(m.from)));
+        if (same && file)
+            sb_putc(out, (char)('1' + EK_RANK(m.from)));
+    }
+    if (cap)
         sb_putc(out, 'x');
     put_sq(out, m.to);
     if (m.fig) {
         sb_putc(out, '=');
         sb_putc(out, figure_letter(m.fig));
     }
-    if (cap && s->phase == 1 && fig != FIG_KING)
+    if (merging(s, m))
         sb_putc(out, '*');
 }
 
@@ -264,12 +286,12 @@ static void ech_format(const Game *g, const void *st, const Action *a, int style
         uci(m, out);
         return;
     }
-    san(g, cst(st), m, 0, out);
+    san(g, cst(st), m, SAN_RECORD, out);
     if (m.from != EM_PASS)
         check_mark(g, cst(st), m, out);
 }
 
-/* The typed text without check marks, with É as '*', '=' dropped from UCI. */
+/* The typed text without check marks, with É as '*'. */
 static void normalize(const char *in, char *out, size_t n)
 {
     size_t k = 0;
@@ -286,6 +308,80 @@ static void normalize(const char *in, char *out, size_t n)
         out[--k] = 0;
 }
 
+/* A move typed as SAN, what it says and what it leaves out (-1 / 0):
+ * [*][figure][file][rank][x[captured figure]]square[=figure][*]. */
+typedef struct SanText {
+    int merged;       /* a leading '*': a merged piece moves */
+    int fig;          /* the mover's figure, FIG_PAWN without a letter */
+    int file, rank;   /* of the departure square, -1 if not given */
+    int capture;      /* 'x' */
+    int cfig;         /* the captured figure (the seed's form), 0 none */
+    int to;
+    int promo;        /* '=X': the figure chosen, 0 none */
+    int mark;         /* the merge mark after it */
+} SanText;
+
+static int figure_of(char c)
+{
+    return c && strchr("PNBRQK", c) ? figure_from_letter(c) : 0;
+}
+
+/* t (normalized) as SAN; 0, or -1 when it is none. */
+static int san_read(const char *t, SanText *p)
+{
+    memset(p, 0, sizeof *p);
+    p->file = p->rank = -1;
+    p->fig = FIG_PAWN;
+    if (*t == '*')
+        p->merged = 1, t++;
+    if (figure_of(*t))
+        p->fig = figure_of(*t++);
+    size_t n = strlen(t);
+    if (n && t[n - 1] == '*')
+        p->mark = 1, n--;
+    if (n >= 2 && t[n - 2] == '=') {
+        if (!(p->promo = figure_of(t[n - 1])) || p->promo == FIG_KING)
+            return -1;
+        n -= 2;
+    }
+    if (n < 2 || t[n - 2] < 'a' || t[n - 2] > 'h' || t[n - 1] < '1' || t[n - 1] > '8')
+        return -1;
+    p->to = (t[n - 1] - '1') * 8 + (t[n - 2] - 'a');
+    n -= 2;
+    if (n && figure_of(t[n - 1])) {
+        p->cfig = figure_of(t[n - 1]);
+        n--;
+        if (!n || t[n - 1] != 'x')
+            return -1;
+    }
+    if (n && t[n - 1] == 'x')
+        p->capture = 1, n--;
+    size_t i = 0;
+    if (i < n && t[i] >= 'a' && t[i] <= 'h')
+        p->file = t[i++] - 'a';
+    if (i < n && t[i] >= '1' && t[i] <= '8')
+        p->rank = t[i++] - '1';
+    return i == n ? 0 : -1;
+}
+
+/* Could the SAN p mean m?  What p leaves out may be anything: the '*' of
+ * a merged mover (issue 19: `dxc3` for É's pawn), the departure square,
+ * the figure chosen, the merge mark; what it says must hold.  Castling is
+ * read from its exact text only. */
+static int san_fits(const EchState *s, EMove m, const SanText *p)
+{
+    if (m.from < 0)
+        return 0;
+    const int pc = s->board[m.from], fig = EK_FIG(pc), cap = ech_is_capture(s, m);
+    if (fig == FIG_KING && (m.to - m.from == 2 || m.from - m.to == 2))
+        return 0;
+    return fig == p->fig && m.to == p->to && (!p->merged || EK_COL(pc) == ES_MERGED) &&
+           (p->file < 0 || p->file == EK_FILE(m.from)) &&
+           (p->rank < 0 || p->rank == EK_RANK(m.from)) && cap == p->capture &&
+           (!p->cfig || p->cfig == captured_figure(s, m)) &&
+           (!p->promo || p->promo == m.fig) && (!p->mark || merging(s, m));
+}
+
 static int ech_parse(const Game *g, const void *st, const ActionList *legal,
                      const char *text, Action *out, Error *e)
 {
@@ -297,50 +393,76 @@ static int ech_parse(const Game *g, const void *st, const ActionList *legal,
         if (*p != '=')
             u[k++] = (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
     u[k] = 0;
-    int near = -1, nnear = 0;
+    /* An action's own text: its UCI, its record form (Bg5xNf6=NÉ, or with
+     * '*' for É), the short form of older records (Bxf6=N*). */
+    StrBuf b = STRBUF_INIT;
     for (int i = 0; i < legal->n; i++) {
         const Action *a = &legal->v[i];
-        StrBuf b = STRBUF_INIT;
+        int hit;
+        sb_reset(&b);
         if (a->kind == ACT_TAKEOVER) {
-            sb_puts(&b, "takeover");
+            hit = str_ieq(t, "takeover");
         } else {
-            uci(from_action(a), &b);
-        }
-        int hit = str_ieq(sb_str(&b), t) || !strcmp(sb_str(&b), u);
-        if (!hit && a->kind == ACT_MOVE) {
-            /* a capture typed without its figure ("e4d5", "exd5"): read
-             * when only one figure can come of it (pawn takes pawn) */
-            int bare = !strncmp(sb_str(&b), u, 4) && strlen(u) == 4;
-            sb_reset(&b);
-            san(g, s, from_action(a), 0, &b);
-            hit = !strcmp(sb_str(&b), t);
-            const char *eq = strchr(sb_str(&b), '=');
-            bare |= eq && (size_t)(eq - sb_str(&b)) == strlen(t) &&
-                    !strncmp(sb_str(&b), t, strlen(t));
-            sb_reset(&b);
-            san(g, s, from_action(a), 1, &b);
-            hit |= !strcmp(sb_str(&b), t);
-            if (bare && !hit) {
-                near = i;
-                nnear++;
+            const EMove m = from_action(a);
+            uci(m, &b);
+            hit = !strcmp(sb_str(&b), u);
+            for (int form = SAN_RECORD; !hit && form <= SAN_SHORT; form++) {
+                char c[128];
+                sb_reset(&b);
+                san(g, s, m, form, &b);
+                normalize(sb_str(&b), c, sizeof c);
+                hit = !strcmp(c, t);
             }
         }
-        sb_free(&b);
         if (hit) {
+            sb_free(&b);
             *out = *a;
             return 0;
         }
     }
-    if (nnear == 1) {
-        *out = legal->v[near];
-        return 0;
+    /* Else a SAN that leaves something out, or a UCI capture without its
+     * figure letter: taken when one action fits, else the candidates are
+     * named. */
+    SanText p;
+    const int is_san = san_read(t, &p) == 0;
+    int first = -1, nfit = 0, one_move = 1;
+    StrBuf names = STRBUF_INIT, ucis = STRBUF_INIT;
+    for (int i = 0; i < legal->n; i++) {
+        const Action *a = &legal->v[i];
+        if (a->kind != ACT_MOVE)
+            continue;
+        const EMove m = from_action(a);
+        sb_reset(&b);
+        uci(m, &b);
+        if (!(is_san && san_fits(s, m, &p)) &&
+            !(strlen(u) == 4 && !strncmp(sb_str(&b), u, 4)))
+            continue;
+        if (first >= 0 && !coord_eq(a->from, legal->v[first].from))
+            one_move = 0;
+        if (first >= 0 && !coord_eq(a->to, legal->v[first].to))
+            one_move = 0;
+        sb_printf(&ucis, "%s%s", nfit ? " or " : "", sb_str(&b));
+        sb_puts(&names, nfit ? " or " : "");
+        ech_format(g, s, a, FMT_RECORD, &names);
+        if (first < 0)
+            first = i;
+        nfit++;
     }
-    if (near >= 0)
-        return err_set(e, "%s: this capture needs the figure chosen: add its letter "
-                          "(e.g. %s%c; ECHQ-1)", text, u,
-                       (char)(figure_letter(legal->v[near].figure ? legal->v[near].figure
-                                                                  : FIG_QUEEN) -
-                              'A' + 'a'));
+    int rc = -1;
+    if (nfit == 1) {
+        *out = legal->v[first];
+        rc = 0;
+    } else if (nfit > 1 && one_move) {
+        err_set(e, "%s: the figure must be chosen (ECHQ-1): %s (UCI %s)", text,
+                sb_str(&names), sb_str(&ucis));
+    } else if (nfit > 1) {
+        err_set(e, "%s: ambiguous: %s (type one of them)", text, sb_str(&names));
+    }
+    sb_free(&b);
+    sb_free(&names);
+    sb_free(&ucis);
+    if (nfit > 0)
+        return rc;
     if (strlen(u) >= 4 && s->noundo_from >= 0 && u[0] - 'a' == EK_FILE(s->noundo_from) &&
         u[1] - '1' == EK_RANK(s->noundo_from) && u[2] - 'a' == EK_FILE(s->noundo_to) &&
         u[3] - '1' == EK_RANK(s->noundo_to))
@@ -363,8 +485,9 @@ static int ech_parse(const Game *g, const void *st, const ActionList *legal,
     if (!strcmp(u, "pass"))
         return err_set(e, "pass: only a phase-2 side with no legal move and not in "
                           "check passes (ECHQ-13)");
-    return err_set(e, "%s: not a legal move of %s now (SAN like Bxf6=N*, or UCI like "
-                      "g5f6n; type legal for the list)", text, SIDE_NAMES[s->to_move]);
+    return err_set(e, "%s: not a legal move of %s now (SAN like Nf3 or Bg5xNf6=N\xC3\x89, "
+                      "or UCI like g5f6n; type legal for the list)", text,
+                   SIDE_NAMES[s->to_move]);
 }
 
 /* ---- Status and draws ----------------------------------------------------- */
@@ -818,9 +941,10 @@ static uint64_t ech_perft(const Game *g, const void *st, int depth)
 
 static const VariantHelp ECH_HELP[] = {
     {"SAN move", "as orthodox; a merged piece's move starts with *", "*Nd5"},
-    {"merging capture", "x, the square, = the figure kept, * (ECHQ-1)", "Bxf6=N*"},
-    {"UCI move", "from, to, and the figure letter of a capture's result", "g5f6n"},
-    {"takeover", "between moves, take over the merged pieces (ECHQ-9, 12)", "takeover"},
+    {"merging capture", "from x captured to =figure \xC3\x89 (ECHQ-1)", "Bg5xNf6=N\xC3\x89"},
+    {"plain SAN", "read when it fits one move (* and \xC3\x89 may go)", "dxc3"},
+    {"UCI move", "from, to, the letter of a capture's figure", "g5f6n"},
+    {"takeover", "at your turn or between moves (ECHQ-9, 12)", "takeover"},
     {"pass", "phase 2, no legal move and not in check (ECHQ-13)", "pass"},
     {NULL, NULL, NULL},
 };
