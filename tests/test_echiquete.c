@@ -254,6 +254,8 @@ static void test_echq6_no_undo_and_expiry(void **state)
     tu_play(g, 0, "g5f6b");
     assert_false(tu_is_legal(g, "f6g5"));
     tu_assert_refused(g, "f6g5", "ECHQ-6");
+    tu_assert_refused(g, "*Bg5", "ECHQ-6"); /* as SAN too */
+    tu_assert_refused(g, "Bg5", "ECHQ-6");
     tu_play(g, 1, "Kd7");
     assert_true(tu_is_legal(g, "f6g5"));
     game_free(g);

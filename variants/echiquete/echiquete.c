@@ -463,9 +463,12 @@ static int ech_parse(const Game *g, const void *st, const ActionList *legal,
     sb_free(&ucis);
     if (nfit > 0)
         return rc;
-    if (strlen(u) >= 4 && s->noundo_from >= 0 && u[0] - 'a' == EK_FILE(s->noundo_from) &&
-        u[1] - '1' == EK_RANK(s->noundo_from) && u[2] - 'a' == EK_FILE(s->noundo_to) &&
-        u[3] - '1' == EK_RANK(s->noundo_to))
+    const EMove back = {s->noundo_from, s->noundo_to, 0};
+    if (s->noundo_from >= 0 &&
+        ((strlen(u) >= 4 && u[0] - 'a' == EK_FILE(s->noundo_from) &&
+          u[1] - '1' == EK_RANK(s->noundo_from) && u[2] - 'a' == EK_FILE(s->noundo_to) &&
+          u[3] - '1' == EK_RANK(s->noundo_to)) ||
+         (is_san && san_fits(s, back, &p))))
         return err_set(e, "%s: the last move may not be undone on the very next move "
                           "(ECHQ-6)", text);
     if (!strcmp(u, "takeover")) {
