@@ -195,7 +195,7 @@ static int bench_variants(void)
         {"orthodox", "orthodox K4", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/"
          "R3K2R w KQkq - 0 1", NULL, 4, 4085603},
         {"echiquete", "echiquete K4", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/"
-         "R3K2R w KQkq - 0 1", NULL, 4, 5689396},
+         "R3K2R w KQkq - 0 1", NULL, 4, 5770226},
     };
     double speed[16][2] = {{0}}; /* M nodes/s, fast and generic, per case */
     int bad = 0;
