@@ -182,6 +182,10 @@ static void test_plain_san_when_unambiguous(void **state)
     tu_play(g, 0, "Bxf6=N");
     assert_string_equal(game_history(g, 0)->text, "Bg5xNf6=N\xC3\x89+");
     game_free(g);
+    g = eg("4k3/8/5n2/6B1/3*N4/8/8/4K3 w - - 0 1", 2, NULL);
+    tu_play(g, 0, "Bg5xNf6=NE"); /* the seed's text writes É as E */
+    assert_string_equal(game_history(g, 0)->text, "Bg5xNf6=N\xC3\x89+");
+    game_free(g);
     g = eg("4k3/8/5n2/3N2B1/3*N4/8/8/4K3 w - - 0 1", 2, NULL);
     tu_play(g, 0, "Nc3"); /* white's own knight, as written; *Nc3 the merged one */
     tu_assert_position(g, "4k3/8/5n2/6B1/3*N4/2N5/8/4K3 b - - 1 1");

@@ -291,12 +291,13 @@ static void ech_format(const Game *g, const void *st, const Action *a, int style
         check_mark(g, cst(st), m, out);
 }
 
-/* The typed text without check marks, with É as '*'. */
+/* The typed text without check marks, with É (or é) as '*'. */
 static void normalize(const char *in, char *out, size_t n)
 {
     size_t k = 0;
     for (const char *p = in; *p && k + 1 < n; p++) {
-        if ((unsigned char)p[0] == 0xC3 && (unsigned char)p[1] == 0x89) {
+        if ((unsigned char)p[0] == 0xC3 &&
+            ((unsigned char)p[1] == 0x89 || (unsigned char)p[1] == 0xA9)) {
             out[k++] = '*';
             p++;
         } else {
@@ -337,7 +338,9 @@ static int san_read(const char *t, SanText *p)
     if (figure_of(*t))
         p->fig = figure_of(*t++);
     size_t n = strlen(t);
-    if (n && t[n - 1] == '*')
+    /* the mark: '*' for É, or E after the figure as the seed's text has
+     * it (Fg5xCf6=CE) */
+    if (n && (t[n - 1] == '*' || (t[n - 1] == 'E' && n >= 3 && t[n - 3] == '=')))
         p->mark = 1, n--;
     if (n >= 2 && t[n - 2] == '=') {
         if (!(p->promo = figure_of(t[n - 1])) || p->promo == FIG_KING)
