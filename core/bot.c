@@ -52,7 +52,10 @@ int bot_input(const Game *g, int seat, BotInput *in, Error *e)
     in->view = cv_calloc(sizeof *in->view);
     if (!in->view || game_view(g, seat, in->view))
         goto oom;
-    game_legal(g, seat, &in->legal);
+    if (game_legal(g, seat, &in->legal)) { /* a house rule's hook failed */
+        bot_input_free(in);
+        return err_set(e, "%s", game_hook_error(g));
+    }
     if (in->legal.failed)
         goto oom;
     int n = game_message_count(g);
@@ -176,9 +179,21 @@ static Game *model_game(const BotInput *in, const char *position)
     return game_new_hooked(&cfg, &in->hooks, &e);
 }
 
+/* Did the call on m that just failed meet a house rule's hook that
+ * failed?  Then its error goes to e (once) and *failed is set. */
+static int hook_failed(const Game *m, int *failed, Error *e)
+{
+    const char *msg = game_hook_error(m);
+    if (msg && !*failed)
+        err_set(e, "%s", msg);
+    *failed |= msg != NULL;
+    return msg != NULL;
+}
+
 /* The score of action a for the seat on the model m: a win, a loss, or
- * the material balance after it. */
-static long score_on_model(const BotInput *in, Game *m, const Action *a, View *scratch)
+ * the material balance after it (*failed and e when a hook failed). */
+static long score_on_model(const BotInput *in, Game *m, const Action *a, View *scratch,
+                           int *failed, Error *err)
 {
     /* pushed and popped, or on a copy when a house rule's reaction needs
      * the whole path (King of the Hill's win is a reaction) */
@@ -197,6 +212,8 @@ static long score_on_model(const BotInput *in, Game *m, const Action *a, View *s
             score = balance(in, scratch);
         if (pushed)
             game_pop(c);
+    } else if (c && !pushed) {
+        hook_failed(c, failed, err);
     }
     if (!pushed)
         game_free(c);
@@ -218,15 +235,18 @@ static long score_on_view(const BotInput *in, const Action *a)
     return 0;
 }
 
-static int choose_greedy(const BotInput *in, const int *idx, int n, Rng *rng)
+/* The greedy choice (an index into in->legal), or -1 with e when a house
+ * rule's hook failed. */
+static int choose_greedy(const BotInput *in, const int *idx, int n, Rng *rng, Error *e)
 {
     Game *m = in->view->position[0] ? model_game(in, in->view->position) : NULL;
     View *scratch = m ? cv_calloc(sizeof *scratch) : NULL;
     long best = 0;
-    int nbest = 0, pick = idx[0];
-    for (int k = 0; k < n; k++) {
+    int nbest = 0, pick = idx[0], failed = 0;
+    for (int k = 0; k < n && !failed; k++) {
         const Action *a = &in->legal.v[idx[k]];
-        long s = m && scratch ? score_on_model(in, m, a, scratch) : score_on_view(in, a);
+        long s = m && scratch ? score_on_model(in, m, a, scratch, &failed, e)
+                              : score_on_view(in, a);
         if (nbest == 0 || s > best) {
             best = s;
             nbest = 1;
@@ -237,7 +257,7 @@ static int choose_greedy(const BotInput *in, const int *idx, int n, Rng *rng)
     }
     free(scratch);
     game_free(m);
-    return pick;
+    return failed ? -1 : pick;
 }
 
 /* ---- Search ------------------------------------------------------------ */
@@ -249,7 +269,17 @@ typedef struct Search {
     View *scratch;
     double deadline;       /* seconds on the monotonic clock, 0: none */
     const BotWatch *watch; /* NULL: none */
+    int failed;            /* a house rule's hook failed: the search stops */
+    Error *e;              /* ... and this says how */
 } Search;
+
+/* Stop the search when the call on m that just failed met a failing hook. */
+static int search_failed(Search *S, const Game *m)
+{
+    if (hook_failed(m, &S->failed, S->e))
+        S->out_of_nodes = 1;
+    return S->failed;
+}
 
 static double seconds_now(void)
 {
@@ -291,6 +321,8 @@ static int child(Search *S, Game *m, const Action *a, int depth, int qply, int p
         Error e;
         c = game_clone(m);
         if (!c || game_apply(c, a, &e)) {
+            if (c)
+                search_failed(S, c);
             game_free(c);
             return -1;
         }
@@ -427,7 +459,10 @@ static long quiesce(Search *S, Game *m, int ply, int qply, long alpha, long beta
     unsigned sides = game_seat_sides(m, seat);
     int mine = (sides & S->in->sides) != 0;
     ActionList l = ACTIONLIST_INIT;
-    game_legal_play_of(m, seat, &l);
+    if (game_legal_play_of(m, seat, &l) && search_failed(S, m)) {
+        al_free(&l);
+        return stand;
+    }
     int quiet = 0;
     for (int i = 0; i < l.n && !quiet; i++)
         quiet = move_like(&l.v[i]);
@@ -464,7 +499,10 @@ static long alphabeta(Search *S, Game *m, int depth, int ply, long alpha, long b
     unsigned sides = game_seat_sides(m, seat);
     int mine = (sides & S->in->sides) != 0;
     ActionList l = ACTIONLIST_INIT;
-    game_legal_play_of(m, seat, &l);
+    if (game_legal_play_of(m, seat, &l) && search_failed(S, m)) {
+        al_free(&l);
+        return here;
+    }
     int tried;
     long best = search_actions(S, m, &l, sides, mine, 0, depth - 1, -1, ply, alpha, beta,
                                mine ? -2 * WIN_SCORE : 2 * WIN_SCORE, &tried);
@@ -544,13 +582,13 @@ static Game *search_model(const BotInput *in, Rng *rng)
  * score at the deepest iteration finished within the limits; with hidden
  * facts, the best sum over BOT_SAMPLES positions drawn from what the seat
  * knows, the limits shared among them.  Without any model (a Masqués
- * setup) the greedy choice. */
+ * setup) the greedy choice.  -1 with e when a house rule's hook failed. */
 static int choose_search(const BotInput *in, const int *idx, int n, const BotLimits *lim,
-                         Rng *rng)
+                         Rng *rng, Error *e)
 {
     int samples = in->view->position[0] ? 1 : in->known ? BOT_SAMPLES : 0;
     if (!samples)
-        return choose_greedy(in, idx, n, rng);
+        return choose_greedy(in, idx, n, rng, e);
     long budget = BOT_SEARCH_NODES;
     double start = seconds_now(), ms = 0;
     int max_depth = 32;
@@ -565,17 +603,19 @@ static int choose_search(const BotInput *in, const int *idx, int n, const BotLim
     long *total = cv_calloc(sizeof *total * (size_t)n);
     int *order = cv_calloc(sizeof *order * (size_t)n);
     View *scratch = cv_calloc(sizeof *scratch);
-    int pick = -1, done = 0;
-    for (int t = 0; t < samples && score && last && total && order && scratch; t++) {
+    int pick = -1, done = 0, failed = 0;
+    for (int t = 0; t < samples && !failed && score && last && total && order && scratch;
+         t++) {
         Game *m = search_model(in, rng);
         if (!m)
             continue;
-        Search S = {in, 0, 0, 0, scratch, 0, lim ? lim->watch : NULL};
+        Search S = {in, 0, 0, 0, scratch, 0, lim ? lim->watch : NULL, 0, e};
         if (budget)
             S.budget = budget / samples > 0 ? budget / samples : 1;
         if (ms > 0)
             S.deadline = start + ms * (t + 1) / samples / 1000.0;
         deepen(&S, m, idx, n, max_depth, score, last, order);
+        failed = S.failed;
         for (int k = 0; k < n; k++)
             total[k] += last[k];
         done++;
@@ -599,7 +639,9 @@ static int choose_search(const BotInput *in, const int *idx, int n, const BotLim
     free(total);
     free(order);
     free(scratch);
-    return pick >= 0 ? pick : choose_greedy(in, idx, n, rng);
+    if (failed)
+        return -1;
+    return pick >= 0 ? pick : choose_greedy(in, idx, n, rng, e);
 }
 
 int bot_choose(const BotInput *in, int level, Rng *rng, Action *out, Error *e)
@@ -615,12 +657,14 @@ int bot_choose_limited(const BotInput *in, int level, const BotLimits *lim, Rng 
         return err_set(e, "out of memory");
     int n = candidates(in, idx), pick = -1;
     if (n > 0 && level == BOT_SEARCH && !action_is_meta(in->legal.v[idx[0]].kind)) {
-        pick = choose_search(in, idx, n, lim, rng);
+        pick = choose_search(in, idx, n, lim, rng, e);
     } else if (n > 0) {
         pick = level == BOT_RANDOM ? idx[rng_below(rng, (uint32_t)n)]
-                                   : choose_greedy(in, idx, n, rng);
+                                   : choose_greedy(in, idx, n, rng, e);
     }
     free(idx);
+    if (pick < 0 && n > 0)
+        return -1; /* a house rule's hook failed: e says how */
     if (pick < 0)
         return err_set(e, "the %s bot has nothing to do: no action is open to this seat",
                        bot_level_name(level));

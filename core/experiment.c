@@ -61,24 +61,20 @@ int exp_play(const ExpInfo *x, long index, int set, Game *g, ExpGame *out, Error
         Action a;
         int rc;
         al_clear(&l);
-        if (level[seat].level == BOT_RANDOM)
-            game_legal_play(g, &l);
-        if (l.failed) {
+        /* a house rule's hook that fails is the game's error: not counted */
+        if (level[seat].level == BOT_RANDOM && game_legal_play(g, &l)) {
+            rc = err_set(e, "%s", game_hook_error(g));
+        } else if (l.failed) {
             al_free(&l);
             return err_set(e, "out of memory");
-        }
-        if (l.n > 0) {
+        } else if (l.n > 0) {
             /* the random bot's own draw (core/bot.h: uniform over the play
              * actions, which lead the seat's legal list) without building
              * its input: the same action for the same generator */
             out->choices += l.n;
             a = l.v[rng_below(&rng[seat], (uint32_t)l.n)];
             rc = 0;
-        } else {
-            if (bot_input(g, seat, &in, e)) {
-                al_free(&l);
-                return -1;
-            }
+        } else if ((rc = bot_input(g, seat, &in, e)) == 0) {
             for (int i = 0; i < in.legal.n; i++)
                 out->choices += !action_is_meta(in.legal.v[i].kind);
             rc = bot_choose_limited(&in, level[seat].level, &level[seat].lim, &rng[seat], &a,

@@ -82,6 +82,9 @@ struct Game {
     int react_keyed;         /* ... after an action that pushed a key */
     unsigned char *pushed;   /* look-ahead: the blob before each game_push */
     int npushed, cappushed;
+    Error *fail;             /* with hooks: the error of the hook that made the
+                                last call fail (written by reading calls too,
+                                hence a block of its own); NULL without hooks */
 };
 
 /* ---- Small helpers ------------------------------------------------------ */
@@ -350,7 +353,8 @@ Game *game_new_hooked(const GameConfig *cfg, const GameHooks *hooks, Error *e)
     g->st = cv_calloc(c.variant->state_size);
     g->scratch = cv_calloc(c.variant->state_size);
     StrBuf pos = STRBUF_INIT;
-    if (!g->st || !g->scratch || scripts_copy(g, c.scripts, c.nscripts)) {
+    if (!g->st || !g->scratch || scripts_copy(g, c.scripts, c.nscripts) ||
+        (game_hooked(g) && !(g->fail = cv_calloc(sizeof *g->fail)))) {
         err_set(e, "out of memory");
         goto fail;
     }
@@ -419,6 +423,7 @@ Game *game_clone(const Game *g)
     c->npushed = c->cappushed = 0;
     c->cfg.scripts = NULL;
     c->cfg.nscripts = 0;
+    c->fail = NULL;
     if (c->hooks.retain)
         c->hooks.retain(c->hooks.ud);
     int ok = scripts_copy(c, g->cfg.scripts, g->cfg.nscripts) == 0;
@@ -435,6 +440,7 @@ Game *game_clone(const Game *g)
                                     (size_t)g->capsnaps * sz));
     ok = ok && rep_copy(&c->reps, &g->reps) == 0;
     ok = ok && (c->msgs.v = cv_calloc((size_t)g->msgs.cap * sizeof *c->msgs.v));
+    ok = ok && (!g->fail || (c->fail = cv_calloc(sizeof *c->fail)));
     for (int i = 0; ok && i < g->msgs.n; i++, c->msgs.n++) {
         c->msgs.v[i].mask = g->msgs.v[i].mask;
         ok = (c->msgs.v[i].text = cv_strdup(g->msgs.v[i].text)) != NULL;
@@ -463,6 +469,7 @@ void game_free(Game *g)
     free(g->marks);
     free(g->snaps);
     free(g->pushed);
+    free(g->fail);
     ev_free(&g->msgs);
     free(g);
 }
@@ -665,34 +672,81 @@ int game_known(const Game *g, int seat, StrBuf *out)
 
 int game_draw_offer(const Game *g) { return g->offer_seat; }
 
+/* ---- Hook failures ------------------------------------------------------ */
+
+/* g->fail is written through a pointer by calls that only read the game:
+ * a failing hook is what they report, not a change of the game. */
+static void fail_clear(const Game *g)
+{
+    if (g->fail)
+        g->fail->msg[0] = '\0';
+}
+
+static void fail_set(const Game *g, const char *msg)
+{
+    if (g->fail)
+        str_copy(g->fail->msg, sizeof g->fail->msg,
+                 msg && msg[0] ? msg : "a house rule's hook failed");
+}
+
+/* Pass the failure met on `from` (a copy) to g: 1 if there was one. */
+static int fail_pass(const Game *from, const Game *g)
+{
+    const char *msg = game_hook_error(from);
+    if (msg)
+        fail_set(g, msg);
+    return msg != NULL;
+}
+
+const char *game_hook_error(const Game *g)
+{
+    return g->fail && g->fail->msg[0] ? g->fail->msg : NULL;
+}
+
 /* ---- Legal actions ------------------------------------------------------ */
 
-int game_vetoed(const Game *g, const Action *a, char *why, size_t n)
+/* game_vetoed for the state st, `ply` actions after g's own. */
+static int vetoed_at(const Game *g, const void *st, int ply, const Action *a, char *why,
+                     size_t n)
 {
     if (!g->hooks.veto)
         return 0;
-    char buf[256] = "";
-    if (!g->hooks.veto(g->hooks.ud, g, g->st, 0, a, buf, sizeof buf))
-        return 0;
-    if (why)
-        str_copy(why, n, buf[0] ? buf : "forbidden by a house rule");
-    return 1;
+    char buf[sizeof g->fail->msg] = "";
+    int rc = g->hooks.veto(g->hooks.ud, g, st, ply, a, buf, sizeof buf);
+    if (rc < 0) /* the hook failed: an error, never a verdict */
+        fail_set(g, buf);
+    if (rc && why)
+        str_copy(why, n, buf[0] ? buf : rc < 0 ? "a house rule's veto failed"
+                                               : "forbidden by a house rule");
+    return rc < 0 ? -1 : rc != 0;
 }
 
-/* The variant's play actions for seat in state st, minus vetoed ones. */
-static void legal_play(const Game *g, const void *st, int ply, int seat, ActionList *out)
+int game_vetoed(const Game *g, const Action *a, char *why, size_t n)
+{
+    fail_clear(g);
+    return vetoed_at(g, g->st, 0, a, why, n);
+}
+
+/* The variant's play actions for seat in state st, minus vetoed ones.  0,
+ * or -1 when a veto failed (out gets none; g->fail says why). */
+static int legal_play(const Game *g, const void *st, int ply, int seat, ActionList *out)
 {
     int first = out->n;
     g->cfg.variant->legal(g, st, seat, out);
     if (!g->hooks.veto)
-        return;
+        return 0;
     int k = first;
     for (int i = first; i < out->n; i++) {
-        char why[8];
-        if (!g->hooks.veto(g->hooks.ud, g, st, ply, &out->v[i], why, sizeof why))
+        int rc = vetoed_at(g, st, ply, &out->v[i], NULL, 0);
+        if (rc < 0) {
+            out->n = first;
+            return -1;
+        }
+        if (!rc)
             out->v[k++] = out->v[i];
     }
     out->n = k;
+    return 0;
 }
 
 static void push_meta(ActionList *out, int kind, int seat)
@@ -712,15 +766,17 @@ static int may_resign(const Game *g, int seat)
     return seat_sides(g, seat) != 0;
 }
 
-void game_legal(const Game *g, int seat, ActionList *out)
+int game_legal(const Game *g, int seat, ActionList *out)
 {
     Status s;
+    fail_clear(g);
     game_status(g, &s);
     if (s.over || seat < 0 || seat >= g->cfg.nseats)
-        return;
-    legal_play(g, g->st, 0, seat, out);
+        return 0;
+    if (legal_play(g, g->st, 0, seat, out))
+        return -1;
     if (!seat_sides(g, seat))
-        return;
+        return 0;
     if (may_resign(g, seat))
         push_meta(out, ACT_RESIGN, seat);
     if (g->offer_seat < 0)
@@ -733,17 +789,20 @@ void game_legal(const Game *g, int seat, ActionList *out)
     if (seat == game_to_act(g) && g->cfg.variant->claim &&
         g->cfg.variant->claim(g, g->st, why, sizeof why))
         push_meta(out, ACT_DRAW_CLAIM, seat);
+    return 0;
 }
 
-void game_legal_play(const Game *g, ActionList *out)
+int game_legal_play(const Game *g, ActionList *out)
 {
-    game_legal_play_of(g, game_to_act(g), out);
+    return game_legal_play_of(g, game_to_act(g), out);
 }
 
-void game_legal_play_of(const Game *g, int seat, ActionList *out)
+int game_legal_play_of(const Game *g, int seat, ActionList *out)
 {
-    if (seat >= 0 && seat < g->cfg.nseats) /* the veto is told the pushed actions */
-        legal_play(g, g->st, g->npushed, seat, out);
+    fail_clear(g);
+    if (seat < 0 || seat >= g->cfg.nseats)
+        return 0;
+    return legal_play(g, g->st, g->npushed, seat, out); /* the veto is told the pushed actions */
 }
 
 /* ---- Text --------------------------------------------------------------- */
@@ -820,12 +879,14 @@ int game_parse(const Game *g, int seat, const char *text, Action *out, Error *e)
     for (size_t i = 0; i < ARRAY_LEN(META_WORDS); i++) {
         if (!str_ieq(buf, META_WORDS[i].word))
             continue;
-        game_legal(g, seat, &legal);
+        int failed = game_legal(g, seat, &legal);
         Action a;
         memset(&a, 0, sizeof a);
         a.kind = (uint8_t)META_WORDS[i].kind;
         a.seat = (uint8_t)seat;
-        if (legal.failed) {
+        if (failed) {
+            rc = err_set(e, "%s", game_hook_error(g));
+        } else if (legal.failed) {
             rc = err_set(e, "out of memory");
         } else if (al_find(&legal, &a) >= 0) {
             *out = a;
@@ -851,8 +912,13 @@ int game_parse(const Game *g, int seat, const char *text, Action *out, Error *e)
     }
     if (g->cfg.variant->parse(g, g->st, &legal, buf, out, e))
         goto done;
-    char why[256];
-    if (game_vetoed(g, out, why, sizeof why)) {
+    char why[sizeof g->fail->msg];
+    int vetoed = game_vetoed(g, out, why, sizeof why);
+    if (vetoed < 0) {
+        rc = err_set(e, "%s", why);
+        goto done;
+    }
+    if (vetoed) {
         rc = err_set(e, "%s is forbidden: %s", buf, why);
         goto done;
     }
@@ -1022,19 +1088,20 @@ static int apply_play(Game *g, const Action *a, HistoryEntry *h, Error *e)
 
 /* Is a in its seat's legal list now?  (A play action is looked up in the
  * variant's list alone: the meta actions and claims need not be built.)
- * Its index, -1 if not, -2 when memory ran out. */
+ * Its index, -1 if not, -2 when memory ran out, -3 when a veto failed. */
 static int is_legal(const Game *g, const Action *a)
 {
     ActionList legal = ACTIONLIST_INIT;
+    int failed = 0;
     if (action_is_meta(a->kind)) {
-        game_legal(g, a->seat, &legal);
+        failed = game_legal(g, a->seat, &legal);
     } else {
         Status s;
         game_status(g, &s);
         if (!s.over && a->seat < g->cfg.nseats)
-            legal_play(g, g->st, 0, a->seat, &legal);
+            failed = legal_play(g, g->st, 0, a->seat, &legal);
     }
-    int found = legal.failed ? -2 : al_find(&legal, a);
+    int found = failed ? -3 : legal.failed ? -2 : al_find(&legal, a);
     al_free(&legal);
     return found;
 }
@@ -1062,12 +1129,18 @@ int game_apply(Game *g, const Action *a, Error *e)
 static int apply_checked(Game *g, const Action *a, Error *e)
 {
     unsigned long failures = cv_alloc_failures();
+    fail_clear(g);
     int found = is_legal(g, a);
+    if (found == -3)
+        return err_set(e, "%s", game_hook_error(g));
     if (found == -2)
         return err_set(e, "out of memory");
     if (found < 0) {
-        char why[256];
-        if (game_vetoed(g, a, why, sizeof why))
+        char why[sizeof g->fail->msg];
+        int vetoed = game_vetoed(g, a, why, sizeof why);
+        if (vetoed < 0)
+            return err_set(e, "%s", why);
+        if (vetoed)
             return err_set(e, "this %s is forbidden: %s", action_kind_name(a->kind), why);
         return err_set(e, "this %s is not legal for %s now",
                        action_kind_name(a->kind), game_seat_name(g, a->seat));
@@ -1105,8 +1178,13 @@ static int apply_checked(Game *g, const Action *a, Error *e)
     if (rc == 0 && g->hooks.react) {
         g->reacting = 1;
         g->react_keyed = g->nkeys > snap.nkeys;
-        if (g->hooks.react(g->hooks.ud, g, a, e)) {
-            err_prefix(e, "house rule (after %s)", h.text);
+        Error re = {""};
+        int r = g->hooks.react(g->hooks.ud, g, a, &re);
+        if (r) {
+            err_prefix(&re, "house rule (after %s)", h.text);
+            if (r == -2) /* the hook failed: not a refusal */
+                fail_set(g, re.msg);
+            err_set(e, "%s", re.msg);
             rc = -1;
         }
         g->reacting = 0;
@@ -1376,6 +1454,7 @@ int game_view_brief(const Game *g, int seat, const Status *s, int to_act, View *
 int game_playout(const Game *g, Rng *rng, int max, Status *out)
 {
     memset(out, 0, sizeof *out);
+    fail_clear(g);
     Game *c = game_clone(g);
     if (!c)
         return -1;
@@ -1388,11 +1467,12 @@ int game_playout(const Game *g, Rng *rng, int max, Status *out)
             break;
         al_clear(&l);
         if (c->hooks.react) { /* a reaction may change anything: the whole path */
-            game_legal_play(c, &l);
             Error e;
-            if (!l.failed && !l.n)
+            failed = game_legal_play(c, &l);
+            if (!failed && !l.failed && !l.n)
                 break; /* nothing to play: the status says why */
-            failed = l.failed || game_apply(c, &l.v[rng_below(rng, (uint32_t)l.n)], &e);
+            failed = failed || l.failed ||
+                     game_apply(c, &l.v[rng_below(rng, (uint32_t)l.n)], &e);
             continue;
         }
         const Action *a;
@@ -1403,8 +1483,7 @@ int game_playout(const Game *g, Rng *rng, int max, Status *out)
             a = &drawn;
         } else {
             /* the actions played so far are in no history: the veto is told */
-            legal_play(c, c->st, plies, seat, &l);
-            failed = l.failed;
+            failed = legal_play(c, c->st, plies, seat, &l) || l.failed;
             if (failed || !l.n)
                 break;
             a = &l.v[rng_below(rng, (uint32_t)l.n)];
@@ -1423,6 +1502,7 @@ int game_playout(const Game *g, Rng *rng, int max, Status *out)
     }
     game_status(c, out);
     al_free(&l);
+    fail_pass(c, g);
     game_free(c);
     return failed ? -1 : plies;
 }
@@ -1474,6 +1554,7 @@ typedef struct PerftCtx {
     unsigned char *blobs; /* one blob per remaining depth */
     ActionList *lists;    /* one list per remaining depth */
     int failed;           /* memory ran out: the count is worthless */
+    int hook_failed;      /* a veto failed (g->fail): there is no count */
     int top;              /* the remaining depth at g's own state (ply 0) */
 } PerftCtx;
 
@@ -1485,7 +1566,10 @@ static uint64_t perft_rec(PerftCtx *c, const void *st, int depth)
         return 0;
     ActionList *l = &c->lists[depth];
     al_clear(l);
-    legal_play(c->g, st, c->top - depth, seat, l);
+    if (c->hook_failed || legal_play(c->g, st, c->top - depth, seat, l)) {
+        c->hook_failed = 1;
+        return 0;
+    }
     c->failed |= l->failed;
     if (depth == 1)
         return (uint64_t)l->n;
@@ -1531,11 +1615,15 @@ static void perft_done(PerftCtx *c, int depth)
     free(c->blobs);
 }
 
+/* What stopped a perft through whole games. */
+#define PERFT_NOMEM 1
+#define PERFT_HOOK 2 /* a hook failed: g->fail says how */
+
 /* Perft through whole games: each action applied to a clone by
  * game_apply, so a house rule's reaction (an edit, an end) acts in the
  * tree as in play.  An action its reaction refuses is not counted, at
- * the last ply too (it cannot be played).  Sets
- * *failed when memory ran out. */
+ * the last ply too (it cannot be played); a hook that fails stops the
+ * count.  Sets *failed (PERFT_NOMEM, PERFT_HOOK) when it cannot count. */
 static uint64_t perft_games(const Game *g, int depth, int *failed)
 {
     Status s;
@@ -1543,39 +1631,49 @@ static uint64_t perft_games(const Game *g, int depth, int *failed)
     if (s.over || depth <= 0)
         return s.over ? 0 : 1;
     ActionList l = ACTIONLIST_INIT;
-    game_legal_play(g, &l);
-    *failed |= l.failed;
+    if (game_legal_play(g, &l))
+        *failed |= PERFT_HOOK;
+    *failed |= l.failed ? PERFT_NOMEM : 0;
     uint64_t n = 0;
     for (int i = 0; i < l.n && !*failed; i++) {
         Game *c = game_clone(g);
         Error e;
         if (!c)
-            *failed = 1;
+            *failed |= PERFT_NOMEM;
         else if (game_apply(c, &l.v[i], &e) == 0) /* the last ply too: a */
             n += depth == 1 ? 1 : perft_games(c, depth - 1, failed); /* refusal */
+        if (c && fail_pass(c, g))
+            *failed |= PERFT_HOOK;
         game_free(c);
     }
     al_free(&l);
     return n;
 }
 
+/* The perft functions' answer when they could not count. */
+static uint64_t perft_failure(int failed)
+{
+    return failed & PERFT_HOOK ? GAME_PERFT_FAILED : GAME_PERFT_NOMEM;
+}
+
 static uint64_t perft_top(const Game *g, int depth, int generic)
 {
     Status s;
+    fail_clear(g);
     game_status(g, &s);
     if (s.over)
         return depth <= 0 ? 1 : 0;
     if (g->hooks.react) {
         int failed = 0;
         uint64_t n = perft_games(g, depth, &failed);
-        return failed ? GAME_PERFT_NOMEM : n;
+        return failed ? perft_failure(failed) : n;
     }
     PerftCtx c;
     uint64_t n = GAME_PERFT_NOMEM;
     if (perft_init(&c, g, depth) == 0)
         n = perft_from(&c, g->st, depth, generic);
-    if (c.failed)
-        n = GAME_PERFT_NOMEM;
+    if (c.failed || c.hook_failed)
+        n = c.hook_failed ? GAME_PERFT_FAILED : GAME_PERFT_NOMEM;
     perft_done(&c, depth);
     return n;
 }
@@ -1589,15 +1687,14 @@ static uint64_t perft_divide_games(const Game *g, int depth,
                                    void *ud)
 {
     ActionList root = ACTIONLIST_INIT;
-    game_legal_play(g, &root);
-    int failed = root.failed;
+    int failed = game_legal_play(g, &root) ? PERFT_HOOK : root.failed ? PERFT_NOMEM : 0;
     uint64_t total = 0;
     for (int i = 0; !failed && i < root.n; i++) {
         Game *c = game_clone(g);
         Error e;
         HistoryEntry h;
         if (!c) {
-            failed = 1;
+            failed = PERFT_NOMEM;
             break;
         }
         if (game_apply(c, &root.v[i], &e) == 0) {
@@ -1607,43 +1704,47 @@ static uint64_t perft_divide_games(const Game *g, int depth,
                 fn(ud, h.machine, n);
             total += n;
         }
+        if (fail_pass(c, g))
+            failed |= PERFT_HOOK;
         game_free(c);
     }
     al_free(&root);
-    return failed ? GAME_PERFT_NOMEM : total;
+    return failed ? perft_failure(failed) : total;
 }
 
 uint64_t game_perft_divide(const Game *g, int depth,
                            void (*fn)(void *ud, const char *move, uint64_t n),
                            void *ud)
 {
+    fail_clear(g);
     if (depth <= 0)
         return 1;
     if (g->hooks.react)
         return perft_divide_games(g, depth, fn, ud);
     ActionList root = ACTIONLIST_INIT;
-    game_legal_play(g, &root);
+    int hook_failed = game_legal_play(g, &root);
     PerftCtx c;
     void *child = NULL;
     StrBuf b = STRBUF_INIT;
     uint64_t total = 0;
-    int failed = root.failed || perft_init(&c, g, depth) ||
-                 !(child = cv_calloc(c.size));
+    int inited = !hook_failed && !root.failed;
+    int failed = !inited || perft_init(&c, g, depth) || !(child = cv_calloc(c.size));
     for (int i = 0; !failed && i < root.n; i++) {
         memcpy(child, g->st, c.size);
         g->cfg.variant->apply(g, child, &root.v[i], NULL);
         uint64_t n = perft_from(&c, child, depth - 1, 0);
         sb_reset(&b);
         g->cfg.variant->format(g, g->st, &root.v[i], FMT_MACHINE, &b);
-        failed = c.failed || sb_failed(&b);
+        hook_failed = c.hook_failed;
+        failed = c.failed || hook_failed || sb_failed(&b);
         if (fn && !failed)
             fn(ud, sb_str(&b), n);
         total += n;
     }
     sb_free(&b);
     free(child);
-    if (!root.failed)
+    if (inited)
         perft_done(&c, depth);
     al_free(&root);
-    return failed ? GAME_PERFT_NOMEM : total;
+    return hook_failed ? GAME_PERFT_FAILED : failed ? GAME_PERFT_NOMEM : total;
 }

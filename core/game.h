@@ -46,11 +46,16 @@ typedef struct GameHooks {
     int (*setup)(void *ud, Game *g, StrBuf *out, Error *e);
     /* Forbid a candidate action: return 1 and write a reason for people.
      * st is the state judged: g's own (ply 0), or in perft a state `ply`
-     * actions after g's (those actions are in no history). */
+     * actions after g's (those actions are in no history).  -1 when the
+     * hook itself failed (why: the error): no list can then be made, and
+     * every function that needed one fails with it (game_hook_error). */
     int (*veto)(void *ud, const Game *g, const void *st, int ply, const Action *a,
                 char *why, size_t n);
     /* After an action is applied (the new state is in g).  May end the game
-     * with game_end().  -1 with e: the action is undone, the error given. */
+     * with game_end().  -1 with e: the action is refused (undone, the error
+     * given).  -2 with e: the hook itself failed; the action is undone too,
+     * and the failure is that of whatever call met it (game_hook_error): a
+     * search or perft stops rather than skip the action. */
     int (*react)(void *ud, Game *g, const Action *a, Error *e);
     /* Optional: ud gains a holder (a new game, a clone) / loses one (a
      * game freed), so whatever ud is lives as long as its last game. */
@@ -121,12 +126,22 @@ int game_known(const Game *g, int seat, StrBuf *out);
 
 /* ---- Actions ---------------------------------------------------------- */
 /* Everything `seat` may do now: the variant's play actions (minus vetoed
- * ones) then the meta actions. */
-void game_legal(const Game *g, int seat, ActionList *out);
-/* Only the play actions of the seat to act (what perft counts). */
-void game_legal_play(const Game *g, ActionList *out);
-/* Why is a an illegal candidate? 1 with a reason if a hook vetoes it. */
+ * ones) then the meta actions.  0, or -1 when a house rule's hook failed
+ * (game_hook_error says how; out gets nothing): never an empty list in
+ * place of an error. */
+int game_legal(const Game *g, int seat, ActionList *out);
+/* Only the play actions of the seat to act (what perft counts); 0 or -1
+ * as game_legal. */
+int game_legal_play(const Game *g, ActionList *out);
+/* Why is a an illegal candidate? 1 with a reason if a hook vetoes it, 0
+ * if not, -1 with the error in why when the hook failed. */
 int game_vetoed(const Game *g, const Action *a, char *why, size_t n);
+/* After a call on g failed (-1, GAME_PERFT_FAILED): the error of the house
+ * rule's hook that made it fail ("house rule loop.lua, veto: loop.lua:4:
+ * instruction budget exceeded"), or NULL when it failed for another reason
+ * (an illegal or refused action, memory).  Each such call forgets the
+ * error of the one before. */
+const char *game_hook_error(const Game *g);
 /* Read text typed by `seat` ("e4", "resign", "bid 3") and apply it.  A
  * text that stands for several actions (the variant's parse_seq) applies
  * them all or none. */
@@ -134,7 +149,8 @@ int game_play(Game *g, int seat, const char *text, Error *e);
 /* Parse without applying. */
 int game_parse(const Game *g, int seat, const char *text, Action *out,
                Error *e);
-/* Apply an action from game_legal. */
+/* Apply an action from game_legal.  -1 with e when it is refused; when a
+ * house rule's hook failed, game_hook_error(g) says so too. */
 int game_apply(Game *g, const Action *a, Error *e);
 /* Text of an action in the current position. */
 void game_format(const Game *g, const Action *a, int style, StrBuf *out);
@@ -200,7 +216,8 @@ int game_view(const Game *g, int seat, View *out);
  * and every draw rule as in play, but no history texts or messages (with
  * a reaction hook, each action goes through game_apply instead).  Stops at
  * the end or after max plies: the plies played and the final status in
- * *out, or -1 when memory ran out. */
+ * *out, or -1 when memory ran out or a house rule's hook failed
+ * (game_hook_error). */
 int game_playout(const Game *g, Rng *rng, int max, Status *out);
 
 /* Look-ahead (the search bot): game_push applies a play action of
@@ -224,11 +241,13 @@ void game_pop(Game *g);
  * info, last_text) empty (View.brief).  The brief View is for a bot's
  * evaluation only, never to be shown. */
 int game_status_to_act(const Game *g, Status *out);
-void game_legal_play_of(const Game *g, int seat, ActionList *out);
+int game_legal_play_of(const Game *g, int seat, ActionList *out);
 int game_view_brief(const Game *g, int seat, const Status *s, int to_act, View *out);
 
-/* What the perft functions return when memory ran out. */
+/* What the perft functions return when memory ran out, and when a house
+ * rule's hook failed (game_hook_error says how): never a count. */
 #define GAME_PERFT_NOMEM UINT64_MAX
+#define GAME_PERFT_FAILED (UINT64_MAX - 1)
 /* Count leaves of the play tree (every decision of any seat is a ply).
  * Uses the variant's fast path unless hooks veto actions. */
 uint64_t game_perft(const Game *g, int depth);

@@ -65,6 +65,11 @@ struct House {
     Params scratch;             /* where rule{} checks its params */
     char err[512];
     int has_err;
+    /* The last error the call raised on purpose (error(), an edit the
+     * variant refused): a reaction failing with it refuses the action;
+     * failing with anything else (a slip, a limit) is a broken script. */
+    char refusal[400];
+    int has_refusal, refused;
     StrBuf log;
     /* The call in progress. */
     int hook, cur;
@@ -170,17 +175,20 @@ static int house_run(House *h, int hook, int script, lua_CFunction fn, void *arg
     h->cur = script;
     h->spent = 0;
     h->exceeded = h->mem_hit = 0;
+    h->has_refusal = h->refused = 0;
     lua_sethook(L, house_hook, LUA_MASKCOUNT, HOUSE_GRAIN);
     lua_pushcfunction(L, fn);
     lua_pushlightuserdata(L, arg);
     int rc = lua_pcall(L, 1, 0, 0);
     if (rc == LUA_OK && !h->exceeded)
         return 0;
-    char msg[400] = "the script broke a limit";
+    char msg[sizeof h->refusal] = "the script broke a limit";
     if (rc != LUA_OK) {
-        if (lua_type(L, -1) == LUA_TSTRING)
+        if (lua_type(L, -1) == LUA_TSTRING) {
             str_clip(msg, sizeof msg, lua_tostring(L, -1));
-        else
+            h->refused = !h->exceeded && !h->mem_hit && h->has_refusal &&
+                         strcmp(msg, h->refusal) == 0;
+        } else
             snprintf(msg, sizeof msg, "error object is a %s value",
                      luaL_typename(L, -1));
         lua_pop(L, 1);
@@ -449,6 +457,30 @@ static int sb_xpcall(lua_State *L)
     return lua_gettop(L);
 }
 
+/* Remember the error object at idx as one raised on purpose. */
+static void refusal_note(lua_State *L, int idx)
+{
+    House *h = lua_house(L);
+    if (lua_type(L, idx) != LUA_TSTRING)
+        return;
+    str_clip(h->refusal, sizeof h->refusal, lua_tostring(L, idx));
+    h->has_refusal = 1;
+}
+
+/* error(): Lua's, and the message is remembered (refusal_note). */
+static int sb_error(lua_State *L)
+{
+    int level = (int)luaL_optinteger(L, 2, 1);
+    lua_settop(L, 1);
+    if (lua_type(L, 1) == LUA_TSTRING && level > 0) {
+        luaL_where(L, level);
+        lua_pushvalue(L, 1);
+        lua_concat(L, 2);
+    }
+    refusal_note(L, -1);
+    return lua_error(L);
+}
+
 /* coroutine.create / wrap: the new thread gets the count hook (threads
  * inherit it anyway; this keeps it true if that ever changes). */
 static int sb_cocreate(lua_State *L)
@@ -637,7 +669,7 @@ static int house_rule(lua_State *L);
 static void sandbox_env(lua_State *L, House *h)
 {
     static const char *const base[] = {
-        "assert", "error", "ipairs", "next", "pairs", "pcall",
+        "assert", "ipairs", "next", "pairs", "pcall",
         "select", "tonumber", "tostring", "type", "rawequal", "rawget",
         "rawlen", "rawset", "getmetatable"};
     lua_newtable(L);
@@ -655,6 +687,8 @@ static void sandbox_env(lua_State *L, House *h)
     lua_pop(L, 1);
     lua_pushcfunction(L, sb_print);
     lua_setfield(L, -2, "print");
+    lua_pushcfunction(L, sb_error);
+    lua_setfield(L, -2, "error");
     lua_pushlightuserdata(L, h);
     lua_pushcclosure(L, house_rule, 1);
     lua_setfield(L, -2, "rule");
@@ -1042,13 +1076,18 @@ static int figure_arg(lua_State *L, int idx, const char *fn)
 }
 
 /* Hand the edit to the core, which asks the variant to keep its
- * invariants; a refusal is this call's error (the reaction then fails and
- * the action is undone). */
+ * invariants; a refusal is this call's error (the reaction, unless it
+ * catches it, then refuses the action: it is undone). */
 static int edit_run(lua_State *L, House *h, const Edit *ed, const char *fn)
 {
     Error e;
-    if (game_edit(h->mg, ed, &e))
-        return luaL_error(L, "game:%s: %s", fn, e.msg);
+    if (game_edit(h->mg, ed, &e)) {
+        luaL_where(L, 1);
+        lua_pushfstring(L, "game:%s: %s", fn, e.msg);
+        lua_concat(L, 2);
+        refusal_note(L, -1);
+        return lua_error(L);
+    }
     h->st = game_state(h->mg); /* the core swapped its blobs */
     lua_pushboolean(L, 1);
     return 1;
@@ -1695,9 +1734,9 @@ static int hook_veto(void *ud, const Game *g, const void *st, int ply, const Act
         HookArg a = {.h = h, .script = i, .a = act, .why = why, .n = n};
         int rc = house_run(h, HOOK_VETO, i, call_veto, &a);
         house_leave(h);
-        if (rc) { /* a failing veto forbids, with its error as the reason */
+        if (rc) { /* a failing veto is an error, never a verdict */
             str_copy(why, n, h->err);
-            return 1;
+            return -1;
         }
         if (a.forbid)
             return 1;
@@ -1729,8 +1768,10 @@ static int hook_react(void *ud, Game *g, const Action *act, Error *e)
         HookArg a = {.h = h, .script = i, .a = act};
         int rc = house_run(h, HOOK_REACT, i, call_react, &a);
         house_leave(h);
-        if (rc)
-            return err_set(e, "%s", h->err);
+        if (rc) { /* refused on purpose, or broken */
+            err_set(e, "%s", h->err);
+            return h->refused ? -1 : -2;
+        }
     }
     return 0;
 }
@@ -1771,6 +1812,76 @@ GameHooks house_hooks(House *h)
     k.retain = hook_retain;
     k.release = hook_release;
     return k;
+}
+
+/* ---- Trying the hooks ------------------------------------------------- */
+
+/* Where game c stands, for an error: the start, or the actions since. */
+static void try_where(const Game *c, int from, uint64_t seed, StrBuf *out)
+{
+    if (game_history_len(c) == from) {
+        sb_puts(out, "on the start position");
+        return;
+    }
+    sb_printf(out, "in a random game, seed %llu, after", (unsigned long long)seed);
+    for (int i = from; i < game_history_len(c); i++)
+        sb_printf(out, " %s", game_history(c, i)->text);
+}
+
+/* Every seat's legal list of c (0, or -1: a hook failed); the seat to
+ * act's play actions in *play. */
+static int try_lists(const Game *c, ActionList *play)
+{
+    int to_act = game_to_act(c);
+    for (int s = 0; s < game_nseats(c); s++) {
+        ActionList l = ACTIONLIST_INIT;
+        int rc = game_legal(c, s, &l);
+        for (int i = 0; !rc && s == to_act && i < l.n; i++)
+            if (!action_is_meta(l.v[i].kind))
+                al_push(play, &l.v[i]);
+        al_free(&l);
+        if (rc)
+            return -1;
+    }
+    return 0;
+}
+
+int house_try(const Game *g, int plies, uint64_t seed, Error *e)
+{
+    Game *c = game_clone(g);
+    if (!c)
+        return err_set(e, "out of memory");
+    Rng rng;
+    rng_seed(&rng, seed);
+    int from = game_history_len(c), rc = 0;
+    for (int ply = 0; ply <= plies && rc == 0; ply++) {
+        ActionList play = ACTIONLIST_INIT;
+        const char *fail = NULL;
+        if (try_lists(c, &play))
+            fail = game_hook_error(c);
+        while (!fail && ply < plies && play.n > 0) { /* one action that applies */
+            int k = (int)rng_below(&rng, (uint32_t)play.n);
+            Error ae;
+            if (game_apply(c, &play.v[k], &ae) == 0)
+                break;
+            if ((fail = game_hook_error(c)) != NULL)
+                break;
+            play.v[k] = play.v[--play.n]; /* refused: another one */
+        }
+        if (fail) {
+            StrBuf where = STRBUF_INIT;
+            try_where(c, from, seed, &where);
+            rc = err_set(e, "%s (%s)", fail, sb_str(&where));
+            sb_free(&where);
+        } else if (play.failed) {
+            rc = err_set(e, "out of memory");
+        } else if (play.n == 0 || game_history_len(c) == from + ply) {
+            ply = plies; /* the game is over, or nothing could be played */
+        }
+        al_free(&play);
+    }
+    game_free(c);
+    return rc;
 }
 
 /* ---- Read access -------------------------------------------------------- */

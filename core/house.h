@@ -72,11 +72,23 @@ const char *house_title(const House *h, int i);
 const char *house_description(const House *h, int i);
 
 /* The first error a hook met since the last call (file:line, hook name),
- * or NULL; house_clear_error forgets it.  A veto that fails forbids the
- * action with that error as its reason; a setup or reaction that fails
- * gives it to the core, which refuses the game or undoes the action. */
+ * or NULL; house_clear_error forgets it.  A hook that fails gives it to
+ * the core as the error of whatever met it (GameHooks): a setup's refuses
+ * the game, a veto's fails the legal list, perft, a bot's choice.  A
+ * reaction refuses its action when it raises an error on purpose (error(),
+ * or an edit the variant refused, not caught); any other failure (a slip
+ * of the script, a limit) is reported as the hook's failure (-2). */
 const char *house_error(const House *h);
 void house_clear_error(House *h);
+
+/* Try the hooks of g's house rules (`chessvar check`): every seat's legal
+ * list (each veto asked about each candidate) on g's position and after
+ * each ply of a random game of at most `plies` plies from it, drawn from
+ * seed, each action applied (each reaction run; one its reaction refuses
+ * is passed over for another).  g is unchanged.  0, or -1 with e: the
+ * hook's error and where it failed ("on the start position", "after e4
+ * e5"). */
+int house_try(const Game *g, int plies, uint64_t seed, Error *e);
 
 /* What the scripts printed (the House's log, never a seat's screen). */
 const char *house_log(const House *h);

@@ -388,7 +388,9 @@ static void test_house4_veto_no_queen_before_move_5(void **state)
     free_texts(&ld);
 }
 
-static void test_house4_veto_wrong_type_forbids_with_error(void **state)
+/* A veto returning a number is an error (issue 19, point 4): of perft, of
+ * the move typed, never a count of 0 or a "forbidden". */
+static void test_house4_veto_wrong_type_is_an_error(void **state)
 {
     (void)state;
     Loaded ld;
@@ -399,9 +401,11 @@ static void test_house4_veto_wrong_type_forbids_with_error(void **state)
     assert_non_null(h);
     Game *g = house_game(h, v, 1, &e);
     assert_non_null(g);
-    assert_int_equal(game_perft(g, 1), 0);
+    assert_true(game_perft(g, 1) == GAME_PERFT_FAILED);
+    assert_has(game_hook_error(g), "wrong_veto.lua:1: veto returned a number");
     assert_int_equal(game_play(g, 0, "e4", &e), -1);
     assert_has(e.msg, "wrong_veto.lua:1: veto returned a number");
+    assert_null(strstr(e.msg, "forbidden"));
     assert_has(house_error(h), "house rule wrong_veto.lua, veto:");
     house_clear_error(h);
     assert_null(house_error(h));
@@ -410,8 +414,9 @@ static void test_house4_veto_wrong_type_forbids_with_error(void **state)
     free_texts(&ld);
 }
 
-/* A veto that loops: every action is forbidden with the budget error,
- * quickly, and the game goes on being answerable. */
+/* A veto that loops: the move is refused with the budget error (an error
+ * of the veto, issue 19, point 4), quickly, and the game goes on being
+ * answerable. */
 static void test_house_sandbox_loop_in_veto(void **state)
 {
     (void)state;
@@ -779,7 +784,7 @@ int main(void)
         cmocka_unit_test(test_house3_fixed_setup),
         cmocka_unit_test(test_house3_chess960_seeded),
         cmocka_unit_test(test_house4_veto_no_queen_before_move_5),
-        cmocka_unit_test(test_house4_veto_wrong_type_forbids_with_error),
+        cmocka_unit_test(test_house4_veto_wrong_type_is_an_error),
         cmocka_unit_test(test_house_sandbox_loop_in_veto),
         cmocka_unit_test(test_house5_king_of_the_hill_ends_game),
         cmocka_unit_test(test_house5_react_error_undoes_action),

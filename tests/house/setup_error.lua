@@ -1,0 +1,1 @@
+rule { name = "setup fails", setup = function(game) error("no position today") end }
