@@ -146,10 +146,11 @@ static const CommandDef COMMANDS[] = {
      "line per search depth; input is read while it thinks.  docs/BOTS.md.", cli_uci},
     {"check", "FILE... [--variant NAME]", OPT_VARIANT, VARIANT_NONE,
      "check house-rule scripts without playing",
-     "Loads each script against the variant (orthodox unless --variant says)\n"
-     "and makes a game with it: one line per script, 'FILE: ok (NAME)' or\n"
-     "the problem with file:line.  Exit status 0 when every script is clean,\n"
-     "1 otherwise.", cmd_check},
+     "Loads each script against the variant (orthodox unless --variant says),\n"
+     "makes a game with it and runs its hooks on the start position and 8\n"
+     "plies of a random game (seed 1): one line per script, 'FILE: ok (NAME)'\n"
+     "or the problem with file:line and the hook.  Exit status 0 when every\n"
+     "script is clean, 1 otherwise.", cmd_check},
     {"perft", "VARIANT [--fen POS] --depth N [--divide] [--param NAME=VALUE]...\n"
               "                      [--rules FILE]...",
      GAME_OPTS | OPT_DEPTH | OPT_DIVIDE, VARIANT_OPTIONAL,
@@ -1024,7 +1025,11 @@ static int cmd_rules(const CliOptions *o)
     return rc ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }
 
-/* `chessvar check FILE...`: each script alone, loaded and tried in a game. */
+/* `chessvar check FILE...`: each script alone, loaded and tried in a game:
+ * its hooks run on the start position and a short random game (issue 19,
+ * point 4). */
+#define CHECK_PLIES 8
+#define CHECK_SEED 1
 static int cmd_check(const CliOptions *o)
 {
     const VariantOps *v = o->variant ? o->variant : variant_find("orthodox");
@@ -1042,6 +1047,11 @@ static int cmd_check(const CliOptions *o)
             if (house_params(h, &cfg.params, &e) == 0) {
                 GameHooks hooks = house_hooks(h);
                 g = game_new_hooked(&cfg, &hooks, &e);
+            }
+            /* a hook that fails is caught here, not in the first game */
+            if (g && house_try(g, CHECK_PLIES, CHECK_SEED, &e)) {
+                game_free(g);
+                g = NULL;
             }
         }
         if (g)
@@ -1088,10 +1098,17 @@ static int cmd_perft(const CliOptions *o)
         n = 1; /* the root alone, as Stockfish counts it */
     } else if (o->divide) {
         n = game_perft_divide(g, o->depth, print_divide, NULL);
-        fputc('\n', stdout);
     } else {
         n = game_perft(g, o->depth);
     }
+    if (n == GAME_PERFT_FAILED || n == GAME_PERFT_NOMEM) { /* no count: an error */
+        fprintf(stderr, "chessvar perft: %s\n",
+                n == GAME_PERFT_FAILED ? game_hook_error(g) : "out of memory");
+        game_free(g);
+        return CLI_EXIT_FAIL;
+    }
+    if (o->divide && o->depth > 0)
+        fputc('\n', stdout);
     printf("Nodes searched: %" PRIu64 "\n", n);
     game_free(g);
     return CLI_EXIT_OK;
@@ -1113,7 +1130,11 @@ static int cmd_legal(const CliOptions *o)
     }
     ActionList l = ACTIONLIST_INIT;
     StrBuf out = STRBUF_INIT;
-    game_legal(g, seat, &l);
+    if (game_legal(g, seat, &l)) {
+        fprintf(stderr, "chessvar legal: %s\n", game_hook_error(g));
+        game_free(g);
+        return CLI_EXIT_FAIL;
+    }
     for (int i = 0; i < l.n; i++) {
         if (action_is_meta(l.v[i].kind))
             continue;

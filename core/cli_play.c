@@ -816,7 +816,11 @@ static void print_legal(const Play *p)
     ActionList l = ACTIONLIST_INIT;
     StrBuf out = STRBUF_INIT, meta = STRBUF_INIT;
     int count = 0, col = 0;
-    game_legal(p->g, seat, &l);
+    if (game_legal(p->g, seat, &l)) { /* a house rule's hook failed */
+        printf("error: %s\n", game_hook_error(p->g));
+        al_free(&l);
+        return;
+    }
     for (int i = 0; i < l.n; i++) {
         StrBuf t = STRBUF_INIT;
         game_format(p->g, &l.v[i], FMT_RECORD, &t);
@@ -1429,7 +1433,7 @@ static int read_bots(Play *p, const CliOptions *o, Error *e)
     return 0;
 }
 
-/* Play g to its end, or until the player leaves. */
+/* Play g to its end, or until the player leaves: what play_games returns. */
 static int play_loop(Play *p)
 {
     printf("%s", game_variant(p->g)->title);
@@ -1456,8 +1460,8 @@ static int play_loop(Play *p)
             continue;
         }
         if (is_bot(p, seat)) {
-            if (bot_turn(p, seat))
-                return PLAY_QUIT;
+            if (bot_turn(p, seat)) /* its error was printed: the exit says so */
+                return -1 - CLI_EXIT_FAIL;
             continue;
         }
         char prompt[80];
@@ -1492,7 +1496,7 @@ static Game *game_again(const Game *g, Error *e)
 
 /* The games of one variant, from the options, until the player quits or
  * asks for the menu: PLAY_QUIT or PLAY_MENU, or -1 - exit status when the
- * first game could not start. */
+ * first game could not start or a bot could not act. */
 static int play_games(const CliOptions *o, uint64_t seed)
 {
     Play p;

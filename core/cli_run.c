@@ -276,7 +276,10 @@ static int cmd_legal(Batch *b, const char *arg, Error *e)
     StrBuf t = STRBUF_INIT, machine = STRBUF_INIT, record = STRBUF_INIT,
            meta = STRBUF_INIT, plain = STRBUF_INIT, meta_plain = STRBUF_INIT;
     int nplay = 0;
-    game_legal(b->g, seat, &l);
+    if (game_legal(b->g, seat, &l)) { /* a house rule's hook failed */
+        al_free(&l);
+        return err_set(e, "%s", game_hook_error(b->g));
+    }
     for (int i = 0; i < l.n; i++) {
         int is_meta = action_is_meta(l.v[i].kind);
         sb_reset(&t);

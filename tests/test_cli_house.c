@@ -453,6 +453,188 @@ static void test_menu_offers_scripts(void **state)
     tu_run_free(&r);
 }
 
+/* ---- Issue 19, point 4: a broken house rule fails loudly, everywhere ---- */
+
+/* A script of tests/house/ whose hook fails, the hook and the error. */
+typedef struct Broken {
+    const char *file, *hook, *what;
+} Broken;
+
+static const Broken BROKEN[] = {
+    {"tests/house/h_veto_loop.lua", "veto", "h_veto_loop.lua:1: instruction budget exceeded"},
+    {"tests/house/wrong_veto.lua", "veto", "wrong_veto.lua:1: veto returned a number"},
+    {"tests/house/react_slip.lua", "react", "react_slip.lua:7: attempt to index a nil value"},
+};
+
+/* text names the script, the hook and the error. */
+static void assert_broken(const char *text, const Broken *b)
+{
+    char head[128];
+    snprintf(head, sizeof head, "house rule %s, %s: ", b->file, b->hook);
+    assert_has(text, head);
+    assert_has(text, b->what);
+}
+
+/* Issue 19, point 4 (HOUSE-4, HOUSE-5): `check` runs the hooks and names
+ * the one that fails (exit 1, never "ok"); `legal` and `perft` fail with
+ * its error and print no list or count.  A setup that fails is refused
+ * the same way. */
+static void test_house_broken_check_legal_perft(void **state)
+{
+    (void)state;
+    char args[256];
+    for (size_t i = 0; i < sizeof BROKEN / sizeof BROKEN[0]; i++) {
+        const Broken *b = &BROKEN[i];
+        TuRun r;
+        snprintf(args, sizeof args, "check %s scripts/king_of_the_hill.lua", b->file);
+        tu_run(&r, args, NULL);
+        assert_broken(r.out, b);
+        assert_has(r.out, "scripts/king_of_the_hill.lua: ok");
+        char ok[128];
+        snprintf(ok, sizeof ok, "%s: ok", b->file);
+        assert_null(strstr(r.out, ok));
+        assert_int_equal(r.status, 1);
+        tu_run_free(&r);
+        snprintf(args, sizeof args, "legal orthodox --rules %s", b->file);
+        tu_run(&r, args, NULL);
+        if (!strcmp(b->hook, "veto")) { /* a list needs the veto, not the reaction */
+            assert_string_equal(r.out, "");
+            assert_has(r.err, "chessvar legal: ");
+            assert_broken(r.err, b);
+            assert_int_equal(r.status, 1);
+        } else {
+            assert_has(r.out, "e2e4\n");
+            assert_int_equal(r.status, 0);
+        }
+        tu_run_free(&r);
+        for (int divide = 0; divide < 2; divide++) {
+            snprintf(args, sizeof args, "perft orthodox --depth 2 %s--rules %s",
+                     divide ? "--divide " : "", b->file);
+            tu_run(&r, args, NULL);
+            assert_string_equal(r.out, "");
+            assert_has(r.err, "chessvar perft: ");
+            assert_broken(r.err, b);
+            assert_int_equal(r.status, 1);
+            tu_run_free(&r);
+        }
+    }
+    TuRun r;
+    tu_run(&r, "check tests/house/setup_error.lua", NULL);
+    assert_has(r.out, "house rule tests/house/setup_error.lua, setup: ");
+    assert_has(r.out, "setup_error.lua:1: no position today");
+    assert_int_equal(r.status, 1);
+    tu_run_free(&r);
+    tu_run(&r, "legal orthodox --rules tests/house/setup_error.lua", NULL);
+    assert_string_equal(r.out, "");
+    assert_has(r.err, "no position today");
+    assert_true(r.status != 0);
+    tu_run_free(&r);
+}
+
+/* Issue 19, point 4: in batch mode the listing, each bot level and a typed
+ * move fail with the hook's error (no empty list, no resignation); with
+ * --json each answer is "ok":false; the game is left as it was. */
+static void test_house_broken_in_run(void **state)
+{
+    (void)state;
+    char args[256];
+    for (size_t i = 0; i < sizeof BROKEN / sizeof BROKEN[0]; i++) {
+        const Broken *b = &BROKEN[i];
+        const int veto = !strcmp(b->hook, "veto");
+        TuRun r;
+        snprintf(args, sizeof args, "run orthodox --rules %s", b->file);
+        tu_run(&r, args, "legal\nbot random\nbot greedy\nbot search\ne4\nstatus\nposition\n");
+        /* the reaction leaves the list whole: 4 failures, else 5 */
+        int errors = 0;
+        for (const char *p = r.out; (p = strstr(p, "error: house rule")); p++)
+            errors++;
+        assert_int_equal(errors, veto ? 5 : 4);
+        assert_broken(r.out, b);
+        if (veto)
+            assert_null(strstr(r.out, "white (0)"));
+        assert_null(strstr(r.out, "resigned"));
+        assert_has(r.out, "white to move (0 actions played)\n");
+        assert_has(r.out, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        assert_int_equal(r.status, 1);
+        tu_run_free(&r);
+        snprintf(args, sizeof args, "run orthodox --json --rules %s", b->file);
+        tu_run(&r, args, veto ? "legal\nbot greedy\n" : "e4\nbot greedy\n");
+        assert_has(r.out, "{\"ok\":false,");
+        assert_null(strstr(r.out, "\"ok\":true"));
+        assert_int_equal(r.status, 1);
+        tu_run_free(&r);
+    }
+}
+
+/* Issue 19, point 4: bots on every seat of `play` stop at the failure with
+ * its error and exit 1 (no "resigned"); the `legal` command at the prompt
+ * prints the error, not "0 moves". */
+static void test_house_broken_in_play(void **state)
+{
+    (void)state;
+    char args[256];
+    static const char *const levels[] = {"random", "greedy", "search"};
+    for (size_t i = 0; i < sizeof BROKEN / sizeof BROKEN[0]; i++) {
+        const Broken *b = &BROKEN[i];
+        for (size_t k = 0; k < sizeof levels / sizeof levels[0]; k++) {
+            TuRun r;
+            snprintf(args, sizeof args, "play orthodox --ascii --rules %s --bot white=%s "
+                     "--bot black=%s", b->file, levels[k], levels[k]);
+            tu_run(&r, args, "");
+            char want[64];
+            snprintf(want, sizeof want, "error: the %s bot of white: ", levels[k]);
+            assert_has(r.out, want);
+            assert_broken(r.out, b);
+            assert_null(strstr(r.out, "resigned"));
+            assert_null(strstr(r.out, "game over"));
+            assert_int_equal(r.status, 1);
+            tu_run_free(&r);
+        }
+        if (strcmp(b->hook, "veto"))
+            continue;
+        TuRun r;
+        snprintf(args, sizeof args, "play orthodox --ascii --rules %s", b->file);
+        tu_run(&r, args, "legal\nquit\ny\nn\n");
+        assert_has(r.out, "error: ");
+        assert_broken(r.out, b);
+        assert_null(strstr(r.out, "0 moves"));
+        tu_run_free(&r);
+    }
+}
+
+/* Issue 19, point 4: an experiment stops at the first failure -- plain,
+ * with --jobs, in rule set B -- naming the game's seed, the ply, the bot,
+ * the script and the hook; it prints no report and exits 1. */
+static void test_house_broken_in_experiment(void **state)
+{
+    (void)state;
+    char args[512];
+    static const char *const how[] = {
+        "--rules %s --bot white=greedy",
+        "--rules %s --bot white=search:200 --bot black=search:200 --jobs 2",
+        "--bot white=random --compare --rules %s",
+    };
+    for (size_t i = 0; i < sizeof BROKEN / sizeof BROKEN[0]; i++) {
+        for (size_t k = 0; k < sizeof how / sizeof how[0]; k++) {
+            const Broken *b = &BROKEN[i];
+            char opts[256];
+            snprintf(opts, sizeof opts, how[k], b->file);
+            snprintf(args, sizeof args, "experiment orthodox --games 4 --seed 5 %s", opts);
+            TuRun r;
+            tu_run(&r, args, NULL);
+            assert_string_equal(r.out, "");
+            assert_has(r.err, "chessvar experiment: game ");
+            assert_has(r.err, "(seed ");
+            assert_has(r.err, "): ply 1, white's ");
+            assert_broken(r.err, b);
+            if (k == 2)
+                assert_has(r.err, " of rule set B ");
+            assert_int_equal(r.status, 1);
+            tu_run_free(&r);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -468,6 +650,10 @@ int main(void)
         cmocka_unit_test(test_house5_reaction_acts_in_perft),
         cmocka_unit_test(test_menu_offers_scripts),
         cmocka_unit_test(test_house5_atomic_script),
+        cmocka_unit_test(test_house_broken_check_legal_perft),
+        cmocka_unit_test(test_house_broken_in_run),
+        cmocka_unit_test(test_house_broken_in_play),
+        cmocka_unit_test(test_house_broken_in_experiment),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
