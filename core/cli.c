@@ -1132,6 +1132,7 @@ static int cmd_legal(const CliOptions *o)
     StrBuf out = STRBUF_INIT;
     if (game_legal(g, seat, &l)) {
         fprintf(stderr, "chessvar legal: %s\n", game_hook_error(g));
+        al_free(&l);
         game_free(g);
         return CLI_EXIT_FAIL;
     }
