@@ -793,6 +793,17 @@ Game *cli_start_game(const CliOptions *o, uint64_t default_seed, Error *e,
             param_error(e, o->params[i]);
             return NULL;
         }
+        /* issue 19 point 7: a start position that says the same wins,
+         * so the parameter would be ignored: refused instead */
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", (int)strcspn(o->params[i], "="), o->params[i]);
+        int k = params_index(v, name);
+        if (o->fen && k >= 0 && v->params[k].position_field) {
+            err_set(e, "--param %s and --fen both set %s: a position string decides "
+                       "it with its %s field, so write it there or leave out --fen",
+                    o->params[i], name, v->params[k].position_field);
+            return NULL;
+        }
     }
     GameHooks hooks;
     memset(&hooks, 0, sizeof hooks);

@@ -24,6 +24,10 @@ typedef struct ParamDef {
     const char *const *choices;  /* PARAM_ENUM: NULL-terminated names */
     const char *rule;            /* rule it belongs to: "ORTH-9" */
     const char *doc;             /* one line for people */
+    const char *position_field;  /* a field of the position string that says
+                                    the same (Tile's "first:"), or NULL: a
+                                    start position decides it, so the
+                                    parameter is refused with --fen */
 } ParamDef;
 
 typedef struct Params {

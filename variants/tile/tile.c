@@ -32,7 +32,8 @@ static const ParamDef TILE_PARAMS[TP__COUNT] = {
                            "the move"},
     [TP_FIRST] = {.name = "first", .type = PARAM_ENUM, .def = 0, .choices = FIRST_CHOICES,
                   .rule = "TILE-2",
-                  .doc = "the colour that places first, and so moves first"},
+                  .doc = "the colour that places first, and so moves first",
+                  .position_field = "first:"},
 };
 
 /* TILE-11: Tile's own value table. */
