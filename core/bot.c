@@ -47,6 +47,7 @@ int bot_input(const Game *g, int seat, BotInput *in, Error *e)
     in->nsides = game_nsides(g);
     in->nseats = game_nseats(g);
     in->seat = seat;
+    str_copy(in->seat_name, sizeof in->seat_name, game_seat_name(g, seat));
     in->sides = game_seat_sides(g, seat);
     in->legal = (ActionList)ACTIONLIST_INIT;
     in->view = cv_calloc(sizeof *in->view);
@@ -666,8 +667,8 @@ int bot_choose_limited(const BotInput *in, int level, const BotLimits *lim, Rng 
     if (pick < 0 && n > 0)
         return -1; /* a house rule's hook failed: e says how */
     if (pick < 0)
-        return err_set(e, "the %s bot has nothing to do: no action is open to this seat",
-                       bot_level_name(level));
+        return err_set(e, "the %s bot has nothing to do: no action is open to %s now",
+                       bot_level_name(level), in->seat_name[0] ? in->seat_name : "its seat");
     *out = in->legal.v[pick];
     return 0;
 }

@@ -64,6 +64,7 @@ typedef struct BotInput {
     Params params;
     GameHooks hooks;       /* the rules' hooks, only in games without hidden facts */
     int nsides, nseats, seat;
+    char seat_name[32];    /* the seat's name, for messages ("white") */
     unsigned sides;        /* the sides the seat commands */
     View *view;            /* game_view(g, seat) */
     ActionList legal;      /* game_legal(g, seat): play actions, then meta */

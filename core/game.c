@@ -864,8 +864,9 @@ int game_parse(const Game *g, int seat, const char *text, Action *out, Error *e)
     str_trim(buf);
     if (!buf[0])
         return err_set(e, "nothing to play: type a move, or help");
-    if (seat < 0 || seat >= g->cfg.nseats)
-        return err_set(e, "there is no seat %d", seat);
+    /* The end first: once the game is over no seat is to act, and a
+     * caller asking for "the seat to act" (-1) is told why (issue 19
+     * point 7: it was "there is no seat -1"). */
     Status s;
     game_status(g, &s);
     if (s.over) {
@@ -873,6 +874,9 @@ int game_parse(const Game *g, int seat, const char *text, Action *out, Error *e)
         return err_set(e, "the game is over (%s, %s)", game_result_text(g, r, sizeof r),
                        s.reason);
     }
+    if (seat < 0 || seat >= g->cfg.nseats)
+        return err_set(e, "there is no seat %d (the seats are 0 to %d)", seat,
+                       g->cfg.nseats - 1);
 
     ActionList legal = ACTIONLIST_INIT;
     int rc = -1;

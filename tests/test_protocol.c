@@ -1,7 +1,7 @@
 /*
  * test_protocol.c -- the machine protocol of `chessvar run --json`
  * (docs/PROTOCOL.md) as a front end reads it, issue 19 point 7: Tile's
- * `first` parameter is refused beside --fen.
+ * `first` parameter is refused beside --fen; errors about a seat name it.
  *
  * Invariant: answers are read as JSON (core/json.h), member by member,
  * never by matching prose; every expectation was worked out from the
@@ -126,10 +126,42 @@ static void test_issue19_7_tile_first_with_fen_is_refused(void **state)
     answers_free(&a);
 }
 
+/* issue 19 point 7: a bot asked for a seat that has nothing to do names
+ * the seat (it said "this seat"). */
+static void test_issue19_7_bot_error_names_the_seat(void **state)
+{
+    (void)state;
+    Answers r;
+    answers(&r, "run tile --sides 3 --fen 'wK0,0 bK1,0 rQ2,0 cmd:r=w turn:w' --json",
+            "as red bot random\n");
+    assert_int_equal(r.n, 1);
+    assert_int_equal(at(r.a[0], "ok")->type, JSON_FALSE);
+    const char *msg = at(r.a[0], "error")->str;
+    if (!strstr(msg, "red") || strstr(msg, "this seat"))
+        fail_msg("the error does not name red: %s", msg);
+    answers_free(&r);
+}
+
+/* issue 19 point 7: an action for "the seat to act" (-1) once the game is
+ * over is refused with why, never "there is no seat -1" (UCI met it). */
+static void test_issue19_7_no_seat_minus_one_after_the_end(void **state)
+{
+    (void)state;
+    Game *g = tu_orthodox(NULL);
+    tu_play_line(g, "f3 e5 g4 Qh4");
+    Error e;
+    assert_int_equal(game_play(g, game_to_act(g), "a3", &e), -1);
+    assert_non_null(strstr(e.msg, "the game is over (0-1, checkmate)"));
+    assert_null(strstr(e.msg, "seat -1"));
+    game_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_issue19_7_tile_first_with_fen_is_refused),
+        cmocka_unit_test(test_issue19_7_bot_error_names_the_seat),
+        cmocka_unit_test(test_issue19_7_no_seat_minus_one_after_the_end),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
