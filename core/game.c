@@ -969,29 +969,30 @@ static void snapshot_restore(Game *g, const Snapshot *s, const void *blob)
     memcpy(g->st, blob, g->cfg.variant->state_size);
 }
 
-static void end_game(Game *g, unsigned winners, const char *reason)
+static void end_game(Game *g, unsigned winners, int code, const char *reason)
 {
     g->ended = 1;
     memset(&g->forced, 0, sizeof g->forced);
     g->forced.over = 1;
     g->forced.winners = winners;
+    g->forced.code = code;
     str_copy(g->forced.reason, sizeof g->forced.reason, reason);
 }
 
 /* A draw decided by the core, with what the variant adds (scores). */
-static void end_draw(Game *g, const char *reason)
+static void end_draw(Game *g, int code, const char *reason)
 {
     const VariantOps *v = g->cfg.variant;
     char note[96] = "", full[128];
     if (v->version >= 3 && v->draw_note)
         v->draw_note(g, g->st, note, sizeof note);
     snprintf(full, sizeof full, note[0] ? "%s; %s" : "%s", reason, note);
-    end_game(g, 0, full);
+    end_game(g, 0, code, full);
 }
 
 void game_end(Game *g, unsigned winners, const char *reason)
 {
-    end_game(g, winners, reason);
+    end_game(g, winners, END_HOUSE_RULE, reason);
 }
 
 int game_edit(Game *g, const Edit *ed, Error *e)
@@ -1040,7 +1041,7 @@ static void apply_meta(Game *g, const Action *a)
     case ACT_RESIGN: {
         unsigned all = (1u << g->cfg.nsides) - 1;
         snprintf(reason, sizeof reason, "%s resigned", who);
-        end_game(g, all & ~seat_sides(g, a->seat), reason);
+        end_game(g, all & ~seat_sides(g, a->seat), END_RESIGNATION, reason);
         break;
     }
     case ACT_DRAW_OFFER:
@@ -1052,7 +1053,7 @@ static void apply_meta(Game *g, const Action *a)
         g->offer_agreed |= 1u << a->seat;
         ev_emit(&g->msgs, SEATS_ALL, "%s accepts the draw", who);
         if ((playing_seats(g) & ~g->offer_agreed) == 0)
-            end_draw(g, "draw by agreement");
+            end_draw(g, END_AGREEMENT, "draw by agreement");
         break;
     case ACT_DRAW_DECLINE:
         g->offer_seat = -1;
@@ -1061,9 +1062,9 @@ static void apply_meta(Game *g, const Action *a)
         break;
     case ACT_DRAW_CLAIM: {
         char why[100] = "";
-        g->cfg.variant->claim(g, g->st, why, sizeof why);
+        int code = g->cfg.variant->claim(g, g->st, why, sizeof why);
         snprintf(reason, sizeof reason, "%s claimed by %s", why, who);
-        end_draw(g, reason);
+        end_draw(g, code, reason);
         break;
     }
     }

@@ -191,7 +191,8 @@ unsigned game_secret_seats(const Game *g);
 /* May `reader` (a seat, or -1: everyone) be given what is private to
  * `seat`?  Its own answers, or answers `seat` no longer keeps secret. */
 int game_may_read(const Game *g, int reader, int seat);
-/* End the game now (hooks, tests): winners is a side mask, 0 = draw. */
+/* End the game now (hooks, tests): winners is a side mask, 0 = draw; its
+ * code is END_HOUSE_RULE. */
 void game_end(Game *g, unsigned winners, const char *reason);
 /* Change the position from inside a reaction hook, after a play action
  * (remove, add, change a piece: core/variant.h Edit): the variant checks

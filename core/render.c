@@ -706,6 +706,13 @@ void render_status_json(const Status *s, const RenderNames *n, StrBuf *out)
         sb_json_str(out, s->reason);
     else
         sb_puts(out, "null");
+    /* the reason for programs (issue 19 point 7): a word that stays */
+    const char *code = s->over ? end_code_name(s->code) : NULL;
+    sb_puts(out, ",\"reason_code\":");
+    if (code)
+        sb_printf(out, "\"%s\"", code);
+    else
+        sb_puts(out, s->over ? "\"other\"" : "null");
     sb_puts(out, ",\"in_check\":");
     json_mask(out, s->in_check, n);
     sb_putc(out, '}');

@@ -26,11 +26,53 @@ typedef struct Game Game;
 typedef struct Events Events;
 
 /* ---- Status ---------------------------------------------------------- */
+/* Why a game ended, for programs (docs/PROTOCOL.md, "reason_code"): one
+ * code per rule that ends a game, set by whoever writes the reason text,
+ * in the same statement, so the two cannot part.  end_code_name gives the
+ * code's word; codes are only ever appended, never renumbered. */
+typedef enum EndCode {
+    END_NONE = 0,              /* the game goes on */
+    /* the core: meta actions, claims, house rules */
+    END_RESIGNATION,           /* "white resigned" (ORTH-8) */
+    END_AGREEMENT,             /* "draw by agreement" (ORTH-8) */
+    END_THREEFOLD,             /* threefold repetition (claimed; Tile: at once) */
+    END_FIFTY_MOVES,           /* the fifty-move rule, claimed (ORTH-9) */
+    END_HOUSE_RULE,            /* a house rule's game:finish */
+    /* the position (the variants' status ops) */
+    END_CHECKMATE,
+    END_STALEMATE,
+    END_FIVEFOLD,              /* fivefold repetition */
+    END_SEVENTY_FIVE_MOVES,    /* the seventy-five-move rule */
+    END_INSUFFICIENT_MATERIAL,
+    END_KING_CAPTURED,         /* a King taken (Masqués MASQ-13, Ambigus AMBI-4) */
+    END_MATE,                  /* Ambigus AMBI-6: every square loses the King */
+    END_NO_SQUARE,             /* Ambigus AMBI-5: no square to name */
+    END_CHECK_AFTER_REVEAL,    /* Masqués MASQ-13 */
+    END_ALL_IN,                /* Masqués: an all-in won */
+    END_MASK_MATE,             /* Masqués: a mask mate on the King */
+    END_FULL_REVEAL,           /* Masqués MASQ-16: no King, every piece revealed */
+    END_FULL_REVEAL_BOTH,      /* ... for both sides: a draw */
+    END_LAST_SIDE_STANDING,    /* Échiqueté ECHQ-13 */
+    END_MERGED_SIDE_EMPTY,     /* Échiqueté ECHQ-13: two seats, merged has no piece */
+    END_MERGED_MATE,           /* Échiqueté ECHQ-13: merged_mate=win */
+    END_DUO_MATE,              /* Échiqueté ECHQ-13: two seats, a mate, merged wins */
+    END_DUO_MATE_DRAWN,        /* ... a mate without a merged attacker: a draw */
+    END_PASS_ROUND,            /* a full round of passes (ECHQ-13, TILE-9) */
+    END_LAST_KING,             /* Tile TILE-10: the last King on the table */
+    END__COUNT
+} EndCode;
+
+/* The code's word ("checkmate", "king_captured"), NULL for END_NONE and
+ * anything out of range. */
+const char *end_code_name(int code);
+
 typedef struct Status {
     int over;            /* 0: the game goes on */
     unsigned winners;    /* mask of winning sides; 0 with over = draw */
     char reason[128];    /* "checkmate", "stalemate", "fivefold repetition" */
     unsigned in_check;   /* mask of sides whose King is in check now */
+    int code;            /* EndCode: END_NONE while the game goes on, else
+                            why it ended, set beside reason */
 } Status;
 
 /* ---- Views ------------------------------------------------------------ */
@@ -157,8 +199,9 @@ typedef struct VariantOps {
     uint64_t (*hash)(const Game *g, const void *st);
     /* Result so far.  May use game_repetitions(g) for automatic draws. */
     void (*status)(const Game *g, const void *st, Status *out);
-    /* Optional: does a draw claim of the seat to act hold now?  1 and a
-     * reason ("threefold repetition"), or 0. NULL: claims never hold. */
+    /* Optional: does a draw claim of the seat to act hold now?  Its
+     * EndCode (END_THREEFOLD, END_FIFTY_MOVES: never 0) and a reason
+     * ("threefold repetition"), or 0. NULL: claims never hold. */
     int (*claim)(const Game *g, const void *st, char *why, size_t n);
     /* Build what `seat` may know. The core has zeroed v and filled seat,
      * nsides, side_to_move, seat_to_act, status, geometry and the draw

@@ -1,7 +1,9 @@
 /*
  * test_protocol.c -- the machine protocol of `chessvar run --json`
- * (docs/PROTOCOL.md) as a front end reads it, issue 19 point 7: Tile's
- * `first` parameter is refused beside --fen; errors about a seat name it.
+ * (docs/PROTOCOL.md) as a front end reads it, issue 19 point 7: every end
+ * of every variant and of the core's meta actions carries a stable
+ * `reason_code` beside its text; Tile's `first` parameter is refused
+ * beside --fen; errors about a seat name it.
  *
  * Invariant: answers are read as JSON (core/json.h), member by member,
  * never by matching prose; every expectation was worked out from the
@@ -91,6 +93,196 @@ static const Json *last_ok(const Answers *r)
     return r->a[r->n - 1];
 }
 
+/* ---- reason_code: every end of every variant ------------------------------- */
+
+typedef struct EndCase {
+    const char *args;   /* after "run ", without --json */
+    const char *input;  /* ends with a `status` line */
+    int code;           /* EndCode the status must give */
+    const char *reason; /* and the text beside it */
+} EndCase;
+
+#define FOOLS "f3\ne5\ng4\nQh4\n"
+#define KNIGHTS "Nf3\nNf6\nNg1\nNg8\n"
+#define TILE_SHUFFLE "1,2-1,3\n2,1-2,2\n0,2-0,3\n1,1-1,2\n1,3-1,4\n2,2-2,3\n0,3-0,4\n1,2-1,3\n"
+
+static const EndCase END_CASES[] = {
+    /* orthodox (ORTH-7..9) and the core's meta actions */
+    {"orthodox", FOOLS "status\n", END_CHECKMATE, "checkmate"},
+    {"orthodox --fen '7k/5Q2/6K1/8/8/8/8/8 b - - 0 1'", "status\n", END_STALEMATE,
+     "stalemate"},
+    {"orthodox --fen '8/8/8/4k3/8/8/8/4K3 w - - 0 1'", "status\n",
+     END_INSUFFICIENT_MATERIAL, "insufficient material"},
+    {"orthodox --fen '4k3/8/8/8/8/8/8/R3K3 w - - 149 80'", "Ra2\nstatus\n",
+     END_SEVENTY_FIVE_MOVES, "seventy-five-move rule"},
+    {"orthodox", KNIGHTS KNIGHTS KNIGHTS KNIGHTS "status\n", END_FIVEFOLD,
+     "fivefold repetition"},
+    {"orthodox", KNIGHTS KNIGHTS "claim\nstatus\n", END_THREEFOLD,
+     "threefold repetition claimed by white"},
+    {"orthodox --fen '4k3/8/8/8/8/8/8/R3K3 w - - 100 80'", "claim\nstatus\n",
+     END_FIFTY_MOVES, "fifty-move rule claimed by white"},
+    {"orthodox", "e4\nas white resign\nstatus\n", END_RESIGNATION, "white resigned"},
+    {"orthodox", "draw\nas black accept\nstatus\n", END_AGREEMENT, "draw by agreement"},
+    {"orthodox --rules scripts/king_of_the_hill.lua --fen '4k3/p7/8/8/8/3K4/P7/8 w - - 0 1'",
+     "Kd4\nstatus\n", END_HOUSE_RULE, "white's King reached the hill"},
+    /* Les Échecs Masqués */
+    {"masques --fen '4k~3/8/8/8/8/4P~3/6P~P~/r6K w - - 0 1'", "status\n", END_CHECKMATE,
+     "checkmate"},
+    {"masques --fen '7k~/8/8/8/8/8/2q5/K7 w - - 0 1'", "status\n", END_STALEMATE,
+     "stalemate"},
+    {"masques --fen '7k~/6p~p~/8/8/8/8/8/R3K3 w - - 0 1'", "a1a8\nannounce mate h8\nstatus\n",
+     END_MASK_MATE, "mask mate on the King"},
+    {"masques --fen '4k~3/8/8/8/3q~4/8/8/3R2K1 w - - 0 1'", "d1d4\nreveal\nstatus\n",
+     END_CHECK_AFTER_REVEAL, "check after reveal"},
+    {"masques --fen '4k~3/1n~p~p~1p~p~1/2N~5/8/8/8/PP4PP/3RK3 w - - 0 1 phase=bid:c6:d7:40:w'",
+     "bid 41\ncall\nstatus\n", END_ALL_IN, "all-in won"},
+    {"masques --fen '4k~3/3p4/8/8/8/8/8/4R1K1 w - - 0 1'", "e1e8\nconcede\nstatus\n",
+     END_FULL_REVEAL, "full reveal without King"},
+    {"masques --fen '8/p7/8/8/8/8/P~7/8 w - - 0 1 nokings=wb'", "reveal a2a3\nstatus\n",
+     END_FULL_REVEAL_BOTH, "full reveal of both sides without King"},
+    {"masques --fen '4k3/8/3N~4/8/8/8/8/K7 w - - 0 1'", "reveal d6e8\nstatus\n",
+     END_KING_CAPTURED, "King captured"},
+    /* Échecs ambigus */
+    {"ambigus --fen '4k3/8/8/8/Q7/8/4R3/4K3 w - - 0 1'", "e8\nstatus\n", END_KING_CAPTURED,
+     "king captured"},
+    {"ambigus --fen '7k/8/8/8/1p6/pPp5/PRP5/KB6 w - - 0 1'", "status\n", END_NO_SQUARE,
+     "no square to name"},
+    {"ambigus --param mate=on --fen 'k5r1/8/8/8/8/8/r7/7K w - - 0 1'", "status\n",
+     END_STALEMATE, "stalemate"},
+    {"ambigus --param mate=on --fen 'k5r1/8/8/8/8/8/r7/6rK w - - 0 1'", "status\n", END_MATE,
+     "mate"},
+    /* L'Échiqueté */
+    {"echiquete", FOOLS "status\n", END_CHECKMATE, "checkmate"},
+    {"echiquete --seats 3 --fen '7k/8/5P2/8/8/8/8/K5*Q1 e - - 0 1 phase=2 cycle=ebw "
+     "seats=0,1,2'", "g1g7\nstatus\n", END_MERGED_MATE,
+     "checkmate by a merged piece: the merged side wins"},
+    {"echiquete --fen '*N6k/8/5P2/8/8/8/8/K5Q1 w - - 0 1 phase=2 cycle=ewb seats=1,1,0'",
+     "Qg7\nstatus\n", END_DUO_MATE, "checkmate: the merged side wins"},
+    {"echiquete --param duo_mate=merged --fen '*N6k/8/5P2/8/8/8/8/K5Q1 w - - 0 1 phase=2 "
+     "cycle=ewb seats=1,1,0'", "Qg7\nstatus\n", END_DUO_MATE_DRAWN,
+     "checkmate without a merged attacker: a draw"},
+    {"echiquete --fen '7k/8/8/8/8/8/8/K*N4Q1 w - - 0 1 phase=2 cycle=ewb seats=1,1,0'",
+     "Kxb1\nstatus\n", END_MERGED_SIDE_EMPTY, "the merged side lost its last piece"},
+    {"echiquete --seats 3 --fen '8/8/8/3k4/3*P4/3K4/8/8 e - - 0 1 phase=2 cycle=ewb "
+     "seats=0,1,2 passes=2'", "pass\nstatus\n", END_PASS_ROUND, "a full round of passes"},
+    {"echiquete --seats 3 --fen '4k3/8/8/3p4/4*N3/5P2/8/4K3 w - - 0 1 phase=2 cycle=ewb "
+     "seats=0,1,2 out=b'", "fxe4\nstatus\n", END_LAST_SIDE_STANDING, "last side standing"},
+    /* Tile Chess */
+    {"tile --fen 'wP1,1 wK0,0 wR1,0 bK2,0 turn:w'", "1,0-2,0\nstatus\n", END_LAST_KING,
+     "the last King on the table (TILE-10)"},
+    {"tile --fen 'bK-2,0 bN-1,0 wK0,0 bB1,0 turn:w passes:1'", "pass\nstatus\n",
+     END_PASS_ROUND, "a full round of passes (TILE-9); scores: white 0, black 6"},
+    {"tile --fen 'wK0,2 wR1,2 bR1,1 bK2,1 turn:w'", TILE_SHUFFLE "status\n", END_THREEFOLD,
+     "threefold repetition (TILE-11); scores: white 5, black 5"},
+};
+
+/* issue 19 point 7: each end gives its code beside its text, in the
+ * action's answer and in `status`; the code is a word of the protocol. */
+static void test_issue19_7_reason_code_of_every_end(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < ARRAY_LEN(END_CASES); i++) {
+        const EndCase *c = &END_CASES[i];
+        char args[512];
+        snprintf(args, sizeof args, "run %s --json", c->args);
+        Answers r;
+        answers(&r, args, c->input);
+        const Json *st = last_ok(&r);
+        const char *word = end_code_name(c->code);
+        assert_non_null(word);
+        assert_member(st, "cmd", "status");
+        if (at(st, "status.over")->type != JSON_TRUE)
+            fail_msg("%s: the game goes on", args);
+        assert_member(st, "status.reason", c->reason);
+        assert_member(st, "status.reason_code", word);
+        if (r.n > 1) /* the action that ended it says the same */
+            assert_member(r.a[r.n - 2], "status.reason_code", word);
+        answers_free(&r);
+    }
+}
+
+/* issue 19 point 7: the table above reaches every code, and every code is
+ * listed in docs/PROTOCOL.md, so a code cannot be added unseen. */
+static void test_issue19_7_every_code_is_reached_and_documented(void **state)
+{
+    (void)state;
+    char *doc = tu_read_file("docs/PROTOCOL.md");
+    assert_non_null(doc);
+    for (int code = END_NONE + 1; code < END__COUNT; code++) {
+        const char *word = end_code_name(code);
+        if (!word)
+            fail_msg("end code %d has no word", code);
+        int reached = 0;
+        for (size_t i = 0; i < ARRAY_LEN(END_CASES); i++)
+            reached |= END_CASES[i].code == code;
+        if (!reached)
+            fail_msg("no test ends a game with %s", word);
+        char quoted[64];
+        snprintf(quoted, sizeof quoted, "`%s`", word);
+        if (!strstr(doc, quoted))
+            fail_msg("docs/PROTOCOL.md does not list %s", quoted);
+    }
+    assert_null(end_code_name(END_NONE));
+    assert_null(end_code_name(END__COUNT));
+    free(doc);
+}
+
+/* issue 19 point 7: while the game goes on the code is null, in the
+ * answers and in the views. */
+static void test_issue19_7_no_code_while_the_game_goes_on(void **state)
+{
+    (void)state;
+    Answers r;
+    answers(&r, "run orthodox --json", "e4\nstatus\nview\n");
+    const Json *a = last_ok(&r);
+    assert_member(r.a[0], "status.reason_code", NULL);
+    assert_member(r.a[1], "status.reason_code", NULL);
+    assert_member(a, "view.status.reason_code", NULL);
+    answers_free(&r);
+}
+
+/* issue 19 point 7: in random games of every variant, a game that is over
+ * always has a code, and one code always comes with one text (before the
+ * scores Tile adds): the code cannot drift from the text. */
+static void test_issue19_7_codes_follow_the_texts_in_random_games(void **state)
+{
+    (void)state;
+    static const char *const VARIANTS[] = {"orthodox", "masques", "ambigus", "echiquete",
+                                           "tile"};
+    const int games = TU_SANITIZED ? 6 : 30;
+    for (size_t v = 0; v < ARRAY_LEN(VARIANTS); v++) {
+        char text[END__COUNT][128];
+        memset(text, 0, sizeof text);
+        int ended = 0;
+        for (int i = 0; i < games; i++) {
+            Game *g = tu_game(&(TuGame){.variant = tu_variant(VARIANTS[v]),
+                                        .seed = (uint64_t)i + 1});
+            Rng rng;
+            rng_seed(&rng, (uint64_t)i * 7919 + 3);
+            Status s;
+            assert_true(game_playout(g, &rng, 600, &s) >= 0);
+            if (!s.over) {
+                assert_int_equal(s.code, END_NONE);
+            } else {
+                ended++;
+                if (s.code <= END_NONE || s.code >= END__COUNT)
+                    fail_msg("%s: '%s' has no code", VARIANTS[v], s.reason);
+                char head[128];
+                str_copy(head, sizeof head, s.reason);
+                head[strcspn(head, ";")] = '\0';
+                if (!text[s.code][0])
+                    str_copy(text[s.code], sizeof text[s.code], head);
+                else if (strcmp(text[s.code], head) != 0)
+                    fail_msg("%s: %s stands for '%s' and '%s'", VARIANTS[v],
+                             end_code_name(s.code), text[s.code], head);
+            }
+            game_free(g);
+        }
+        if (ended == 0)
+            fail_msg("%s: no random game ended", VARIANTS[v]);
+    }
+}
+
 /* ---- Options that clash, errors that name the seat --------------------------- */
 
 /* issue 19 point 7: Tile's `first` and a --fen both say who moves first:
@@ -159,6 +351,10 @@ static void test_issue19_7_no_seat_minus_one_after_the_end(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_issue19_7_reason_code_of_every_end),
+        cmocka_unit_test(test_issue19_7_every_code_is_reached_and_documented),
+        cmocka_unit_test(test_issue19_7_no_code_while_the_game_goes_on),
+        cmocka_unit_test(test_issue19_7_codes_follow_the_texts_in_random_games),
         cmocka_unit_test(test_issue19_7_tile_first_with_fen_is_refused),
         cmocka_unit_test(test_issue19_7_bot_error_names_the_seat),
         cmocka_unit_test(test_issue19_7_no_seat_minus_one_after_the_end),

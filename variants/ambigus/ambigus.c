@@ -246,10 +246,11 @@ static int amb_apply(const Game *g, void *st, const Action *a, Events *ev)
 
 /* ---- Who acts, results ------------------------------------------------------ */
 
-static void set_result(Status *out, unsigned winners, const char *reason)
+static void set_result(Status *out, unsigned winners, int code, const char *reason)
 {
     out->over = 1;
     out->winners = winners;
+    out->code = code;
     str_copy(out->reason, sizeof out->reason, reason);
 }
 
@@ -260,13 +261,13 @@ static int position_end(const Game *g, const AmbState *s, Status *out)
     Move list[AMB_MAX_MOVES];
     const int side = s->pos.side, n = amb_moves(&s->pos, list);
     if (n == 0) {
-        set_result(out, 1u << (side ^ 1), "no square to name");
+        set_result(out, 1u << (side ^ 1), END_NO_SQUARE, "no square to name");
         return 1;
     }
     if (!game_param(g, AM_MATE) || !amb_doomed(&s->pos, list, n))
         return 0;
     if (amb_king_attacked(&s->pos, side)) {
-        set_result(out, 1u << (side ^ 1), "mate");
+        set_result(out, 1u << (side ^ 1), END_MATE, "mate");
         return 1;
     }
     /* The parameter says what stalemate is for the side that delivered it:
@@ -276,7 +277,7 @@ static int position_end(const Game *g, const AmbState *s, Status *out)
         winners = 1u << (side ^ 1);
     else if (game_param(g, AM_STALEMATE) == STALE_LOSS)
         winners = 1u << side;
-    set_result(out, winners, "stalemate");
+    set_result(out, winners, END_STALEMATE, "stalemate");
     return 1;
 }
 
@@ -297,16 +298,16 @@ static void amb_status(const Game *g, const void *st, Status *out)
 {
     const AmbState *s = cst(st);
     if (s->phase == AP_OVER) {
-        set_result(out, 1u << s->pos.side, "king captured");
+        set_result(out, 1u << s->pos.side, END_KING_CAPTURED, "king captured");
         return;
     }
     if (s->phase == AP_CHOOSE || position_end(g, s, out))
         return;
     /* ORTH-9's automatic draws, between moves only. */
     if (game_param(g, AM_FIVEFOLD) && game_repetitions(g) >= 5)
-        set_result(out, 0, "fivefold repetition");
+        set_result(out, 0, END_FIVEFOLD, "fivefold repetition");
     else if (game_param(g, AM_SEVENTY_FIVE) && s->pos.halfmove >= 150)
-        set_result(out, 0, "seventy-five-move rule");
+        set_result(out, 0, END_SEVENTY_FIVE_MOVES, "seventy-five-move rule");
 }
 
 /* ORTH-9 claims, by the side about to name a square. */
@@ -317,11 +318,11 @@ static int amb_claim(const Game *g, const void *st, char *why, size_t n)
         return 0;
     if (game_param(g, AM_THREEFOLD) && game_repetitions(g) >= 3) {
         str_copy(why, n, "threefold repetition");
-        return 1;
+        return END_THREEFOLD;
     }
     if (game_param(g, AM_FIFTY) && s->pos.halfmove >= 100) {
         str_copy(why, n, "fifty-move rule");
-        return 1;
+        return END_FIFTY_MOVES;
     }
     return 0;
 }

@@ -498,10 +498,11 @@ static int ech_parse(const Game *g, const void *st, const ActionList *legal,
 
 /* ---- Status and draws ----------------------------------------------------- */
 
-static void set_result(Status *out, unsigned winners, const char *reason)
+static void set_result(Status *out, unsigned winners, int code, const char *reason)
 {
     out->over = 1;
     out->winners = winners;
+    out->code = code;
     str_copy(out->reason, sizeof out->reason, reason);
 }
 
@@ -540,18 +541,18 @@ static void status_phase2(const Game *g, const EchState *s, Status *out)
     if (!two && ech_active_count(s) == 1) {
         for (int i = 0; i < 3; i++)
             if (!(s->out & (1u << i)))
-                set_result(out, 1u << i, "last side standing");
+                set_result(out, 1u << i, END_LAST_SIDE_STANDING, "last side standing");
         return;
     }
     if (two && ech_merged_count(s) == 0) {
         if (game_param(g, EP_DUO_EMPTY))
-            set_result(out, 3u, "the merged side lost its last piece");
+            set_result(out, 3u, END_MERGED_SIDE_EMPTY, "the merged side lost its last piece");
         else
-            set_result(out, 0, "the merged side lost its last piece");
+            set_result(out, 0, END_MERGED_SIDE_EMPTY, "the merged side lost its last piece");
         return;
     }
     if (game_param(g, EP_PASS_ROUND) && s->passes >= ech_active_count(s)) {
-        set_result(out, 0, "a full round of passes");
+        set_result(out, 0, END_PASS_ROUND, "a full round of passes");
         return;
     }
     EMove mv[ECH_MAX_MOVES];
@@ -559,18 +560,18 @@ static void status_phase2(const Game *g, const EchState *s, Status *out)
         return;
     const unsigned att = ech_king_attackers(s, s->to_move);
     if (!att) {
-        set_result(out, 0, "stalemate");
+        set_result(out, 0, END_STALEMATE, "stalemate");
         return;
     }
     if (two) {
         if ((att & 4u) || game_param(g, EP_DUO_MATE) == 0)
-            set_result(out, 4u, "checkmate: the merged side wins");
+            set_result(out, 4u, END_DUO_MATE, "checkmate: the merged side wins");
         else
-            set_result(out, 0, "checkmate without a merged attacker: a draw");
+            set_result(out, 0, END_DUO_MATE_DRAWN, "checkmate without a merged attacker: a draw");
     } else if ((att & 4u) && game_param(g, EP_E_MATE) == 0) {
-        set_result(out, 4u, "checkmate by a merged piece: the merged side wins");
+        set_result(out, 4u, END_MERGED_MATE, "checkmate by a merged piece: the merged side wins");
     } else {
-        set_result(out, att, "checkmate");
+        set_result(out, att, END_CHECKMATE, "checkmate");
     }
 }
 
@@ -587,21 +588,21 @@ static void ech_status(const Game *g, const void *st, Status *out)
         EMove mv[ECH_MAX_MOVES];
         if (ech_moves(g, s, mv) == 0) {
             if (out->in_check)
-                set_result(out, 1u << (s->to_move ^ 1), "checkmate");
+                set_result(out, 1u << (s->to_move ^ 1), END_CHECKMATE, "checkmate");
             else
-                set_result(out, 0, "stalemate");
+                set_result(out, 0, END_STALEMATE, "stalemate");
         }
     }
     if (out->over)
         return;
     const int nact = s->phase == 2 ? ech_active_count(s) : 2;
     if (game_param(g, EP_FIVEFOLD) && game_repetitions(g) >= 5)
-        set_result(out, 0, "fivefold repetition");
+        set_result(out, 0, END_FIVEFOLD, "fivefold repetition");
     else if (game_param(g, EP_SEVENTY_FIVE) && s->halfmove >= 75 * nact)
-        set_result(out, 0, "seventy-five-move rule");
+        set_result(out, 0, END_SEVENTY_FIVE_MOVES, "seventy-five-move rule");
     else if (game_param(g, EP_INSUFFICIENT) && (s->phase == 1 || (s->out & 4u)) &&
              insufficient(s))
-        set_result(out, 0, "insufficient material");
+        set_result(out, 0, END_INSUFFICIENT_MATERIAL, "insufficient material");
 }
 
 static int ech_claim(const Game *g, const void *st, char *why, size_t n)
@@ -610,11 +611,11 @@ static int ech_claim(const Game *g, const void *st, char *why, size_t n)
     const int nact = s->phase == 2 ? ech_active_count(s) : 2;
     if (game_param(g, EP_THREEFOLD) && game_repetitions(g) >= 3) {
         str_copy(why, n, "threefold repetition");
-        return 1;
+        return END_THREEFOLD;
     }
     if (game_param(g, EP_FIFTY) && s->halfmove >= 50 * nact) {
         str_copy(why, n, "fifty-move rule");
-        return 1;
+        return END_FIFTY_MOVES;
     }
     return 0;
 }

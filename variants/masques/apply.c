@@ -18,11 +18,11 @@
 
 #define ALL SEATS_ALL
 
-static void set_over(MqState *s, unsigned winners, const char *reason)
+static void set_over(MqState *s, unsigned winners, int end)
 {
     s->phase = PH_OVER;
     s->winners = (uint8_t)winners;
-    str_copy(s->reason, sizeof s->reason, reason);
+    s->end = (uint8_t)end;
 }
 
 static void clear_battle(MqState *s)
@@ -76,13 +76,13 @@ static int end_by_full_reveal(MqState *s, Events *ev)
         return 0;
     if (done == 3) {
         ev_emit(ev, ALL, "both sides have every piece revealed and no King");
-        set_over(s, 0, "full reveal of both sides without King");
+        set_over(s, 0, END_FULL_REVEAL_BOTH);
         return 1;
     }
     int loser = done == 1 ? MQ_WHITE : MQ_BLACK;
     ev_emit(ev, ALL, "every piece %s has left is revealed, and %s has no King",
             MQ_SIDE_NAMES[loser], MQ_SIDE_NAMES[loser]);
-    set_over(s, 1u << (loser ^ 1), "full reveal without King");
+    set_over(s, 1u << (loser ^ 1), END_FULL_REVEAL);
     return 1;
 }
 
@@ -97,7 +97,7 @@ static int end_by_check_after_battle(const Game *g, MqState *s, int attacker,
         return 0;
     ev_emit(ev, ALL, "after the battle %s's King is attacked: %s loses",
             MQ_SIDE_NAMES[attacker], MQ_SIDE_NAMES[attacker]);
-    set_over(s, 1u << (attacker ^ 1), "check after reveal");
+    set_over(s, 1u << (attacker ^ 1), END_CHECK_AFTER_REVEAL);
     return 1;
 }
 
@@ -327,7 +327,7 @@ static void play_move(const Game *g, MqState *s, const MqMove *m, Events *ev)
             mq_remove(s, victim, 0);
             if (king) { /* a hidden figure attacked it unseen (MASQ-14) */
                 mq_move_piece(s, id, m->to);
-                set_over(s, 1u << X, "King captured");
+                set_over(s, 1u << X, END_KING_CAPTURED);
                 return;
             }
         }
@@ -442,7 +442,7 @@ static void settle_call(const Game *g, MqState *s, int winner, Events *ev)
             attacker_lands(s);
         ev_emit(ev, ALL, "the all-in at %d is called and %s wins the battle: %s wins "
                 "the game", s->bid, MQ_SIDE_NAMES[winner], MQ_SIDE_NAMES[winner]);
-        set_over(s, 1u << winner, "all-in won");
+        set_over(s, 1u << winner, END_ALL_IN);
         return;
     }
     s->loser = (uint8_t)L;
@@ -533,7 +533,7 @@ static void answer_reveal(const Game *g, MqState *s, int promo, Events *ev)
     }
     if (s->ann_mate && p->fig == FIG_KING) {
         ev_emit(ev, ALL, "mask mate on %s's King", MQ_SIDE_NAMES[O]);
-        set_over(s, 1u << (O ^ 1), "mask mate on the King");
+        set_over(s, 1u << (O ^ 1), END_MASK_MATE);
         return;
     }
     /* As MASQ-13: the piece revealed attacks the announcer's revealed King
@@ -541,7 +541,7 @@ static void answer_reveal(const Game *g, MqState *s, int promo, Events *ev)
     if (mq_in_check(g, s, O ^ 1, GEN_FULL)) {
         ev_emit(ev, ALL, "the %s revealed on %s attacks %s's King: %s loses",
                 MQ_FIG_NAMES[p->fig], sq, MQ_SIDE_NAMES[O ^ 1], MQ_SIDE_NAMES[O ^ 1]);
-        set_over(s, 1u << O, "check after reveal");
+        set_over(s, 1u << O, END_CHECK_AFTER_REVEAL);
         return;
     }
     end_answer(s, ev);

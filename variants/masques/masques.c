@@ -85,11 +85,11 @@ static int mq_claim(const Game *g, const void *st, char *why, size_t n)
         return 0;
     if (game_param(g, MP_THREEFOLD) && game_repetitions(g) >= 3) {
         str_copy(why, n, "threefold repetition");
-        return 1;
+        return END_THREEFOLD;
     }
     if (game_param(g, MP_FIFTY) && s->halfmove >= 100) {
         str_copy(why, n, "fifty-move rule");
-        return 1;
+        return END_FIFTY_MOVES;
     }
     return 0;
 }

@@ -120,7 +120,7 @@ typedef struct MqState {
     uint32_t before[MQ_NPIECES];/* mover's threats before its action, by target */
     /* an end decided by an event (all-in, mask mate on the King ...) */
     uint8_t winners;
-    char reason[64];
+    uint8_t end;                /* its EndCode (variant.h); view.c gives its text */
     /* pieces off the board, in the order they left */
     uint8_t nlost;
     MqLost lost[MQ_NPIECES];

@@ -482,7 +482,7 @@ static int check_tokens(const Game *g, MqState *s, Error *e)
          * it (docs/MASQUES.md, "Position string"). */
         s->phase = PH_OVER;
         s->winners = (uint8_t)(1u << (mover ^ 1));
-        str_copy(s->reason, sizeof s->reason, "check after reveal");
+        s->end = END_CHECK_AFTER_REVEAL;
     }
     return 0;
 }

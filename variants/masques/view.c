@@ -19,11 +19,26 @@
 
 /* ---- Result ---------------------------------------------------------------- */
 
-static void set_result(Status *out, unsigned winners, const char *reason)
+static void set_result(Status *out, unsigned winners, int code, const char *reason)
 {
     out->over = 1;
     out->winners = winners;
+    out->code = code;
     str_copy(out->reason, sizeof out->reason, reason);
+}
+
+/* The text of an end an event decided (MqState.end): one text per code. */
+static const char *end_text(int code)
+{
+    switch (code) {
+    case END_FULL_REVEAL_BOTH: return "full reveal of both sides without King";
+    case END_FULL_REVEAL: return "full reveal without King";
+    case END_CHECK_AFTER_REVEAL: return "check after reveal";
+    case END_KING_CAPTURED: return "King captured";
+    case END_ALL_IN: return "all-in won";
+    case END_MASK_MATE: return "mask mate on the King";
+    default: return "the game is over";
+    }
 }
 
 void mq_status(const Game *g, const void *st, Status *out)
@@ -35,22 +50,22 @@ void mq_status(const Game *g, const void *st, Status *out)
         if (mq_in_check(g, s, side, GEN_PUBLIC))
             out->in_check |= 1u << side;
     if (s->phase == PH_OVER) {
-        set_result(out, s->winners, s->reason);
+        set_result(out, s->winners, s->end, end_text(s->end));
         return;
     }
     if (s->phase != PH_PLAY)
         return; /* a turn under way is finished first */
     if (!mq_has_move(g, s)) { /* MASQ-14, judged on the true figures */
         if (mq_in_check(g, s, s->side, GEN_FULL))
-            set_result(out, 1u << (s->side ^ 1), "checkmate");
+            set_result(out, 1u << (s->side ^ 1), END_CHECKMATE, "checkmate");
         else
-            set_result(out, 0, "stalemate");
+            set_result(out, 0, END_STALEMATE, "stalemate");
         return;
     }
     if (game_param(g, MP_FIVEFOLD) && game_repetitions(g) >= 5)
-        set_result(out, 0, "fivefold repetition");
+        set_result(out, 0, END_FIVEFOLD, "fivefold repetition");
     else if (game_param(g, MP_SEVENTY_FIVE) && s->halfmove >= 150)
-        set_result(out, 0, "seventy-five-move rule");
+        set_result(out, 0, END_SEVENTY_FIVE_MOVES, "seventy-five-move rule");
 }
 
 /* ---- Views ---------------------------------------------------------------------- */

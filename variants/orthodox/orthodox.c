@@ -258,10 +258,11 @@ static uint64_t orth_hash(const Game *g, const void *st)
     return cstate(st)->pos.key;
 }
 
-static void set_result(Status *out, unsigned winners, const char *reason)
+static void set_result(Status *out, unsigned winners, int code, const char *reason)
 {
     out->over = 1;
     out->winners = winners;
+    out->code = code;
     str_copy(out->reason, sizeof out->reason, reason);
 }
 
@@ -274,18 +275,18 @@ static void orth_status(const Game *g, const void *st, Status *out)
     out->in_check = check ? 1u << p->side : 0;
     if (!moves) { /* ORTH-7 */
         if (check)
-            set_result(out, 1u << (p->side ^ 1), "checkmate");
+            set_result(out, 1u << (p->side ^ 1), END_CHECKMATE, "checkmate");
         else
-            set_result(out, 0, "stalemate");
+            set_result(out, 0, END_STALEMATE, "stalemate");
         return;
     }
     /* ORTH-9 automatic draws; a mate on the 150th ply was caught above. */
     if (game_param(g, P_FIVEFOLD) && game_repetitions(g) >= 5)
-        set_result(out, 0, "fivefold repetition");
+        set_result(out, 0, END_FIVEFOLD, "fivefold repetition");
     else if (game_param(g, P_SEVENTY_FIVE) && p->halfmove >= 150)
-        set_result(out, 0, "seventy-five-move rule");
+        set_result(out, 0, END_SEVENTY_FIVE_MOVES, "seventy-five-move rule");
     else if (game_param(g, P_INSUFFICIENT) && chess_insufficient_material(p))
-        set_result(out, 0, "insufficient material");
+        set_result(out, 0, END_INSUFFICIENT_MATERIAL, "insufficient material");
 }
 
 /* ORTH-9: draws the player to move may claim. */
@@ -293,11 +294,11 @@ static int orth_claim(const Game *g, const void *st, char *why, size_t n)
 {
     if (game_param(g, P_THREEFOLD) && game_repetitions(g) >= 3) {
         str_copy(why, n, "threefold repetition");
-        return 1;
+        return END_THREEFOLD;
     }
     if (game_param(g, P_FIFTY) && cstate(st)->pos.halfmove >= 100) {
         str_copy(why, n, "fifty-move rule");
-        return 1;
+        return END_FIFTY_MOVES;
     }
     return 0;
 }

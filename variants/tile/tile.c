@@ -417,13 +417,15 @@ static void tile_draw_note(const Game *g, const void *st, char *buf, size_t n)
     sb_free(&b);
 }
 
-static void draw_result(const Game *g, const TileState *s, Status *out, const char *why)
+static void draw_result(const Game *g, const TileState *s, Status *out, int code,
+                        const char *why)
 {
     StrBuf b = STRBUF_INIT;
     sb_printf(&b, "%s; ", why);
     scores(g, s, &b);
     out->over = 1;
     out->winners = 0;
+    out->code = code;
     str_copy(out->reason, sizeof out->reason, sb_str(&b));
     sb_free(&b);
 }
@@ -437,13 +439,14 @@ static void tile_status(const Game *g, const void *st, Status *out)
             if (tile_in_game(s, c))
                 out->winners = 1u << c;
         out->over = 1;
+        out->code = END_LAST_KING;
         str_copy(out->reason, sizeof out->reason, "the last King on the table (TILE-10)");
         return;
     }
     if (tile_structural_end(s))
-        draw_result(g, s, out, "a full round of passes (TILE-9)");
+        draw_result(g, s, out, END_PASS_ROUND, "a full round of passes (TILE-9)");
     else if (game_repetitions(g) >= 3)
-        draw_result(g, s, out, "threefold repetition (TILE-11)");
+        draw_result(g, s, out, END_THREEFOLD, "threefold repetition (TILE-11)");
 }
 
 /* The same table up to a translation, the same commands, hands and seat to
