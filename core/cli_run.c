@@ -352,7 +352,6 @@ static int cmd_view(Batch *b, const char *arg, Error *e)
 static int cmd_status(Batch *b, const char *arg, Error *e)
 {
     (void)arg;
-    (void)e;
     answer_status(b);
     int side = game_to_act(b->g) >= 0 ? game_side_to_move(b->g) : -1;
     sb_puts(&b->json, ",\"side_to_move\":");
@@ -364,6 +363,16 @@ static int cmd_status(Batch *b, const char *arg, Error *e)
     json_seat(b, "draw_offer", offer);
     sb_printf(&b->json, ",\"ply\":%d,\"repetitions\":%d", game_history_len(b->g),
               game_repetitions(b->g));
+    /* the public facts a view gives in words: phase, who commands what,
+     * turn order, sides out, threats, scores (issue 19 point 7) */
+    View *v = malloc(sizeof *v);
+    if (!v)
+        return err_set(e, "out of memory");
+    RenderNames names;
+    cli_names(b->g, &names);
+    game_view(b->g, -1, v);
+    render_facts_json(v, &names, &b->json);
+    free(v);
     StrBuf st = STRBUF_INIT;
     cli_status_line(b->g, &st);
     sb_printf(&b->text, "%s", sb_str(&st));

@@ -1433,7 +1433,15 @@ static int view_fill(const Game *g, int seat, const Status *s, int to_act, View 
         out->geo.bounded = 1;
         out->geo.width = out->geo.height = 8;
     }
-    g->cfg.variant->view(g, g->st, seat, out);
+    const VariantOps *v = g->cfg.variant;
+    str_copy(out->phase, sizeof out->phase, s->over ? "over"
+             : v->version >= 4 && v->phase ? v->phase(g, g->st) : "play");
+    for (int i = 0; i < g->cfg.nseats && i < MAX_SEATS; i++)
+        out->commands[i] = seat_sides(g, i);
+    out->norder = g->cfg.nsides; /* the sides in turn, unless the variant says */
+    for (int i = 0; i < g->cfg.nsides && i < MAX_SIDES; i++)
+        out->order[i] = (int8_t)i;
+    v->view(g, g->st, seat, out);
     return cv_alloc_failures() == failures ? 0 : -1;
 }
 

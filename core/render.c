@@ -818,6 +818,57 @@ static void json_last_move(const View *v, StrBuf *out)
     sb_putc(out, '}');
 }
 
+/* Scores by side, for the sides still in the game. */
+static void json_scores(const View *v, const RenderNames *n, StrBuf *out)
+{
+    if (!v->has_scores) {
+        sb_puts(out, "null");
+        return;
+    }
+    sb_putc(out, '{');
+    for (int i = 0, k = 0; i < n->nsides && i < MAX_SIDES; i++) {
+        if (v->out & (1u << i))
+            continue;
+        if (k++)
+            sb_putc(out, ',');
+        render_json_name(out, n->side, n->nsides, i);
+        sb_printf(out, ":%d", v->scores[i]);
+    }
+    sb_putc(out, '}');
+}
+
+void render_facts_json(const View *v, const RenderNames *n, StrBuf *out)
+{
+    sb_puts(out, ",\"phase\":");
+    sb_json_str(out, v->phase[0] ? v->phase : "play");
+    sb_puts(out, ",\"commands\":{");
+    for (int i = 0; i < n->nseats && i < MAX_SEATS; i++) {
+        if (i)
+            sb_putc(out, ',');
+        render_json_name(out, n->seat, n->nseats, i);
+        sb_putc(out, ':');
+        json_mask(out, v->commands[i], n);
+    }
+    sb_puts(out, "},\"turn_order\":");
+    if (v->norder > 0) {
+        sb_putc(out, '[');
+        for (int i = 0; i < v->norder && i < MAX_SIDES; i++) {
+            if (i)
+                sb_putc(out, ',');
+            render_json_name(out, n->side, n->nsides, v->order[i]);
+        }
+        sb_putc(out, ']');
+    } else {
+        sb_puts(out, "null");
+    }
+    sb_puts(out, ",\"out\":");
+    json_mask(out, v->out, n);
+    sb_puts(out, ",\"threatened\":");
+    json_mask(out, v->threatened, n);
+    sb_puts(out, ",\"scores\":");
+    json_scores(v, n, out);
+}
+
 void render_view_json(const View *v, const RenderNames *n,
                       const char *const *msgs, int nmsgs, StrBuf *out)
 {
@@ -852,6 +903,7 @@ void render_view_json(const View *v, const RenderNames *n,
     json_lines(out, v->info);
     sb_puts(out, ",\"status\":");
     render_status_json(&v->status, n, out);
+    render_facts_json(v, n, out);
     sb_puts(out, ",\"messages\":[");
     for (int i = 0; i < nmsgs; i++) {
         if (i)

@@ -82,6 +82,11 @@ void render_view_text(const View *v, const RenderNames *n,
 void render_view_json(const View *v, const RenderNames *n,
                       const char *const *msgs, int nmsgs, StrBuf *out);
 
+/* The public facts of a View as JSON members, each after a ',': phase,
+ * commands (by seat), turn_order, out, threatened, scores
+ * (docs/PROTOCOL.md, "view"). */
+void render_facts_json(const View *v, const RenderNames *n, StrBuf *out);
+
 /* A Status as one JSON object (docs/PROTOCOL.md, "status object"). */
 void render_status_json(const Status *s, const RenderNames *n, StrBuf *out);
 

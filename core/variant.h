@@ -112,6 +112,20 @@ typedef struct View {
     char last_text[48];       /* the last action as this seat may read it */
     int has_draw_offer;       /* a draw offer stands (filled by the core) */
     int draw_offer_seat;      /* ... made by this seat */
+    /* Public facts, for programs (docs/PROTOCOL.md, "view"): what the
+     * text view says in words.  The core fills phase, commands and the
+     * default turn order. */
+    char phase[16];           /* game:phase()'s word ("setup", "play", "over") */
+    unsigned commands[MAX_SEATS]; /* mask of the sides each seat commands now */
+    int norder;               /* the turn order: the core fills every side in
+                                 its order; a variant with another order
+                                 (Échiqueté's cycle) rewrites it */
+    int8_t order[MAX_SIDES];  /* sides in the order they move */
+    unsigned out;             /* sides out of the game (Échiqueté, Tile) */
+    unsigned threatened;      /* sides whose King only trapped pieces
+                                 threaten (Tile, TILE-7) */
+    int has_scores;           /* scores counted (Tile, TILE-11) */
+    int scores[MAX_SIDES];    /* ... per side still in the game */
     int brief;                /* built by game_view_brief (look-ahead): the
                                  variant may leave the texts below empty */
     char position[2048];      /* a position string, only if the seat may see all */

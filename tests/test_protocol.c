@@ -2,7 +2,9 @@
  * test_protocol.c -- the machine protocol of `chessvar run --json`
  * (docs/PROTOCOL.md) as a front end reads it, issue 19 point 7: every end
  * of every variant and of the core's meta actions carries a stable
- * `reason_code` beside its text; Tile's `first` parameter is refused
+ * `reason_code` beside its text; the status answer and every view carry
+ * the phase, the sides each seat commands, the turn order, the sides out,
+ * Tile's threatened Kings and scores; Tile's `first` parameter is refused
  * beside --fen; errors about a seat name it.
  *
  * Invariant: answers are read as JSON (core/json.h), member by member,
@@ -81,6 +83,15 @@ static void assert_member(const Json *o, const char *path, const char *want)
     }
     if (j->type != JSON_STRING || strcmp(j->str, want) != 0)
         fail_msg("%s: %.*s, not \"%s\"", path, (int)j->len, j->text, want);
+}
+
+/* The member at path, written back as JSON text, is exactly want
+ * ("[\"white\"]", "{\"white\":15}"): the parser keeps each value's text. */
+static void assert_json(const Json *o, const char *path, const char *want)
+{
+    const Json *j = at(o, path);
+    if (j->len != strlen(want) || strncmp(j->text, want, j->len) != 0)
+        fail_msg("%s: %.*s, not %s", path, (int)j->len, j->text, want);
 }
 
 /* The last answer of the run; every answer must have been a success. */
@@ -283,6 +294,124 @@ static void test_issue19_7_codes_follow_the_texts_in_random_games(void **state)
     }
 }
 
+/* ---- The phase, the commands, the turn order, the sides out ----------------- */
+
+/* issue 19 point 7: `phase` is game:phase()'s word, in `status` and in
+ * the view, "over" at the end. */
+static void test_issue19_7_phase_of_each_variant(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *args, *input, *phase;
+    } CASES[] = {
+        {"orthodox", "", "play"},
+        {"orthodox", FOOLS, "over"},
+        {"masques", "", "setup"},
+        {"masques", "as white standard\nas black standard\n", "play"},
+        {"masques --fen '4k~3/1n~p~p~1p~p~1/2N~5/8/8/8/PP4PP/3RK3 w - - 0 1'", "c6d7\n",
+         "bid"},
+        {"ambigus", "", "name"},
+        {"ambigus", "c3\n", "choose"}, /* Nb1 or the c-pawn: Black chooses */
+        {"echiquete", "", "phase1"},
+        {"echiquete", "e4\nd5\nexd5=P*\nas white takeover\n", "phase2"},
+        {"tile", "", "placement"},
+        {"tile --fen 'wK0,0 bK1,0 turn:w'", "", "play"},
+    };
+    for (size_t i = 0; i < ARRAY_LEN(CASES); i++) {
+        char args[256], in[256];
+        snprintf(args, sizeof args, "run %s --json", CASES[i].args);
+        snprintf(in, sizeof in, "%sstatus\nview\n", CASES[i].input);
+        Answers r;
+        answers(&r, args, in);
+        const Json *v = last_ok(&r);
+        assert_member(r.a[r.n - 2], "phase", CASES[i].phase);
+        assert_member(v, "view.phase", CASES[i].phase);
+        answers_free(&r);
+    }
+}
+
+/* issue 19 point 7: `commands` gives the sides each seat commands now;
+ * `turn_order` and `out` what the text view says of the turn. */
+static void test_issue19_7_commands_turn_order_and_sides_out(void **state)
+{
+    (void)state;
+    Answers r;
+    answers(&r, "run orthodox --json", "status\n");
+    const Json *a = last_ok(&r);
+    assert_json(a, "commands", "{\"white\":[\"white\"],\"black\":[\"black\"]}");
+    assert_json(a, "turn_order", "[\"white\",\"black\"]");
+    assert_json(a, "out", "[]");
+    answers_free(&r);
+
+    /* ECHQ-12, two seats: White's seat takes the merged side, Black's
+     * commands both colours; the phase-2 cycle after a White move is
+     * merged, black, white (ECHQ-9) */
+    answers(&r, "run echiquete --json", "e4\nd5\nexd5=P*\nas white takeover\nstatus\n"
+                                         "as black view\n");
+    a = last_ok(&r);
+    const Json *st = r.a[r.n - 2];
+    assert_json(st, "commands", "{\"white\":[\"merged\"],\"black\":[\"white\",\"black\"]}");
+    assert_json(st, "turn_order", "[\"merged\",\"black\",\"white\"]");
+    assert_json(a, "view.commands", "{\"white\":[\"merged\"],\"black\":[\"white\",\"black\"]}");
+    assert_json(a, "view.turn_order", "[\"merged\",\"black\",\"white\"]");
+    assert_json(a, "view.out", "[]");
+    answers_free(&r);
+
+    /* ECHQ-13, three seats: Black mated by White alone goes out */
+    answers(&r, "run echiquete --seats 3 --fen '*N6k/8/5P2/8/8/8/8/K5Q1 w - - 0 1 phase=2 "
+                "cycle=ewb seats=0,1,2' --json", "Qg7\nstatus\nview\n");
+    a = last_ok(&r);
+    assert_json(r.a[1], "out", "[\"black\"]");
+    assert_json(r.a[1], "turn_order", "[\"merged\",\"white\",\"black\"]");
+    assert_json(r.a[1], "commands",
+                "{\"white\":[\"white\"],\"black\":[\"black\"],\"merged\":[\"merged\"]}");
+    assert_json(a, "view.out", "[\"black\"]");
+    answers_free(&r);
+
+    /* TILE-10: blue took red's King; white takes blue's and commands all three */
+    answers(&r, "run tile --sides 4 --fen 'wK0,1 wB1,1 wR0,0 rN1,0 uK2,0 uP3,0 bP4,0 bK5,0 "
+                "wP1,-1 turn:w cmd:r=u' --json", "status\n1,1-2,0\nstatus\nview\n");
+    a = last_ok(&r);
+    assert_json(r.a[0], "commands", "{\"white\":[\"white\"],\"black\":[\"black\"],"
+                                    "\"red\":[],\"blue\":[\"red\",\"blue\"]}");
+    assert_json(r.a[0], "out", "[\"red\"]");
+    assert_json(r.a[2], "commands", "{\"white\":[\"white\",\"red\",\"blue\"],"
+                                    "\"black\":[\"black\"],\"red\":[],\"blue\":[]}");
+    assert_json(r.a[2], "out", "[\"red\",\"blue\"]");
+    assert_json(a, "view.out", "[\"red\",\"blue\"]");
+    answers_free(&r);
+}
+
+/* issue 19 point 7: Tile's threatened Kings (TILE-7) and scores (TILE-11:
+ * Q 12, R 5, N 3, P 1, K 0), null during placement. */
+static void test_issue19_7_tile_threats_and_scores(void **state)
+{
+    (void)state;
+    /*  y=1  wQ  wN  .   .   bQ      bR is trapped and attacks wK:
+     *  y=0  wK  .   bR  bP  bK      a threat, not a check (TILE-7) */
+    Answers r;
+    answers(&r, "run tile --fen 'wQ0,1 wN1,1 bQ4,1 wK0,0 bR2,0 bP3,0 bK4,0 turn:w' --json",
+            "status\nview\n");
+    const Json *a = last_ok(&r);
+    assert_json(r.a[0], "threatened", "[\"white\"]");
+    assert_json(r.a[0], "status.in_check", "[]");
+    assert_json(r.a[0], "scores", "{\"white\":15,\"black\":18}");
+    assert_json(a, "view.threatened", "[\"white\"]");
+    assert_json(a, "view.scores", "{\"white\":15,\"black\":18}");
+    answers_free(&r);
+
+    answers(&r, "run tile --json", "status\n");
+    a = last_ok(&r);
+    assert_json(a, "scores", "null");
+    assert_json(a, "threatened", "[]");
+    answers_free(&r);
+
+    answers(&r, "run orthodox --json", "status\n");
+    a = last_ok(&r);
+    assert_json(a, "scores", "null");
+    answers_free(&r);
+}
+
 /* ---- Options that clash, errors that name the seat --------------------------- */
 
 /* issue 19 point 7: Tile's `first` and a --fen both say who moves first:
@@ -355,6 +484,9 @@ int main(void)
         cmocka_unit_test(test_issue19_7_every_code_is_reached_and_documented),
         cmocka_unit_test(test_issue19_7_no_code_while_the_game_goes_on),
         cmocka_unit_test(test_issue19_7_codes_follow_the_texts_in_random_games),
+        cmocka_unit_test(test_issue19_7_phase_of_each_variant),
+        cmocka_unit_test(test_issue19_7_commands_turn_order_and_sides_out),
+        cmocka_unit_test(test_issue19_7_tile_threats_and_scores),
         cmocka_unit_test(test_issue19_7_tile_first_with_fen_is_refused),
         cmocka_unit_test(test_issue19_7_bot_error_names_the_seat),
         cmocka_unit_test(test_issue19_7_no_seat_minus_one_after_the_end),

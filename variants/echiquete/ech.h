@@ -77,6 +77,8 @@ typedef struct EMove {
 
 /* Engine (engine.c). */
 int ech_two_seat(const EchState *s);
+/* The side at place i (0 .. 2) of the phase-2 turn cycle (ECHQ-9). */
+int ech_cycle_side(const EchState *s, int i);
 int ech_active_count(const EchState *s);
 int ech_merged_count(const EchState *s);
 int ech_king_square(const EchState *s, int colour);

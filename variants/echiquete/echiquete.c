@@ -905,6 +905,17 @@ static void ech_view(const Game *g, const void *st, int seat, View *v)
     }
     if (v->brief) /* look-ahead: the pieces are all it needs */
         return;
+    /* the turn order and the sides out, as view_info says them */
+    if (s->phase == 2) {
+        v->norder = 3;
+        for (int i = 0; i < 3; i++)
+            v->order[i] = (int8_t)ech_cycle_side(s, i);
+        v->out = s->out;
+    } else {
+        v->norder = 2;
+        v->order[0] = ES_WHITE;
+        v->order[1] = ES_BLACK;
+    }
     last_move_text(g, v);
     view_info(g, s, seat, v);
     StrBuf b = STRBUF_INIT;

@@ -584,6 +584,11 @@ int ech_moves(const Game *g, const EchState *s, EMove *out)
 static const uint8_t CYCLES[2][3] = {{ES_MERGED, ES_WHITE, ES_BLACK},
                                      {ES_MERGED, ES_BLACK, ES_WHITE}};
 
+int ech_cycle_side(const EchState *s, int i)
+{
+    return CYCLES[s->cycle][i];
+}
+
 static int cycle_index(const EchState *s, int side)
 {
     for (int i = 0; i < 3; i++)

@@ -394,12 +394,20 @@ static int tile_parse_seq(const Game *g, const void *st, int seat, const char *t
 
 /* ---- Status, draws, the repetition key ----------------------------------------- */
 
-static void scores(const Game *g, const TileState *s, StrBuf *out)
+/* TILE-11: each seat's score, the values of the pieces it commands. */
+static void score_count(const Game *g, const TileState *s, int *score)
 {
     const Params *pv = game_params(g);
-    int score[TILE_MAX_SIDES] = {0};
+    for (int c = 0; c < TILE_MAX_SIDES; c++)
+        score[c] = 0;
     for (int i = 0; i < s->n; i++)
         score[s->cmd[s->p[i].col]] += pv->values[s->p[i].fig];
+}
+
+static void scores(const Game *g, const TileState *s, StrBuf *out)
+{
+    int score[TILE_MAX_SIDES];
+    score_count(g, s, score);
     sb_puts(out, "scores:");
     int first = 1;
     for (int c = 0; c < s->nsides; c++)
@@ -661,6 +669,18 @@ static void tile_view(const Game *g, const void *st, int seat, View *v)
         }
     if (v->brief) /* look-ahead: the pieces are all it needs */
         return;
+    /* what view_info says in words: sides out, threats, scores */
+    for (int c = 0; c < s->nsides; c++)
+        if (!tile_in_game(s, c))
+            v->out |= 1u << c;
+    tile_checks(s, &v->threatened);
+    if (!tile_placing(s)) {
+        int score[TILE_MAX_SIDES];
+        score_count(g, s, score);
+        v->has_scores = 1;
+        for (int c = 0; c < s->nsides && c < MAX_SIDES; c++)
+            v->scores[c] = score[c];
+    }
     last_move(g, v);
     view_info(g, s, seat, v);
     StrBuf b = STRBUF_INIT;
