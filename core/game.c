@@ -1442,6 +1442,11 @@ static int view_fill(const Game *g, int seat, const Status *s, int to_act, View 
     for (int i = 0; i < g->cfg.nsides && i < MAX_SIDES; i++)
         out->order[i] = (int8_t)i;
     v->view(g, g->st, seat, out);
+    if (s->over) { /* nobody's turn, no offer standing (issue 19 point 7) */
+        out->side_to_move = -1;
+        out->has_draw_offer = 0;
+        out->draw_offer_seat = -1;
+    }
     return cv_alloc_failures() == failures ? 0 : -1;
 }
 

@@ -101,7 +101,7 @@ typedef struct View {
     int seat;                 /* whose view */
     Geometry geo;             /* bounded board, or the unbounded plane */
     int nsides;
-    int side_to_move;         /* whose turn it is (-1 none) */
+    int side_to_move;         /* whose turn it is (-1 none, and once over) */
     int seat_to_act;          /* who must decide now (-1: game over) */
     int npieces;
     ViewPiece pieces[MAX_VIEW_PIECES];
@@ -110,7 +110,8 @@ typedef struct View {
     int has_last;             /* the last move's squares, if visible */
     Coord last_from, last_to;
     char last_text[48];       /* the last action as this seat may read it */
-    int has_draw_offer;       /* a draw offer stands (filled by the core) */
+    int has_draw_offer;       /* a draw offer stands (filled by the core;
+                                 never once the game is over) */
     int draw_offer_seat;      /* ... made by this seat */
     /* Public facts, for programs (docs/PROTOCOL.md, "view"): what the
      * text view says in words.  The core fills phase, commands and the

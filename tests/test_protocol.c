@@ -4,8 +4,9 @@
  * of every variant and of the core's meta actions carries a stable
  * `reason_code` beside its text; the status answer and every view carry
  * the phase, the sides each seat commands, the turn order, the sides out,
- * Tile's threatened Kings and scores; Tile's `first` parameter is refused
- * beside --fen; errors about a seat name it.
+ * Tile's threatened Kings and scores; once the game is over no field says
+ * a side is to move or a draw offer stands; Tile's `first` parameter is
+ * refused beside --fen; errors about a seat name it.
  *
  * Invariant: answers are read as JSON (core/json.h), member by member,
  * never by matching prose; every expectation was worked out from the
@@ -412,6 +413,64 @@ static void test_issue19_7_tile_threats_and_scores(void **state)
     answers_free(&r);
 }
 
+/* ---- Nothing stands once the game is over ----------------------------------- */
+
+/* issue 19 point 7: a draw offer that stood when the game ended, and the
+ * side that was to move, are gone from every answer: to_act,
+ * side_to_move, seat_to_act and draw_offer are null, in each variant. */
+static void test_issue19_7_nothing_stands_after_the_end(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *args, *input;
+    } CASES[] = {
+        {"orthodox", "e4\ne5\ndraw\nas black resign\n"},
+        {"orthodox", "f3\ne5\ng4\ndraw\nQh4\n"},
+        {"masques --fen 'r~n~b~q~k~b~n~r~/p~p~p~p~p~p~p~p~/8/8/8/8/P~P~P~P~P~P~P~P~/"
+         "R~N~B~Q~K~B~N~R~ w KQkq - 0 1'", "e2e4\ndraw\nas white resign\n"},
+        {"ambigus", "e4\ne5\ndraw\nas white resign\n"},
+        {"echiquete", "e4\ndraw\nas white resign\n"},
+        {"tile --fen 'wR0,0 wK1,0 bP2,0 bK3,0 turn:w'", "draw\nas black resign\n"},
+    };
+    for (size_t i = 0; i < ARRAY_LEN(CASES); i++) {
+        char args[256], in[256];
+        snprintf(args, sizeof args, "run %s --json", CASES[i].args);
+        snprintf(in, sizeof in, "%sstatus\nas white view\nas black view\n", CASES[i].input);
+        Answers r;
+        answers(&r, args, in);
+        last_ok(&r);
+        const Json *st = r.a[r.n - 3];
+        if (at(st, "status.over")->type != JSON_TRUE)
+            fail_msg("%s: the game goes on", args);
+        assert_member(r.a[r.n - 4], "to_act", NULL);
+        assert_member(st, "to_act", NULL);
+        assert_member(st, "side_to_move", NULL);
+        assert_member(st, "draw_offer", NULL);
+        for (int k = r.n - 2; k < r.n; k++) {
+            assert_member(r.a[k], "view.side_to_move", NULL);
+            assert_member(r.a[k], "view.seat_to_act", NULL);
+            assert_member(r.a[k], "view.draw_offer", NULL);
+            assert_member(r.a[k], "view.question", NULL);
+            assert_member(r.a[k], "view.phase", "over");
+        }
+        assert_member(st, "phase", "over");
+        answers_free(&r);
+    }
+}
+
+/* The offer itself is still told while the game goes on. */
+static void test_issue19_7_a_standing_offer_is_told(void **state)
+{
+    (void)state;
+    Answers r;
+    answers(&r, "run orthodox --json", "e4\ndraw\nstatus\nview\n");
+    const Json *a = last_ok(&r);
+    assert_member(r.a[2], "draw_offer", "black");
+    assert_member(a, "view.draw_offer", "black");
+    assert_member(a, "view.side_to_move", "black");
+    answers_free(&r);
+}
+
 /* ---- Options that clash, errors that name the seat --------------------------- */
 
 /* issue 19 point 7: Tile's `first` and a --fen both say who moves first:
@@ -487,6 +546,8 @@ int main(void)
         cmocka_unit_test(test_issue19_7_phase_of_each_variant),
         cmocka_unit_test(test_issue19_7_commands_turn_order_and_sides_out),
         cmocka_unit_test(test_issue19_7_tile_threats_and_scores),
+        cmocka_unit_test(test_issue19_7_nothing_stands_after_the_end),
+        cmocka_unit_test(test_issue19_7_a_standing_offer_is_told),
         cmocka_unit_test(test_issue19_7_tile_first_with_fen_is_refused),
         cmocka_unit_test(test_issue19_7_bot_error_names_the_seat),
         cmocka_unit_test(test_issue19_7_no_seat_minus_one_after_the_end),
