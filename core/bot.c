@@ -99,7 +99,8 @@ void bot_input_free(BotInput *in)
 /* ---- Levels ------------------------------------------------------------- */
 
 /* Indices of the play actions of in->legal, or of its meta actions when
- * there is no play action (resign, a draw to answer); how many. */
+ * there is no play action (a draw to answer; resign only for the seat to
+ * act); how many. */
 static int candidates(const BotInput *in, int *idx)
 {
     int n = 0;
@@ -109,7 +110,10 @@ static int candidates(const BotInput *in, int *idx)
     for (int i = 0; n == 0 && i < in->legal.n; i++)
         if (in->legal.v[i].kind != ACT_RESIGN && in->legal.v[i].kind != ACT_DRAW_OFFER)
             idx[n++] = i;
-    for (int i = 0; n == 0 && i < in->legal.n; i++)
+    /* Resigning (or offering a draw) is the last resort of the seat that
+     * must decide; a seat asked out of turn with nothing else has nothing
+     * to do. */
+    for (int i = 0; n == 0 && in->view->seat_to_act == in->seat && i < in->legal.n; i++)
         idx[n++] = i;
     return n;
 }
@@ -666,9 +670,14 @@ int bot_choose_limited(const BotInput *in, int level, const BotLimits *lim, Rng 
     free(idx);
     if (pick < 0 && n > 0)
         return -1; /* a house rule's hook failed: e says how */
+    const char *who = in->seat_name[0] ? in->seat_name : "its seat";
+    if (pick < 0 && in->view->seat_to_act != in->seat && in->legal.n > 0)
+        return err_set(e, "the %s bot has nothing to do: %s is not the seat to act and "
+                          "has no move to make now (a bot does not resign out of turn)",
+                       bot_level_name(level), who);
     if (pick < 0)
         return err_set(e, "the %s bot has nothing to do: no action is open to %s now",
-                       bot_level_name(level), in->seat_name[0] ? in->seat_name : "its seat");
+                       bot_level_name(level), who);
     *out = in->legal.v[pick];
     return 0;
 }

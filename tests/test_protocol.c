@@ -522,6 +522,29 @@ static void test_issue19_7_bot_error_names_the_seat(void **state)
     answers_free(&r);
 }
 
+/* A bot asked for a seat that is not to act, with only resign and a draw
+ * offer open, has nothing to do: it never resigns out of turn (it did:
+ * "black: resign" after 'as black bot random' at the start). */
+static void test_bot_out_of_turn_does_not_resign(void **state)
+{
+    (void)state;
+    static const char *const levels[] = {"random", "greedy", "search"};
+    for (int i = 0; i < 3; i++) {
+        char cmd[64];
+        snprintf(cmd, sizeof cmd, "as black bot %s\nstatus\n", levels[i]);
+        Answers r;
+        answers(&r, "run orthodox --json", cmd);
+        assert_int_equal(r.n, 2);
+        assert_int_equal(at(r.a[0], "ok")->type, JSON_FALSE);
+        const char *msg = at(r.a[0], "error")->str;
+        if (!strstr(msg, "black is not the seat to act"))
+            fail_msg("%s bot: %s", levels[i], msg);
+        assert_int_equal(at(at(r.a[1], "status"), "over")->type, JSON_FALSE);
+        assert_member(r.a[1], "to_act", "white");
+        answers_free(&r);
+    }
+}
+
 /* issue 19 point 7: an action for "the seat to act" (-1) once the game is
  * over is refused with why, never "there is no seat -1" (UCI met it). */
 static void test_issue19_7_no_seat_minus_one_after_the_end(void **state)
@@ -551,6 +574,7 @@ int main(void)
         cmocka_unit_test(test_issue19_7_tile_first_with_fen_is_refused),
         cmocka_unit_test(test_issue19_7_bot_error_names_the_seat),
         cmocka_unit_test(test_issue19_7_no_seat_minus_one_after_the_end),
+        cmocka_unit_test(test_bot_out_of_turn_does_not_resign),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
