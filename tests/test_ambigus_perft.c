@@ -109,15 +109,13 @@ static void check_epd_line(const TuEpd *line, void *ud)
     *(long *)ud += check_pseudo_around(&p, 2);
 }
 
-/* AMBI-4 base: on the 126 positions of ../shared/data/perftsuite.epd, the
+/* AMBI-4 base: on the 126 positions of tests/data/perftsuite.epd, the
  * wiki positions 4 (mirrored) and 6, and everything two moves away. */
 static void test_ambi4_pseudo_moves_filter_to_legal(void **state)
 {
     (void)state;
-    char path[1024];
     long checked = 0;
-    int roots = tu_epd_each(tu_shared_path("data/perftsuite.epd", path, sizeof path),
-                            check_epd_line, &checked);
+    int roots = tu_epd_each(TU_PERFTSUITE, check_epd_line, &checked);
     static const char *const more[] = {
         "r2q1rk1/pP1p2pp/Q4n2/bbp1p3/Np6/1B3NBn/pPPP1PPP/R3K2R b KQ - 0 1",
         TU_FEN_POS6,

@@ -252,7 +252,7 @@ static void load(MbPos *p, const char *pos, int allin)
 
 /* ---- The reference on its own -------------------------------------------- */
 
-/* One line of the shared suite, from the reference: every depth below a
+/* One line of the perft suite, from the reference: every depth below a
  * quarter of the cap; ud counts the depths checked. */
 static void reference_epd_line(const TuEpd *e, void *ud)
 {
@@ -268,16 +268,14 @@ static void reference_epd_line(const TuEpd *e, void *ud)
     }
 }
 
-/* Masqués with every piece revealed is orthodox chess (masques.md, opening
- * line; ORTH-2 .. ORTH-6): the reference must give every published count
- * of the shared suite below the cap. */
+/* Masqués with every piece revealed is orthodox chess (docs/RULES.md, the
+ * opening of MASQ; ORTH-2 .. ORTH-6): the reference must give every
+ * published count of the perft suite below the cap. */
 static void test_masq_reference_is_orthodox_when_revealed(void **state)
 {
     (void)state;
-    char path[1024];
     int checks = 0;
-    tu_epd_each(tu_shared_path("data/perftsuite.epd", path, sizeof path), reference_epd_line,
-                &checks);
+    tu_epd_each(TU_PERFTSUITE, reference_epd_line, &checks);
     assert_true(checks >= 126 * 2);
 }
 
@@ -621,7 +619,7 @@ static void test_masq_engine_perft_matches_reference(void **state)
     assert_true(checked >= (int)(sizeof CASES / sizeof CASES[0]) * 2);
 }
 
-/* One line of the shared suite, from the engine: its fast perft at every
+/* One line of the perft suite, from the engine: its fast perft at every
  * depth below the cap, its generic perft below a quarter of it; ud counts
  * the depths checked. */
 static void engine_epd_line(const TuEpd *e, void *ud)
@@ -640,15 +638,13 @@ static void engine_epd_line(const TuEpd *e, void *ud)
     game_free(g);
 }
 
-/* With every piece revealed the engine plays orthodox chess (masques.md,
- * opening line): the published counts of the shared suite. */
+/* With every piece revealed the engine plays orthodox chess (docs/RULES.md,
+ * the opening of MASQ): the published counts of the perft suite. */
 static void test_masq_engine_is_orthodox_when_revealed(void **state)
 {
     (void)state;
-    char path[1024];
     int checks = 0;
-    tu_epd_each(tu_shared_path("data/perftsuite.epd", path, sizeof path), engine_epd_line,
-                &checks);
+    tu_epd_each(TU_PERFTSUITE, engine_epd_line, &checks);
     assert_true(checks >= 126 * 2);
 }
 

@@ -1,6 +1,6 @@
 /*
  * test_perft.c -- exactness of the orthodox move generator (ORTH-2 .. ORTH-6):
- * perft counts of ../shared/data/perftsuite.epd and of the chessprogramming
+ * perft counts of tests/data/perftsuite.epd and of the chessprogramming
  * wiki positions, a walk that checks every Position invariant after each
  * chess_make, the repetition key, and insufficient material (ORTH-9).
  *
@@ -47,14 +47,12 @@ static void check_epd_line(const TuEpd *e, void *ud)
     }
 }
 
-/* ORTH-2..6: every position of the shared suite, every affordable depth. */
+/* ORTH-2..6: every position of the perft suite, every affordable depth. */
 static void test_orth_perftsuite(void **state)
 {
     (void)state;
-    char path[1024];
     int checks = 0;
-    int positions = tu_epd_each(tu_shared_path("data/perftsuite.epd", path, sizeof path),
-                                check_epd_line, &checks);
+    int positions = tu_epd_each(TU_PERFTSUITE, check_epd_line, &checks);
     assert_int_equal(positions, 126);
     assert_true(checks >= 126 * 3);   /* D1..D3 are always cheap */
 }

@@ -268,14 +268,7 @@ void tu_assert_over(const Game *g, const char *result, const char *reason)
     assert_int_equal(game_to_act(g), -1);
 }
 
-/* ---- Shared data files --------------------------------------------------- */
-
-const char *tu_shared_path(const char *rel, char *buf, size_t n)
-{
-    const char *dir = getenv("SHARED");
-    snprintf(buf, n, "%s/%s", dir && *dir ? dir : "../shared", rel);
-    return buf;
-}
+/* ---- Data files ---------------------------------------------------------- */
 
 /* Read the ";D<depth> <count>" fields after the position: every ';' opens
  * one. */
@@ -302,7 +295,7 @@ int tu_epd_each(const char *path, void (*fn)(const TuEpd *line, void *ud), void 
 {
     FILE *f = fopen(path, "r");
     if (!f)
-        fail_msg("cannot open %s (set SHARED to the shared directory)", path);
+        fail_msg("cannot open %s (tests run from the repository root)", path);
     char line[512];
     int lineno = 0, lines = 0;
     while (fgets(line, sizeof line, f)) {

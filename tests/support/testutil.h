@@ -2,8 +2,8 @@
  * testutil.h -- helpers shared by the test files (tu_ prefix): starting a
  * game, playing texts as a seat, reading the position string, asserting
  * that an action is refused and changes nothing, legality checks, the end
- * of a game, reading perft EPD files from the shared directory, and the
- * same for the orthodox engine's own Position; plus the FENs many tests
+ * of a game, reading perft EPD files (tests/data/), and the same for the
+ * orthodox engine's own Position; plus the FENs many tests
  * use (chessprogramming wiki, "Perft Results").
  *
  * Invariant: a helper either succeeds or fails the running cmocka test
@@ -124,10 +124,11 @@ void tu_assert_going_on(const Game *g);
  * reason, and nobody is to act. */
 void tu_assert_over(const Game *g, const char *result, const char *reason);
 
-/* ---- Shared data files --------------------------------------------------- */
-/* rel under the shared directory ($SHARED, default "../shared"), into buf;
- * returns buf. */
-const char *tu_shared_path(const char *rel, char *buf, size_t n);
+/* ---- Data files ---------------------------------------------------------- */
+/* The orthodox perft suite kept in the repository: 126 positions and their
+ * leaf counts by depth, every count checked with the project's own perft
+ * (tests run from the repository root; tests/data/README.md). */
+#define TU_PERFTSUITE "tests/data/perftsuite.epd"
 /* The whole of an open stream, or of the file at path, malloc'd and
  * NUL-terminated (a file that cannot be opened: NULL). */
 char *tu_read_stream(FILE *f);
