@@ -1,6 +1,6 @@
 /*
  * house.h -- house rules: Lua 5.4 scripts that bend a variant's rules
- * without recompiling (../shared/HOUSE-RULES.md, docs/HOUSE-RULES.md).
+ * without recompiling (docs/HOUSE-RULES.md).
  *
  * A House is the scripts of one game, loaded in order into one sandboxed
  * Lua state of its own: text chunks only, an allow-listed environment (no

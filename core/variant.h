@@ -257,7 +257,7 @@ typedef struct VariantOps {
     const VariantHelp *help;
     /* Optional: the rules as this program plays them, for players
      * (`chessvar rules VARIANT`): plain UTF-8 text, lines of at most 78
-     * columns, each rule numbered as in ../shared/rules/ (ORTH-1 ...).
+     * columns, each rule numbered as in docs/RULES.md (ORTH-1 ...).
      * `{NAME}` stands for the current value of parameter NAME; the core
      * expands it and marks a value that differs from the default. */
     const char *rules;

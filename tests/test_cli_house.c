@@ -1,5 +1,5 @@
 /*
- * test_cli_house.c -- house rules (issue 11, ../shared/HOUSE-RULES.md) at
+ * test_cli_house.c -- house rules (issue 11, docs/HOUSE-RULES.md) at
  * the interfaces a person uses: `--rules FILE` on perft, legal, run and
  * play, `chessvar check`, `chessvar rules VARIANT --rules FILE`, and the
  * example scripts of scripts/ each shown acting (a game, a count, the

@@ -1,6 +1,6 @@
 /*
  * test_house.c -- house rules in Lua 5.4 (core/house.c, issue 11,
- * ../shared/HOUSE-RULES.md): each capability on a real game (HOUSE1
+ * docs/HOUSE-RULES.md): each capability on a real game (HOUSE1
  * parameters, HOUSE2 values, HOUSE3 setup, HOUSE4 vetoes, HOUSE5
  * reactions, HOUSE6 inspection on every variant) and the hostile scripts
  * of the sandbox list, each refused quickly with a message naming the

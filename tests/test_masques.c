@@ -1,6 +1,6 @@
 /*
  * test_masques.c -- Les Échecs Masqués rule by rule (MASQ-1 .. MASQ-16 of
- * ../shared/rules/masques.md, contract docs/MASQUES.md): setup, masked
+ * docs/RULES.md, contract docs/MASQUES.md): setup, masked
  * moves, reveals, battles simple and masked, bids, give-ups, the all-in,
  * announcements, rights, check after reveal, castling, the ends, and what
  * each seat may see (views, messages, history).

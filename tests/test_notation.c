@@ -1,5 +1,5 @@
 /*
- * test_notation.c -- orthodox move notation (rules/orthodox.md, "Notation"):
+ * test_notation.c -- orthodox move notation (docs/RULES.md, "Notation"):
  * SAN and UCI read through game_play / game_parse, SAN written through
  * game_format and the history, and the messages for input that is not a
  * legal move (syntax, ambiguity, missing promotion piece, illegal move).

@@ -1,13 +1,22 @@
 /*
- * test_rules_text.c -- the rules texts that `chessvar rules VARIANT` prints
- * (variants/<v>/rules.c, the contract of VariantOps.rules in
- * core/variant.h) keep their format: every rule of the brief
- * (../shared/rules/<v>.md: ORTH-1..9, MASQ-1..16, AMBI-1..7, ECHQ-1..13,
- * TILE-1..12) heads its own section, in order; every `{NAME}` is a parameter of the variant and every
- * parameter tied to a rule is shown, in that rule's section when the rule
- * is the variant's own; lines are valid UTF-8 of at most 78 columns (and
- * still fit in 80 once the core has put in a value and its mark), with no
- * tab and no trailing space; the text ends with a newline.
+ * test_rules_text.c -- the rules: docs/RULES.md, the project's own
+ * statement of every rule, and the texts that `chessvar rules VARIANT`
+ * prints (variants/<v>/rules.c, the contract of VariantOps.rules in
+ * core/variant.h).
+ *
+ * docs/RULES.md states each rule once, as a list item that opens with its
+ * bold id ("- **MASQ-7 Mask mate.** ..."), in order, numbered from 1 to
+ * the range the variant's summary gives (`chessvar list`: ORTH-1..9,
+ * MASQ-1..16, AMBI-1..7, ECHQ-1..13, TILE-1..12), each with a statement;
+ * every rule id that README.md or docs/ cites is one of them (issue 19
+ * point 1: the rules a test or a reader refers to are in the repository).
+ *
+ * The rules texts keep their format: every rule of docs/RULES.md heads
+ * its own section, in order; every `{NAME}` is a parameter of the variant
+ * and every parameter tied to a rule is shown, in that rule's section when
+ * the rule is the variant's own; lines are valid UTF-8 of at most 78
+ * columns (and still fit in 80 once the core has put in a value and its
+ * mark), with no tab and no trailing space; the text ends with a newline.
  *
  * Invariant: each check is a function that returns 0 or -1 with a reason,
  * run on the real texts (must pass) and on copies broken on purpose (must
@@ -20,6 +29,7 @@
 #include <cmocka.h>
 
 #include <ctype.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,29 +52,33 @@ extern const char tile_rules[];
 #define MARK_ROOM 18
 #define MAX_IDS 64
 #define MSG 256
+#define RULES_DOC "docs/RULES.md"
+/* A rule's item opens with its bold id: "- **MASQ-7 Mask mate.** ...". */
+#define ITEM_OPEN "- **"
+/* The fewest characters a rule's statement may have (title and text). */
+#define MIN_STATEMENT 40
 
 typedef struct RulesCase {
     const char *variant;   /* registry name */
-    const char *brief;     /* under the shared directory */
     const char *prefix;    /* rule ids: "MASQ" in MASQ-7 */
     const char *text;
 } RulesCase;
 
 static const RulesCase CASES[] = {
-    {"orthodox", "rules/orthodox.md", "ORTH", orthodox_rules},
-    {"masques", "rules/masques.md", "MASQ", masques_rules},
-    {"ambigus", "rules/ambigus.md", "AMBI", ambigus_rules},
-    {"echiquete", "rules/echiquete.md", "ECHQ", echiquete_rules},
-    {"tile", "rules/tile.md", "TILE", tile_rules},
+    {"orthodox", "ORTH", orthodox_rules},
+    {"masques", "MASQ", masques_rules},
+    {"ambigus", "AMBI", ambigus_rules},
+    {"echiquete", "ECHQ", echiquete_rules},
+    {"tile", "TILE", tile_rules},
 };
 
-/* ---- Reading the brief ------------------------------------------------------ */
+static const char *const PREFIXES[] = {"ORTH", "MASQ", "AMBI", "ECHQ", "TILE"};
 
 static char *read_file(const char *path)
 {
     char *s = tu_read_file(path);
     if (!s)
-        fail_msg("cannot open %s (set SHARED to the shared directory)", path);
+        fail_msg("cannot open %s (tests run from the repository root)", path);
     return s;
 }
 
@@ -78,37 +92,6 @@ static int id_at(const char *p, const char *prefix)
     return atoi(p + n + 1);
 }
 
-static int cmp_int(const void *a, const void *b)
-{
-    return *(const int *)a - *(const int *)b;
-}
-
-/* The distinct rule numbers PREFIX-N the brief mentions, increasing. */
-static int brief_ids(const RulesCase *c, int *ids)
-{
-    char path[512];
-    char *text = read_file(tu_shared_path(c->brief, path, sizeof path));
-    int n = 0;
-    for (const char *p = text; *p; p++) {
-        int id = id_at(p, c->prefix);
-        int seen = 0;
-        for (int i = 0; i < n && id; i++)
-            seen |= ids[i] == id;
-        if (id && !seen) {
-            if (n == MAX_IDS)
-                fail_msg("%s: more than %d rule ids", path, MAX_IDS);
-            ids[n++] = id;
-        }
-    }
-    free(text);
-    if (n == 0)
-        fail_msg("%s: no %s-N rule ids found", path, c->prefix);
-    qsort(ids, (size_t)n, sizeof *ids, cmp_int);
-    return n;
-}
-
-/* ---- Lines ---------------------------------------------------------------------- */
-
 static int fail_with(char *msg, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
@@ -120,6 +103,103 @@ static int fail_with(char *msg, const char *fmt, ...)
     va_end(ap);
     return -1;
 }
+
+/* ---- docs/RULES.md ---------------------------------------------------------------- */
+
+/* The last rule of the variant with this prefix, from its summary
+ * ("... (MASQ-1..16)"), or 0. */
+static int summary_last(const VariantOps *v, const char *prefix)
+{
+    char range[32];
+    snprintf(range, sizeof range, "(%s-1..", prefix);
+    const char *at = strstr(v->summary, range);
+    return at ? atoi(at + strlen(range)) : 0;
+}
+
+/* Characters of a rule item's statement: from its id to the end of the
+ * item (a blank line, the next item, a heading or the end). */
+static size_t item_len(const char *id)
+{
+    const char *p = id;
+    for (;;) {
+        const char *nl = strchr(p, '\n');
+        if (!nl || nl[1] == '\n' || nl[1] == '-' || nl[1] == '#' || nl[1] == '\0')
+            return (size_t)((nl ? nl : p + strlen(p)) - id);
+        p = nl + 1;
+    }
+}
+
+/* The rules of doc with this prefix, in the order stated: each a line
+ * that opens ITEM_OPEN PREFIX-N, numbered 1, 2 ... (up to last, all of
+ * them; last < 0: as many as there are), each with a statement of
+ * MIN_STATEMENT characters or more. Their count, or -1 with a reason in
+ * msg. */
+static int doc_rule_ids(const char *doc, const char *prefix, int last, int *ids, char *msg)
+{
+    int n = 0, lineno = 1;
+    for (const char *p = doc; *p; lineno++) {
+        int id = strncmp(p, ITEM_OPEN, strlen(ITEM_OPEN)) == 0
+                     ? id_at(p + strlen(ITEM_OPEN), prefix)
+                     : 0;
+        if (id) {
+            if (id != n + 1 || n == last || n == MAX_IDS)
+                return fail_with(msg, "line %d states %s-%d where %s%s-%d was due", lineno,
+                                 prefix, id, n == last ? "no rule after " : "", prefix,
+                                 n == last ? last : n + 1);
+            if (item_len(p + strlen(ITEM_OPEN)) < MIN_STATEMENT)
+                return fail_with(msg, "line %d: %s-%d has no statement", lineno, prefix, id);
+            ids[n++] = id;
+        }
+        const char *nl = strchr(p, '\n');
+        p = nl ? nl + 1 : p + strlen(p);
+    }
+    if (n < last)
+        return fail_with(msg, "%s-%d is not stated (a line \"%s%s-%d ...\")", prefix, n + 1,
+                         ITEM_OPEN, prefix, n + 1);
+    return n;
+}
+
+/* Every id PREFIX-N that text cites is one of the rules of doc; -1 with
+ * the first that is not (and its line) in msg. */
+static int check_cited(const char *doc, const char *text, char *msg)
+{
+    int stated[ARRAY_LEN(PREFIXES)];
+    for (size_t k = 0; k < ARRAY_LEN(PREFIXES); k++) {
+        int ids[MAX_IDS];
+        stated[k] = doc_rule_ids(doc, PREFIXES[k], -1, ids, msg);
+        if (stated[k] < 0)
+            return -1;
+    }
+    int lineno = 1;
+    for (const char *p = text; *p; p++) {
+        if (*p == '\n')
+            lineno++;
+        if (p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
+            continue;
+        for (size_t k = 0; k < ARRAY_LEN(PREFIXES); k++) {
+            int id = id_at(p, PREFIXES[k]);
+            if (id > stated[k])
+                return fail_with(msg, "line %d cites %s-%d, which %s does not state", lineno,
+                                 PREFIXES[k], id, RULES_DOC);
+        }
+    }
+    return 0;
+}
+
+/* The ids the rules text of c must have: those of docs/RULES.md. */
+static int rules_doc_ids(const RulesCase *c, int *ids)
+{
+    char *doc = read_file(RULES_DOC);
+    char msg[MSG];
+    int n = doc_rule_ids(doc, c->prefix, summary_last(tu_variant(c->variant), c->prefix), ids,
+                         msg);
+    free(doc);
+    if (n <= 0)
+        fail_msg("%s: %s", RULES_DOC, n < 0 ? msg : "no rules");
+    return n;
+}
+
+/* ---- Lines ---------------------------------------------------------------------- */
 
 /* Length in bytes of a valid UTF-8 sequence at p (no overlong forms, no
  * surrogates, at most U+10FFFF), or 0. */
@@ -200,7 +280,7 @@ static int line_id(const char *p, const char *prefix)
 }
 
 /* (a) The lines that start with an id of the variant, in order, are
- * exactly the brief's rules, each once, in increasing order. */
+ * exactly the rules of docs/RULES.md, each once, in increasing order. */
 static int check_ids(const char *text, const char *prefix, const int *ids, int nids,
                      char *msg)
 {
@@ -363,7 +443,7 @@ static int check_all(const RulesCase *c, const char *text, char *msg)
 {
     const VariantOps *v = tu_variant(c->variant);
     int ids[MAX_IDS];
-    int nids = brief_ids(c, ids);
+    int nids = rules_doc_ids(c, ids);
     if (check_layout(text, msg) || check_ids(text, c->prefix, ids, nids, msg) ||
         check_placeholders(text, v, msg) || check_params_shown(text, v, c->prefix, msg) ||
         check_expanded_width(text, v, msg))
@@ -444,7 +524,7 @@ static void test_tile_rules_text(void **state)
     check_case(&CASES[4]);
 }
 
-/* Every parameter of each variant that a brief ties to a rule is there
+/* Every parameter of each variant that is tied to a rule is there
  * (a second look at (b), from the parameter tables' side). */
 static void test_rules_text_every_rule_parameter(void **state)
 {
@@ -461,6 +541,92 @@ static void test_rules_text_every_rule_parameter(void **state)
         }
         assert_true(shown > 0); /* every variant has the ORTH-9 draws */
     }
+}
+
+/* ---- docs/RULES.md ------------------------------------------------------------------ */
+
+/* Issue 19 point 1: docs/RULES.md states every rule of every variant, ids
+ * 1 .. N as the variant's summary gives them, each with a statement. */
+static void test_rules_doc_states_every_rule(void **state)
+{
+    (void)state;
+    for (size_t k = 0; k < ARRAY_LEN(CASES); k++) {
+        int ids[MAX_IDS];
+        int last = summary_last(tu_variant(CASES[k].variant), CASES[k].prefix);
+        assert_true(last > 0); /* the summary gives the range */
+        assert_int_equal(rules_doc_ids(&CASES[k], ids), last);
+    }
+}
+
+/* Issue 19 point 1: every rule id that README.md or a page of docs/
+ * cites is stated in docs/RULES.md. */
+static void test_docs_cite_only_stated_rules(void **state)
+{
+    (void)state;
+    char *doc = read_file(RULES_DOC);
+    char msg[MSG];
+    char *text = read_file("README.md");
+    if (check_cited(doc, text, msg))
+        fail_msg("README.md: %s", msg);
+    free(text);
+    DIR *d = opendir("docs");
+    assert_non_null(d);
+    int pages = 0;
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL) {
+        size_t n = strlen(de->d_name);
+        if (n < 4 || strcmp(de->d_name + n - 3, ".md") != 0)
+            continue;
+        char path[512];
+        snprintf(path, sizeof path, "docs/%s", de->d_name);
+        text = read_file(path);
+        if (check_cited(doc, text, msg))
+            fail_msg("%s: %s", path, msg);
+        free(text);
+        pages++;
+    }
+    closedir(d);
+    free(doc);
+    assert_true(pages > 5);
+}
+
+/* The checks of docs/RULES.md refuse a rule missing, stated twice, out of
+ * order, beyond the summary's range or without a statement, and a doc
+ * citing a rule that is not stated. */
+static void test_rules_doc_checks_fail(void **state)
+{
+    (void)state;
+    char *doc = read_file(RULES_DOC);
+    int ids[MAX_IDS];
+    char msg[MSG] = "";
+    const struct {
+        const char *old, *new, *prefix;
+        int last;
+        const char *want;
+    } broken[] = {
+        {"- **MASQ-7 ", "- **MASQ-8 ", "MASQ", 16, "MASQ-7 was due"},
+        {"- **MASQ-16 ", "- **MASQ-17 ", "MASQ", 16, "MASQ-16 was due"},
+        {"- **MASQ-16 ", "- MASQ-16 ", "MASQ", 16, "MASQ-16 is not stated"},
+        {"- **TILE-12 ", "- **TILE-11 ", "TILE", 12, "TILE-12 was due"},
+        {"- **ORTH-9 ", "- **ORTH-9 x.**\n\n- ", "ORTH", 9, "ORTH-9 has no statement"},
+        {"\n\n## L'Échiqueté", "\n- **MASQ-17 Seventeen.** A rule the variant's summary "
+                               "does not have.\n\n## L'Échiqueté",
+         "MASQ", 16, "no rule after MASQ-16"},
+    };
+    assert_int_equal(doc_rule_ids(doc, "MASQ", 16, ids, msg), 16);
+    for (size_t i = 0; i < ARRAY_LEN(broken); i++) {
+        char *bad = replaced(doc, broken[i].old, broken[i].new);
+        msg[0] = '\0';
+        if (doc_rule_ids(bad, broken[i].prefix, broken[i].last, ids, msg) >= 0)
+            fail_msg("a RULES.md broken for \"%s\" passed", broken[i].want);
+        if (!strstr(msg, broken[i].want))
+            fail_msg("refused for \"%s\", expected \"%s\"", msg, broken[i].want);
+        free(bad);
+    }
+    assert_int_equal(check_cited(doc, "ORTH-9, MASQ-1..16, TILE-12 and AMBI-7", msg), 0);
+    assert_int_equal(check_cited(doc, "see\nECHQ-14", msg), -1);
+    assert_non_null(strstr(msg, "line 2 cites ECHQ-14"));
+    free(doc);
 }
 
 /* ---- The checks catch broken texts -------------------------------------------------- */
@@ -550,6 +716,9 @@ int main(void)
         cmocka_unit_test(test_echq_rules_text),
         cmocka_unit_test(test_tile_rules_text),
         cmocka_unit_test(test_rules_text_every_rule_parameter),
+        cmocka_unit_test(test_rules_doc_states_every_rule),
+        cmocka_unit_test(test_docs_cite_only_stated_rules),
+        cmocka_unit_test(test_rules_doc_checks_fail),
         cmocka_unit_test(test_rules_text_layout_checks_fail),
         cmocka_unit_test(test_rules_text_id_checks_fail),
         cmocka_unit_test(test_rules_text_param_checks_fail),

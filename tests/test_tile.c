@@ -1,6 +1,6 @@
 /*
  * test_tile.c -- Tile Chess (rules TILE-1 .. TILE-11 of
- * ../shared/rules/tile.md; contract: docs/TILE.md) on concrete positions,
+ * docs/RULES.md; contract: docs/TILE.md) on concrete positions,
  * through the public game API only: armies and the start position string,
  * placement and the King's restriction, unity, passing over, the figures,
  * trapped pieces, threats and checks, passes, King captures and command,

@@ -2,8 +2,8 @@
  * test_tile_brute.c -- self-checks of the Tile Chess brute-force reference
  * (tests/support/tile_brute.[ch]) that need no engine: tiny hand-built
  * positions, one per rule (TILE-n in the test's name), whose legal lists and
- * counts were counted by hand from ../shared/rules/tile.md and
- * notes/tile_contract.md before being checked here (the count is explained
+ * counts were counted by hand from the rules (docs/RULES.md) and the
+ * contract (docs/TILE.md) before being checked here (the count is explained
  * in the comment above each test); the start position's perft at depths 1
  * to 3; refusals of malformed position strings; the canonical string read
  * back unchanged.

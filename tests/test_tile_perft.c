@@ -3,8 +3,8 @@
  * (variant "tile", through the public game API only: game_legal_play,
  * game_format FMT_MACHINE, game_position, game_perft, game_perft_generic,
  * game_perft_divide) and by the independent brute-force reference
- * tests/support/tile_brute.c, written from ../shared/rules/tile.md
- * (TILE-1..12) and notes/tile_contract.md without reading the engine.
+ * tests/support/tile_brute.c, written from the rules (docs/RULES.md,
+ * TILE-1..12) and the contract (docs/TILE.md) without reading the engine.
  *
  * (a) Documented positions with 2, 3, 4 and 6 sides (placement start,
  *     mid-placement, mid-game, trapped pieces, a King capture available,

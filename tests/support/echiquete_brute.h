@@ -1,7 +1,7 @@
 /*
  * echiquete_brute.h -- an independent, deliberately simple reference for
- * L'Échiqueté (rules ECHQ-1 .. ECHQ-13 in ../shared/rules/echiquete.md,
- * contract notes/echiquete_contract.md): it reads a position string of the
+ * L'Échiqueté (rules ECHQ-1 .. ECHQ-13 in docs/RULES.md,
+ * contract docs/ECHIQUETE.md): it reads a position string of the
  * contract into a plain mailbox, lists the legal actions of the side to act
  * in machine text (sorted), applies one on a copy, and counts perft.  Used
  * by tests/test_echiquete_brute.c and, by the lead, to cross-check the

@@ -1,7 +1,7 @@
 /*
  * masques_brute.c -- the brute-force reference of Les Échecs Masqués used
- * by the tests (see masques_brute.h).  Written from ../shared/rules/
- * masques.md and docs/MASQUES.md only; speed is no goal, plainness is:
+ * by the tests (see masques_brute.h).  Written from docs/RULES.md (MASQ)
+ * and docs/MASQUES.md only; speed is no goal, plainness is:
  * every rule is one visible loop or one switch case.
  *
  * Invariant: an MbPos is always in exactly one phase and mb_to_act names

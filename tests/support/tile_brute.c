@@ -5,7 +5,7 @@
  * tests (one group by flood fill, the mover's King not in check with
  * trapped attackers found by removing each one and flood-filling the rest).
  *
- * Invariant: written from ../shared/rules/tile.md and notes/tile_contract.md
+ * Invariant: written from docs/RULES.md (TILE) and docs/TILE.md
  * only, never from the engine; no globals; every function reads its
  * position and writes only the copy it was given.
  */

@@ -1,7 +1,7 @@
 /*
  * tile_brute.h -- an independent, deliberately simple reference for Tile
- * Chess (rules TILE-1 .. TILE-12 in ../shared/rules/tile.md, contract
- * notes/tile_contract.md): it reads a position string of the contract into
+ * Chess (rules TILE-1 .. TILE-12 in docs/RULES.md, contract
+ * docs/TILE.md): it reads a position string of the contract into
  * a plain list of pieces, lists the legal actions of the seat to act in
  * machine text (sorted), applies one on a copy, counts perft and writes the
  * position string back in its canonical form.  Used by tests/test_tile_brute.c

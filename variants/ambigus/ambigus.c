@@ -2,7 +2,7 @@
  * ambigus.c -- Échecs ambigus as a variant module: parameters, the ops
  * table, who acts, legal actions, applying them, the result, draw claims
  * and the perft over the action tree (rules AMBI-1 .. AMBI-7,
- * rules/ambigus.md; the contract is docs/AMBIGUS.md).
+ * docs/RULES.md; the contract is docs/AMBIGUS.md).
  *
  * A turn is two decisions: the side to move names a square (an ACT_MOVE
  * with only `to` set), then, when several of its moves land there, the

@@ -2,7 +2,7 @@
  * rules.c -- the rules of L'Échiqueté as chessvar plays them, for players:
  * printed by `chessvar rules echiquete` and `rules` in a game.
  *
- * Invariant: numbered as ../shared/rules/echiquete.md (ECHQ-1 .. ECHQ-13),
+ * Invariant: numbered as docs/RULES.md (ECHQ-1 .. ECHQ-13),
  * lines of at most 78 columns; {NAME} is replaced by the game's value of
  * parameter NAME (tests/test_rules_text.c checks all three).  The choices
  * where the brief is open are docs/ECHIQUETE.md's.

@@ -2,7 +2,7 @@
  * mq.h -- private to variants/masques/: the state blob of Les Échecs
  * Masqués and the functions its files share (board edits, attacks and
  * threats, generation, battles, texts).  The rules are MASQ-1 .. MASQ-16
- * (../shared/rules/masques.md); the contract is docs/MASQUES.md.
+ * (docs/RULES.md); the contract is docs/MASQUES.md.
  *
  * Invariant: an MqState is plain data (no pointers) and always
  * consistent: `at`, the bitboards and the pieces' squares agree, every

@@ -6,7 +6,7 @@
  * Format (the contract of VariantOps.rules, core/variant.h): plain UTF-8,
  * every line at most 78 columns, no tab, no trailing space, ending with a
  * newline; a title line, a short intro, then the rules in the order and
- * numbering of ../shared/rules/masques.md, each starting on its own line
+ * numbering of docs/RULES.md, each starting on its own line
  * with its id ("MASQ-1  ..."), its text indented below.  `{NAME}` stands
  * for the game's current value of parameter NAME: the core expands it and
  * marks a value that differs from the default.  Every parameter tied to

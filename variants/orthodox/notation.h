@@ -8,7 +8,7 @@
  * error with a message that says why (syntax, ambiguity, missing promotion
  * piece, or what keeps the piece from going there).
  *
- * Accepted input (ORTH notation rules, rules/orthodox.md):
+ * Accepted input (ORTH notation rules, docs/RULES.md):
  *  - UCI: from and to squares, then a promotion letter (q r b n, either
  *    case).  Castling is the king's two-square move (e1g1, e1c1).  As a
  *    convenience "king takes own rook" (e1h1, e1a1) also means castling,

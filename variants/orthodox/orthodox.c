@@ -1,7 +1,7 @@
 /*
  * orthodox.c -- orthodox chess as a variant module: the glue between the
  * core's VariantOps contract and the bitboard engine (chess.h) and the
- * notation (notation.h).  Rules ORTH-1 .. ORTH-9 of rules/orthodox.md.
+ * notation (notation.h).  Rules ORTH-1 .. ORTH-9 of docs/RULES.md.
  *
  * Invariant: the state blob is plain data (a Position and the last move):
  * the core copies it with memcpy, and the Position in it is always

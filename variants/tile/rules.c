@@ -2,7 +2,7 @@
  * rules.c -- the rules of Tile Chess as chessvar plays them, for players:
  * printed by `chessvar rules tile` and `rules` in a game.
  *
- * Invariant: numbered as ../shared/rules/tile.md (TILE-1 .. TILE-12), lines
+ * Invariant: numbered as docs/RULES.md (TILE-1 .. TILE-12), lines
  * of at most 78 columns; {NAME} is replaced by the game's value of parameter
  * NAME (tests/test_rules_text.c checks all three).  The choices where the
  * brief is open are docs/TILE.md's.
