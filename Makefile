@@ -87,8 +87,7 @@ tests-build: $(PROGRAM) $(TEST_BIN)
 
 # Every test binary runs; tests/run.sh prints one summary line.
 test: tests-build
-	@CHESSVAR=$(abspath $(PROGRAM)) SHARED=$(abspath ../shared) \
-	  sh tests/run.sh $(TEST_BIN)
+	@CHESSVAR=$(abspath $(PROGRAM)) sh tests/run.sh $(TEST_BIN)
 
 check: deps
 	$(MAKE) test

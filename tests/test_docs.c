@@ -13,8 +13,6 @@
  *   - the directory of $CHESSVAR first in PATH: the docs say `chessvar`;
  *   - NO_COLOR=1, standard input from /dev/null (a command pipes its own
  *     input with printf);
- *   - SHARED = the shared data folder, absolute (env SHARED, default
- *     ../shared): a session writes "$SHARED/rules/..." , never ../shared;
  *   - `scripts` in the directory: a link to the repository's scripts/
  *     (the house rules), so a session says `--rules scripts/...`.
  * Only standard output is compared: a command shows its errors with 2>&1.
@@ -342,7 +340,6 @@ static int is_not_run_mark(const Doc *d, int i)
 
 typedef struct Ctx {
     char bindir[PATH_MAX]; /* the directory of $CHESSVAR */
-    char shared[PATH_MAX]; /* the shared data folder, absolute */
     int update;            /* CHESSVAR_DOCS_UPDATE=1 */
     int quiet;             /* do not print failures (the self-tests) */
     int sessions, skipped, commands, failures, updated;
@@ -375,7 +372,6 @@ static void child_exec(const char *cmd, const char *dir, const Ctx *c,
              path ? path : "/usr/bin:/bin");
     setenv("PATH", newpath, 1);
     setenv("NO_COLOR", "1", 1);
-    setenv("SHARED", c->shared, 1);
     unsetenv("CHESSVAR_DOCS_UPDATE");
     execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
     _exit(127);
@@ -666,10 +662,6 @@ static void ctx_init(Ctx *c)
     char *slash = strrchr(abs, '/');
     *slash = '\0';
     snprintf(c->bindir, sizeof c->bindir, "%s", abs[0] ? abs : "/");
-    const char *shared = getenv("SHARED");
-    if (!realpath(shared && shared[0] ? shared : "../shared", c->shared))
-        snprintf(c->shared, sizeof c->shared, "%s",
-                 shared && shared[0] ? shared : "../shared");
     const char *u = getenv("CHESSVAR_DOCS_UPDATE");
     c->update = u && strcmp(u, "1") == 0;
 }
@@ -751,11 +743,11 @@ static const char SELF_DOC[] =
     "$ chessvar perft orthodox --depth 1 | tail -n 1\n"
     "Nodes searched: 20\n"
     "$ printf 'e4\\nsave g.rec\\n' | chessvar run orthodox > /dev/null\n"
-    "$ ls; echo \"[$NO_COLOR]\"; test -d \"$SHARED\" && echo shared\n"
+    "$ ls; echo \"[$NO_COLOR]\"; test -f scripts/README.md && echo linked\n"
     "g.rec\n"
     "scripts\n"
     "[1]\n"
-    "shared\n"
+    "linked\n"
     "$ chessvar legal orthodox --load g.rec | head -n 2\n"
     "...\n"
     "$ chessvar perft orthodox --depth 9x 2>&1 >/dev/null | wc -l\n"
@@ -768,8 +760,8 @@ static const char SELF_DOC[] =
     "```\n";
 
 /* The runner itself: commands share a directory that is removed after the
- * session, see PATH, NO_COLOR and SHARED, and a wrong expected line fails;
- * update mode repairs exactly that line. */
+ * session, see PATH, NO_COLOR and the scripts/ link, and a wrong expected
+ * line fails; update mode repairs exactly that line. */
 static void test_runner_catches_a_wrong_example(void **state)
 {
     (void)state;

@@ -52,7 +52,6 @@ for f in "$@"; do
     [ -f "$f" ] || { echo "run.sh: no file $f in $root" >&2; exit 2; }
 done
 if [ -n "$san" ]; then bdir=build-san; prog=build-san/chessvar; else bdir=build; prog=chessvar; fi
-shared=$(cd "$root/../shared" 2>/dev/null && pwd || echo "$root/../shared")
 
 # The fast tests that judge a file (test binaries under build/tests/).
 tests_for() {
@@ -108,8 +107,8 @@ targets() { for t in $1; do printf '%s/tests/%s ' "$bdir" "$t"; done; echo "$pro
 run_tests() {
     rc=0
     for t in $2; do
-        ( cd "$1" && CHESSVAR="$1/$prog" SHARED="$shared" \
-          timeout "$limit" "$bdir/tests/$t" ) > "$1/.testlog" 2>&1 && continue
+        ( cd "$1" && CHESSVAR="$1/$prog" timeout "$limit" "$bdir/tests/$t" ) \
+            > "$1/.testlog" 2>&1 && continue
         code=$?
         echo "$t" > "$1/.killer"
         [ $code -eq 124 ] && rc=2 || rc=1
