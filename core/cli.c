@@ -133,7 +133,7 @@ static const CommandDef COMMANDS[] = {
     {"rules", "VARIANT [--param NAME=VALUE]... [--rules FILE]...", OPT_PARAM | OPT_RULES,
      VARIANT_REQUIRED,
      "the rules of a variant as chessvar plays them",
-     "Numbered as in the rule briefs (ORTH-1 ...), with the parameters' values;\n"
+     "Numbered as in docs/RULES.md (ORTH-1 ...), with the parameters' values;\n"
      "a value given with --param that differs from the default is marked.\n"
      "With --rules, each script's name and description follow.",
      cmd_rules},

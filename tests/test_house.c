@@ -352,7 +352,7 @@ static uint64_t perft_no_queen(Game *g, int depth)
     return n;
 }
 
-static void test_house4_veto_no_queen_before_move_5(void **state)
+static void test_house4_veto_no_queen_in_the_first_four_plies(void **state)
 {
     (void)state;
     Loaded ld;
@@ -363,7 +363,7 @@ static void test_house4_veto_no_queen_before_move_5(void **state)
     assert_non_null(h);
     Game *g = house_game(h, v, 1, &e);
     assert_non_null(g);
-    tu_play_line(g, "e4 e5"); /* move 3: the queens could move now */
+    tu_play_line(g, "e4 e5"); /* ply 3: the queens could move now */
     Game *plain = tu_orthodox(NULL);
     tu_play_line(plain, "e4 e5");
     uint64_t want = perft_no_queen(plain, 2);
@@ -377,9 +377,9 @@ static void test_house4_veto_no_queen_before_move_5(void **state)
     al_free(&l);
     Game *before = game_clone(g);
     assert_int_equal(game_play(g, 0, "Qh5", &e), -1);
-    assert_has(e.msg, "no queen moves before move 5");
+    assert_has(e.msg, "no queen moves in the first four plies");
     assert_true(game_same(g, before));
-    tu_play_line(g, "Nf3 Nc6"); /* move 5: the queen may go */
+    tu_play_line(g, "Nf3 Nc6"); /* ply 5 (move_number() counts plies): the queen may go */
     tu_play(g, 0, "Qe2");
     game_free(before);
     game_free(plain);
@@ -783,7 +783,7 @@ int main(void)
         cmocka_unit_test(test_house_syntax_error_names_file_line),
         cmocka_unit_test(test_house3_fixed_setup),
         cmocka_unit_test(test_house3_chess960_seeded),
-        cmocka_unit_test(test_house4_veto_no_queen_before_move_5),
+        cmocka_unit_test(test_house4_veto_no_queen_in_the_first_four_plies),
         cmocka_unit_test(test_house4_veto_wrong_type_is_an_error),
         cmocka_unit_test(test_house_sandbox_loop_in_veto),
         cmocka_unit_test(test_house5_king_of_the_hill_ends_game),
