@@ -41,7 +41,8 @@ enum {
     OPT_SHARD = 1 << 18,
     OPT_SVG = 1 << 19,
     OPT_SAVE_GAMES = 1 << 20,
-    OPT_COMPARE = 1 << 21
+    OPT_COMPARE = 1 << 21,
+    OPT_TRUST_RULES = 1 << 22
 };
 
 typedef struct OptionDef {
@@ -69,6 +70,9 @@ static const OptionDef OPTIONS[] = {
                                      "the side of the seat to act)"},
     {"--rules", OPT_RULES, "FILE", "house rules: a Lua script; repeatable, applied in "
                                    "order (docs/HOUSE-RULES.md)"},
+    {"--trust-rules", OPT_TRUST_RULES, NULL, "run the house-rule scripts a --load record "
+                                             "carries (they are code: only from people "
+                                             "you trust)"},
     {"--bot", OPT_BOT, "SEAT=LEVEL", "a bot plays SEAT: random, greedy or search (search:N "
                                      "nodes a move, search:Nms milliseconds); repeatable "
                                      "(every seat may be a bot: watch the game)"},
@@ -108,7 +112,8 @@ static int cmd_rules(const CliOptions *o);
 static int cmd_check(const CliOptions *o);
 
 #define GAME_OPTS \
-    (OPT_FEN | OPT_SEED | OPT_LOAD | OPT_PARAM | OPT_SIDES | OPT_SEATS | OPT_RULES)
+    (OPT_FEN | OPT_SEED | OPT_LOAD | OPT_PARAM | OPT_SIDES | OPT_SEATS | OPT_RULES | \
+     OPT_TRUST_RULES)
 
 static const CommandDef COMMANDS[] = {
     {"menu", "[--ascii] [--seed N] [--bottom SIDE]", OPT_ASCII | OPT_SEED | OPT_BOTTOM,
@@ -123,7 +128,8 @@ static const CommandDef COMMANDS[] = {
      "the rule it belongs to, what it does and its valid values.", cmd_params},
     {"play", "VARIANT [--fen POS] [--seed N] [--load FILE] [--param NAME=VALUE]...\n"
              "                     [--sides N] [--seats N] [--ascii] [--bottom SIDE]\n"
-             "                     [--rules FILE]... [--bot SEAT=LEVEL]... [--delay MS]",
+             "                     [--rules FILE]... [--trust-rules] [--bot SEAT=LEVEL]...\n"
+             "                     [--delay MS]",
      GAME_OPTS | OPT_ASCII | OPT_BOTTOM | OPT_BOT | OPT_DELAY, VARIANT_OPTIONAL,
      "play a game in the terminal, hot-seat",
      "The board is shown from the point of view of the seat to act.  Type\n"
@@ -152,20 +158,21 @@ static const CommandDef COMMANDS[] = {
      "or the problem with file:line and the hook.  Exit status 0 when every\n"
      "script is clean, 1 otherwise.", cmd_check},
     {"perft", "VARIANT [--fen POS] --depth N [--divide] [--param NAME=VALUE]...\n"
-              "                      [--rules FILE]...",
+              "                      [--rules FILE]... [--load FILE [--trust-rules]]",
      GAME_OPTS | OPT_DEPTH | OPT_DIVIDE, VARIANT_OPTIONAL,
      "count the leaves of the action tree, like Stockfish's 'go perft'",
      "With --divide, one 'action: count' line per root action (machine\n"
      "notation, UCI for chess), then an empty line.  Always a last line\n"
      "'Nodes searched: N'.", cmd_perft},
-    {"legal", "VARIANT [--fen POS] [--param NAME=VALUE]... [--rules FILE]...",
+    {"legal", "VARIANT [--fen POS] [--param NAME=VALUE]... [--rules FILE]...\n"
+              "                      [--load FILE [--trust-rules]]",
      GAME_OPTS, VARIANT_OPTIONAL,
      "list the legal actions of the seat to act, one per line",
      "Machine notation (UCI for chess); resign and draw actions are not\n"
      "listed.", cmd_legal},
     {"run", "VARIANT [--fen POS] [--seed N] [--load FILE] [--param NAME=VALUE]...\n"
             "                    [--sides N] [--seats N] [--json] [--ascii]\n"
-            "                    [--rules FILE]...",
+            "                    [--rules FILE]... [--trust-rules]",
      GAME_OPTS | OPT_JSON | OPT_ASCII, VARIANT_OPTIONAL,
      "batch mode: read commands from standard input, answer each",
      "One command per line; blank lines and lines starting with # are\n"
@@ -498,6 +505,7 @@ static int parse_option(const CommandDef *c, int argc, char **argv, int *i,
             if (d->bit == OPT_ASCII) o->ascii = 1;
             if (d->bit == OPT_JSON) o->json = 1;
             if (d->bit == OPT_DIVIDE) o->divide = 1;
+            if (d->bit == OPT_TRUST_RULES) o->trust_rules = 1;
             if (d->bit == OPT_COMPARE) {
                 if (o->compare)
                     return usage_error(c->name, "--compare is given twice (one second "
@@ -726,7 +734,70 @@ uint64_t cli_fresh_seed(void)
            mix64((uint64_t)getpid());
 }
 
-static Game *load_game(const CliOptions *o, Error *e, int *status)
+/* ---- A record's scripts run only with consent (issue 20 point 6) ------ */
+
+typedef struct Consent {
+    const CliOptions *o;
+    CliAsk ask;         /* NULL: no terminal to ask, --trust-rules or refused */
+    void *ctx;
+    int declined;       /* asked, and not answered yes */
+} Consent;
+
+/* A name from a record as a message shows it: its head, control bytes as
+ * '?' (the record is someone else's text). */
+static const char *shown_name(char *buf, size_t n, const char *name)
+{
+    str_clip(buf, n, name);
+    for (char *p = buf; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            *p = '?';
+    return buf;
+}
+
+static int consent_asked(void *ctx, const VariantOps *v, const RecordScript *s, int n,
+                         Error *e)
+{
+    Consent *c = ctx;
+    if (c->o->trust_rules)
+        return 0;
+    char file[100], name[64];
+    str_clip(file, sizeof file, c->o->load);
+    const char *hidden = v->version >= 2 && v->hidden_info
+        ? "a rule script reads every hidden piece, and its refusals and finish "
+          "texts reach the seat that acted" : NULL;
+    if (!c->ask) {
+        StrBuf b = STRBUF_INIT;
+        int i = 0;
+        for (; i < n && b.len < 300; i++) /* the rest counted: e has room */
+            sb_printf(&b, "%s\"%s\" (sha256 %s, %zu bytes)", i ? ", " : "",
+                      shown_name(name, sizeof name, s[i].name), s[i].sha256, s[i].len);
+        if (i < n)
+            sb_printf(&b, " and %d more", n - i);
+        err_set(e, "%s carries house-rule script%s, code that runs only if you trust it "
+                   "(add --trust-rules to run %s%s%s); nothing was run: %s", file,
+                n == 1 ? "" : "s",
+                n == 1 ? "it" : "them", hidden ? "; " : "", hidden ? hidden : "",
+                sb_str(&b));
+        sb_free(&b);
+        return -1;
+    }
+    printf("%s carries %d house-rule script%s, code that runs on this computer only "
+           "if you agree:\n", file, n, n == 1 ? "" : "s");
+    for (int i = 0; i < n; i++)
+        printf("  %s  sha256 %s  %zu bytes\n", shown_name(name, sizeof name, s[i].name),
+               s[i].sha256, s[i].len);
+    if (hidden)
+        printf("This game hides pieces: %s.\n", hidden);
+    if (c->ask(c->ctx, n == 1 ? "Run it? (yes/no)> " : "Run them? (yes/no)> ") == 1)
+        return 0;
+    c->declined = 1;
+    fflush(stdout); /* the answer's echo before the message on stderr */
+    return err_set(e, "%s: its house rules were not run, so the game was not loaded "
+                      "(to run them, answer yes or add --trust-rules)", file);
+}
+
+static Game *load_game(const CliOptions *o, CliAsk ask, void *ctx, Error *e,
+                       int *status)
 {
     const char *clash = o->fen ? "--fen" : o->nparams ? "--param"
                       : o->have_seed ? "--seed" : o->sides ? "--sides"
@@ -738,9 +809,13 @@ static Game *load_game(const CliOptions *o, Error *e, int *status)
         return NULL;
     }
     *status = CLI_EXIT_FAIL;
-    Game *g = record_load_file(o->load, e);
-    if (!g)
+    Consent c = {o, ask, ctx, 0};
+    Game *g = record_load_file_asking(o->load, consent_asked, &c, e);
+    if (!g) {
+        if (c.declined)
+            *status = CLI_EXIT_OK; /* the user's own choice */
         return NULL;
+    }
     if (o->variant && game_variant(g) != o->variant) {
         err_set(e, "%s holds a game of %s, not %s", o->load, game_variant(g)->name,
                 o->variant->name);
@@ -763,8 +838,14 @@ static void param_error(Error *e, const char *assign)
 Game *cli_start_game(const CliOptions *o, uint64_t default_seed, Error *e,
                      int *status)
 {
+    return cli_start_game_asking(o, default_seed, NULL, NULL, e, status);
+}
+
+Game *cli_start_game_asking(const CliOptions *o, uint64_t default_seed, CliAsk ask,
+                            void *ctx, Error *e, int *status)
+{
     if (o->load)
-        return load_game(o, e, status);
+        return load_game(o, ask, ctx, e, status);
     *status = CLI_EXIT_USAGE;
     const VariantOps *v = o->variant;
     GameConfig cfg;

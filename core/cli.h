@@ -52,6 +52,7 @@ typedef struct CliOptions {
     const char *bottom;         /* --bottom SIDE, NULL: the seat's own side */
     int nrules;
     const char *rules[CLI_MAX_RULES]; /* --rules FILE, in order */
+    int trust_rules;            /* --trust-rules: a record's scripts may run */
     House *house;               /* the scripts of --rules, loaded once per command */
     int nbots;
     const char *bots[CLI_MAX_SEATS_BOTS]; /* --bot SEAT=LEVEL, in order */
@@ -92,6 +93,15 @@ int cli_main(int argc, char **argv);
  * default_seed is used when --seed is absent. */
 Game *cli_start_game(const CliOptions *o, uint64_t default_seed, Error *e,
                      int *status);
+/* A yes/no question at the terminal: 1 yes, 0 no, -1 no answer (input
+ * ended). */
+typedef int (*CliAsk)(void *ctx, const char *question);
+/* cli_start_game where a record's house-rule scripts without --trust-rules
+ * are shown and `ask`ed about (issue 20 point 6); cli_start_game refuses
+ * them instead.  An answer other than yes: NULL, *status CLI_EXIT_OK and e
+ * saying how to trust them. */
+Game *cli_start_game_asking(const CliOptions *o, uint64_t default_seed, CliAsk ask,
+                            void *ctx, Error *e, int *status);
 
 /* A seed for games the user did not seed: differs from run to run. */
 uint64_t cli_fresh_seed(void);

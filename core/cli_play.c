@@ -182,6 +182,12 @@ static int ask_yes(const Play *p, const char *prompt)
     return yes;
 }
 
+/* ask_yes for cli_start_game_asking: a record's scripts (issue 20 point 6). */
+static int ask_trust(void *ctx, const char *question)
+{
+    return ask_yes(ctx, question);
+}
+
 /* Split "word rest" in place: returns rest (may be ""), word in word[]. */
 static char *split_word(char *line, char *word, size_t n)
 {
@@ -1508,7 +1514,7 @@ static int play_games(const CliOptions *o, uint64_t seed)
     p.ro.ascii = o->ascii;
     p.ro.color = cli_use_color();
     e.msg[0] = '\0';
-    p.g = cli_start_game(o, seed, &e, &status);
+    p.g = cli_start_game_asking(o, seed, ask_trust, &p, &e, &status);
     if (!p.g) {
         fprintf(stderr, "chessvar %s: %s\n", o->command, e.msg);
         return -1 - status;

@@ -127,6 +127,16 @@ static void put_rule_text(StrBuf *out, const GameScript *sc)
     }
 }
 
+/* The name a record gives a script: the base name of the file it came
+ * from, never the directories on the player's disk (issue 20 point 6);
+ * the digest and the text identify it.  A record written before keeps
+ * its path in the Rule tag: the loaded game drops it too. */
+static const char *rule_name(const char *name)
+{
+    const char *slash = strrchr(name, '/');
+    return slash && slash[1] ? slash + 1 : name;
+}
+
 static int put_rules(StrBuf *out, const GameConfig *cfg)
 {
     int rc = 0;
@@ -134,7 +144,7 @@ static int put_rules(StrBuf *out, const GameConfig *cfg)
         const GameScript *sc = &cfg->scripts[i];
         char hex[65];
         sha256_hex(sc->text, sc->len, hex);
-        rc |= put_tag(out, "Rule", sc->name);
+        rc |= put_tag(out, "Rule", rule_name(sc->name));
         rc |= put_tag(out, "RuleSha256", hex);
         put_rule_text(out, sc);
     }
@@ -345,6 +355,8 @@ typedef struct Loader {
     StrBuf tag[TAG__COUNT];      /* values of the tags seen */
     int tag_line[TAG__COUNT];    /* line of each tag, 0 if absent */
     const VariantOps *const *variants; /* where Variant names are found */
+    RecordConsent consent;       /* asked before the scripts run; NULL: not */
+    void *consent_ctx;
     Game *g;                     /* started at the first action line */
 } Loader;
 
@@ -665,13 +677,24 @@ static int load_rules(Loader *L, const VariantOps *v, int nsides, House **out)
                              "its RuleSha256: the record was edited or damaged (the "
                              "game can only be replayed with the script it was played "
                              "with)", quote(&q, sb_str(&r->name)));
-        src[i].name = sb_str(&r->name);
+        src[i].name = rule_name(sb_str(&r->name)); /* an old record's path: dropped */
         src[i].text = r->text.s ? r->text.s : "";
         src[i].len = r->text.len;
     }
     if (L->nrules == 0)
         return 0;
     Error he;
+    if (L->consent) { /* issue 20 point 6: nothing of theirs has run yet */
+        RecordScript rs[RECORD_MAX_RULES];
+        for (int i = 0; i < L->nrules; i++) {
+            rs[i].name = src[i].name;
+            rs[i].sha256 = L->rules[i].sha;
+            rs[i].len = L->rules[i].text.len;
+        }
+        he.msg[0] = '\0';
+        if (L->consent(L->consent_ctx, v, rs, L->nrules, &he))
+            return err_set(L->e, "%s", he.msg);
+    }
     *out = house_load(v, nsides, src, L->nrules, NULL, &he);
     if (!*out)
         return load_fail(L, L->rules[0].line, "%s", he.msg);
@@ -916,13 +939,26 @@ Game *record_load(const char *text, const char *source_name, Error *e)
     return record_load_from(text, source_name, variant_registry, e);
 }
 
+static Game *load_text(const char *text, const char *source_name,
+                       const VariantOps *const *variants, RecordConsent consent,
+                       void *ctx, Error *e);
+
 Game *record_load_from(const char *text, const char *source_name,
                        const VariantOps *const *variants, Error *e)
+{
+    return load_text(text, source_name, variants, NULL, NULL, e);
+}
+
+static Game *load_text(const char *text, const char *source_name,
+                       const VariantOps *const *variants, RecordConsent consent,
+                       void *ctx, Error *e)
 {
     Loader L;
     memset(&L, 0, sizeof L);
     L.src = source_name ? source_name : "record";
     L.variants = variants;
+    L.consent = consent;
+    L.consent_ctx = ctx;
     Error local;
     L.e = e ? e : &local;
     for (int i = 0; i < TAG__COUNT; i++)
@@ -1010,6 +1046,12 @@ int record_read_file(const char *path, const char *what, size_t max, StrBuf *out
 
 Game *record_load_file(const char *path, Error *e)
 {
+    return record_load_file_asking(path, NULL, NULL, e);
+}
+
+Game *record_load_file_asking(const char *path, RecordConsent consent, void *ctx,
+                              Error *e)
+{
     char clip[100];
     const char *named = str_clip(clip, sizeof clip, path);
     StrBuf text = STRBUF_INIT;
@@ -1023,7 +1065,7 @@ Game *record_load_file(const char *path, Error *e)
                 line += *q == '\n';
             err_set(e, "%s:%d: a NUL byte (this is not a text record)", named, line);
         } else {
-            g = record_load(sb_str(&text), named, e);
+            g = load_text(sb_str(&text), named, variant_registry, consent, ctx, e);
         }
     }
     sb_free(&text);

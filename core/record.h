@@ -42,6 +42,25 @@ Game *record_load(const char *text, const char *source_name, Error *e);
  * regular file: a directory, FIFO or device is refused at once (a FIFO
  * without a writer would block). */
 Game *record_load_file(const char *path, Error *e);
+
+/* One house-rule script a record carries, as a consent question names it:
+ * its Rule tag (a name, not a path), the SHA-256 of its text (checked) and
+ * the text's size. */
+typedef struct RecordScript {
+    const char *name;
+    const char *sha256; /* 64 lower-case hex digits */
+    size_t len;
+} RecordScript;
+/* Asked once per record that carries scripts, after every text matched its
+ * digest and before any of them is loaded or run (issue 20 point 6):
+ * 0 runs them; -1 refuses, with e saying why (loading then fails with e's
+ * message as it is). v: the record's variant. */
+typedef int (*RecordConsent)(void *ctx, const VariantOps *v, const RecordScript *s,
+                             int n, Error *e);
+/* record_load_file that asks `consent` (NULL: the scripts run unasked, for
+ * callers that made the record themselves). */
+Game *record_load_file_asking(const char *path, RecordConsent consent, void *ctx,
+                              Error *e);
 /* The bytes of the regular file at path (what names it in messages: "a
  * record", "a script"; no FIFO or device is waited on), at most max,
  * appended to out.  -1 with e naming the file and the reason. */

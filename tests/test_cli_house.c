@@ -115,7 +115,7 @@ static void test_house4_veto_reason_in_batch(void **state)
     assert_int_equal(r.status, 1); /* Qh5 failed */
     tu_run_free(&r);
     char args[128];
-    snprintf(args, sizeof args, "run --load %s", rec);
+    snprintf(args, sizeof args, "run --load %s --trust-rules", rec); /* issue 20 point 6 */
     tu_run(&r, args, "Nc6\nQe2\n");
     assert_has(r.out, "error: Qe2 is forbidden: no queen moves before move 5\n");
     tu_run_free(&r);

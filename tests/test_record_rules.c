@@ -59,14 +59,15 @@ static Game *rules_game(const char *variant, uint64_t seed, const HouseSource *s
     return g;
 }
 
-/* A game under one file of scripts/. */
+/* A game under one file of scripts/, the script named as a record names
+ * it: by its base name (issue 20 point 6). */
 static Game *script_game(const char *variant, uint64_t seed, const char *file, char **text)
 {
     char path[128];
     snprintf(path, sizeof path, "scripts/%s", file);
     *text = tu_read_file(path);
     assert_non_null(*text);
-    HouseSource s = {path, *text, strlen(*text)};
+    HouseSource s = {file, *text, strlen(*text)};
     return rules_game(variant, seed, &s, 1);
 }
 
@@ -144,7 +145,7 @@ static void test_koth_game_replays_from_record(void **state)
     tu_play_line(g, "e4 Nc6 Ke2 Nf6 Kd3 Nb8 Kd4");
     tu_assert_over(g, "1-0", "white's King reached the hill");
     char *text = save_text(g);
-    assert_has(text, "[Rule \"scripts/king_of_the_hill.lua\"]\n[RuleSha256 \"");
+    assert_has(text, "[Rule \"king_of_the_hill.lua\"]\n[RuleSha256 \"");
     assert_has(text, "[RuleText \"rule {\\n\"]\n");
     assert_has(text, "[Termination \"white's King reached the hill\"]");
     Game *l = assert_roundtrip(g, text);
@@ -209,7 +210,7 @@ static void test_tampered_text_is_refused(void **state)
     tu_play_line(g, "e4 e5");
     char *text = save_text(g);
     char *bad = replace(text, "win at once.", "win at twice.");
-    assert_load_fails(bad, "rules.rec:6: the text of the rule \"scripts/king_of_the_hill.lua\" "
+    assert_load_fails(bad, "rules.rec:6: the text of the rule \"king_of_the_hill.lua\" "
                            "does not match its RuleSha256: the record was edited or damaged");
     free(bad);
     /* A changed digest is as wrong as a changed text. */
@@ -293,11 +294,11 @@ static void test_malformed_rule_tags(void **state)
     char *text = save_text(g);
     char *t;
 
-    t = replace(text, "[Rule \"scripts/king_of_the_hill.lua\"]\n", "");
+    t = replace(text, "[Rule \"king_of_the_hill.lua\"]\n", "");
     assert_load_fails(t, "rules.rec:5: RuleSha256 before any Rule tag");
     free(t);
     t = drop_lines(text, "[RuleSha256");
-    assert_load_fails(t, "rules.rec:5: the rule \"scripts/king_of_the_hill.lua\" has no "
+    assert_load_fails(t, "rules.rec:5: the rule \"king_of_the_hill.lua\" has no "
                          "RuleSha256 tag");
     free(t);
     t = replace(text, "[RuleSha256 \"", "[RuleSha256 \"XYZ");
@@ -353,7 +354,7 @@ static void test_record_rule_for_other_variant(void **state)
     Game *g = script_game("orthodox", 3, "king_of_the_hill.lua", &script);
     char *text = save_text(g);
     char *t = replace(text, "[Variant \"orthodox\"]", "[Variant \"ambigus\"]");
-    assert_load_fails(t, "rules.rec:5: house rule scripts/king_of_the_hill.lua");
+    assert_load_fails(t, "rules.rec:5: house rule king_of_the_hill.lua");
     assert_load_fails(t, "this script is not for ambigus");
     free(t);
     game_free(g);
@@ -361,9 +362,21 @@ static void test_record_rule_for_other_variant(void **state)
     free(script);
 }
 
+/* Write text to path. */
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
 /* Issue 11 at the command line: save in batch mode, load without the
  * script file, the terminal's title names the rules; --rules with --load
- * is refused. */
+ * is refused.  Issue 20 point 6: the record names the script by its base
+ * name (not the directory it was in), and its script runs only with
+ * --trust-rules (batch, legal, perft) or a yes at the terminal, which is
+ * shown the name, SHA-256 and size first. */
 static void test_cli_save_and_load_rules(void **state)
 {
     (void)state;
@@ -373,10 +386,9 @@ static void test_cli_save_and_load_rules(void **state)
     snprintf(script, sizeof script, "%s/koth.lua", dir);
     snprintf(rec, sizeof rec, "%s/koth.rec", dir);
     char *text = tu_read_file("scripts/king_of_the_hill.lua");
-    FILE *f = fopen(script, "w");
-    fputs(text, f);
-    fclose(f);
-    free(text);
+    write_file(script, text);
+    char sha[65], line[256];
+    sha256_hex(text, strlen(text), sha);
 
     TuRun r;
     char input[256];
@@ -387,15 +399,66 @@ static void test_cli_save_and_load_rules(void **state)
     assert_has(r.out, "saved to");
     tu_run_free(&r);
     unlink(script); /* the record is enough */
+    char *saved = tu_read_file(rec);
+    assert_has(saved, "[Rule \"koth.lua\"]\n");
+    if (strstr(saved, dir))
+        fail_msg("issue 20 point 6: the record holds the script's directory %s:\n%s", dir,
+                 saved);
+    free(saved);
 
-    snprintf(args, sizeof args, "run --load %s", rec);
+    /* batch mode, legal and perft: refused without --trust-rules, naming
+     * the script, its digest and size, and saying what to add */
+    snprintf(line, sizeof line, "\"koth.lua\" (sha256 %s, %zu bytes)", sha, strlen(text));
+    static const char *const cmds[] = {"run --load %s", "legal --load %s",
+                                       "perft --load %s --depth 1"};
+    for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++) {
+        snprintf(args, sizeof args, cmds[i], rec);
+        tu_run(&r, args, "status\n");
+        assert_int_equal(r.status, 1);
+        assert_string_equal(r.out, "");
+        assert_has(r.err, "koth.rec carries house-rule script, code that runs only if you "
+                          "trust it (add --trust-rules to run it); nothing was run: ");
+        assert_has(r.err, line);
+        tu_run_free(&r);
+    }
+    snprintf(args, sizeof args, "run --load %s --trust-rules", rec);
     tu_run(&r, args, "status\n");
     assert_int_equal(r.status, 0);
     assert_has(r.out, "game over: 1-0, white wins (white's King reached the hill)");
     tu_run_free(&r);
+    snprintf(args, sizeof args, "perft --load %s --depth 1 --trust-rules", rec);
+    tu_run(&r, args, NULL);
+    assert_int_equal(r.status, 0);
+    assert_has(r.out, "Nodes searched: 0"); /* the hill ended it */
+    tu_run_free(&r);
 
+    /* the terminal asks; no: nothing is loaded, a clean exit that says how */
+    snprintf(line, sizeof line, "koth.rec carries 1 house-rule script, code that runs on "
+             "this computer only if you agree:\n  koth.lua  sha256 %s  %zu bytes\n"
+             "Run it? (yes/no)> ", sha, strlen(text));
     snprintf(args, sizeof args, "play --load %s --ascii", rec);
+    tu_run(&r, args, "no\nquit\n");
+    assert_int_equal(r.status, 0);
+    assert_has(r.out, line);
+    assert_null(strstr(r.out, "hides pieces"));
+    assert_null(strstr(r.out, "loaded"));
+    assert_null(strstr(r.out, "King of the Hill"));
+    assert_has(r.err, "koth.rec: its house rules were not run, so the game was not loaded "
+                      "(to run them, answer yes or add --trust-rules)");
+    tu_run_free(&r);
+    tu_run(&r, args, ""); /* no answer at all is no */
+    assert_int_equal(r.status, 0);
+    assert_has(r.out, "Run it? (yes/no)> ");
+    assert_null(strstr(r.out, "loaded"));
+    tu_run_free(&r);
+    tu_run(&r, args, "yes\nquit\n");
+    assert_has(r.out, line);
+    assert_has(r.out, "loaded");
+    assert_has(r.out, "Orthodox chess, with house rules: King of the Hill.");
+    tu_run_free(&r);
+    snprintf(args, sizeof args, "play --load %s --ascii --trust-rules", rec);
     tu_run(&r, args, "quit\n");
+    assert_null(strstr(r.out, "Run it?"));
     assert_has(r.out, "Orthodox chess, with house rules: King of the Hill.");
     tu_run_free(&r);
 
@@ -405,8 +468,143 @@ static void test_cli_save_and_load_rules(void **state)
     assert_has(r.err, "--rules with --load: a record is replayed with the rules it was "
                       "played with");
     tu_run_free(&r);
+    free(text);
     unlink(rec);
     rmdir(dir);
+}
+
+/* Issue 20 point 6: a record's script does not run before the user
+ * agrees -- not its top level (here an error that says it ran), not its
+ * setup (here a start without pieces but Kings and Pawns). */
+static void test_record_scripts_run_only_with_consent(void **state)
+{
+    (void)state;
+    static const char *const scripts[] = {
+        "error(\"this script ran\")\n",
+        "rule { name = \"Kings and pawns\", "
+        "setup = \"4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1\" }\n",
+    };
+    char dir[] = "/tmp/cvtrustXXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char rec[128], args[256];
+    snprintf(rec, sizeof rec, "%s/made.rec", dir);
+    for (int k = 0; k < 2; k++) {
+        char sha[65];
+        sha256_hex(scripts[k], strlen(scripts[k]), sha);
+        StrBuf b = STRBUF_INIT;
+        sb_printf(&b, "[Variant \"orthodox\"]\n[Seed \"1\"]\n[Sides \"2\"]\n[Result \"*\"]\n"
+                      "[Rule \"made.lua\"]\n[RuleSha256 \"%s\"]\n[RuleText \"", sha);
+        for (const char *p = scripts[k]; *p; p++)
+            if (*p == '\n')
+                sb_puts(&b, "\\n");
+            else if (*p == '"')
+                sb_puts(&b, "\\\"");
+            else
+                sb_putc(&b, *p);
+        sb_puts(&b, "\"]\n");
+        write_file(rec, sb_str(&b));
+        sb_free(&b);
+
+        TuRun r;
+        snprintf(args, sizeof args, "legal --load %s", rec);
+        tu_run(&r, args, NULL);
+        assert_int_equal(r.status, 1);
+        assert_string_equal(r.out, "");
+        assert_has(r.err, "add --trust-rules to run it");
+        assert_null(strstr(r.err, "this script ran"));
+        tu_run_free(&r);
+        snprintf(args, sizeof args, "play --load %s --ascii", rec);
+        tu_run(&r, args, "no\n");
+        assert_int_equal(r.status, 0);
+        assert_null(strstr(r.err, "this script ran"));
+        assert_null(strstr(r.out, "loaded"));
+        tu_run_free(&r);
+
+        snprintf(args, sizeof args, "legal --load %s --trust-rules", rec);
+        tu_run(&r, args, NULL);
+        if (k == 0) { /* it runs once trusted */
+            assert_int_equal(r.status, 1);
+            assert_has(r.err, "this script ran");
+        } else {      /* its setup built the start: Pawn and King moves only */
+            assert_int_equal(r.status, 0);
+            assert_has(r.out, "e1d1\n");
+            assert_null(strstr(r.out, "g1f3"));
+        }
+        tu_run_free(&r);
+    }
+    unlink(rec);
+    rmdir(dir);
+}
+
+/* Issue 20 point 6, MASQ: in Les Échecs Masqués a script reads every
+ * hidden figure, and the question says so before the game is loaded; so
+ * does the batch refusal. */
+static void test_masques_consent_names_hidden_pieces(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/cvtrustXXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char script[128], rec[128], args[512], input[300];
+    snprintf(script, sizeof script, "%s/quiet.lua", dir);
+    snprintf(rec, sizeof rec, "%s/masq.rec", dir);
+    write_file(script, "rule { name = \"Quiet\", variants = \"masques\" }\n");
+    TuRun r;
+    snprintf(args, sizeof args, "run masques --seed 3 --rules %s", script);
+    snprintf(input, sizeof input, "save %s\nas black save %s\n", rec, rec);
+    tu_run(&r, args, input);
+    assert_int_equal(r.status, 0);
+    tu_run_free(&r);
+    static const char warn[] = "a rule script reads every hidden piece, and its refusals "
+                               "and finish texts reach the seat that acted";
+    snprintf(args, sizeof args, "play --load %s --ascii", rec);
+    tu_run(&r, args, "no\n");
+    assert_int_equal(r.status, 0);
+    assert_has(r.out, "  quiet.lua  sha256 ");
+    assert_has(r.out, "This game hides pieces: ");
+    assert_has(r.out, warn);
+    assert_null(strstr(r.out, "loaded"));
+    tu_run_free(&r);
+    snprintf(args, sizeof args, "run --load %s", rec);
+    tu_run(&r, args, "status\n");
+    assert_int_equal(r.status, 1);
+    assert_has(r.err, warn);
+    assert_has(r.err, "--trust-rules");
+    tu_run_free(&r);
+    snprintf(args, sizeof args, "run --load %s --trust-rules", rec);
+    tu_run(&r, args, "status\n");
+    assert_int_equal(r.status, 0);
+    tu_run_free(&r);
+    unlink(script);
+    unlink(rec);
+    rmdir(dir);
+}
+
+/* Issue 20 point 6: a record written before keeps the path of the script
+ * in its Rule tag; it still loads, and the game saved again names the
+ * script by its base name. */
+static void test_old_record_with_path_loads(void **state)
+{
+    (void)state;
+    char *script;
+    Game *g = script_game("orthodox", 3, "king_of_the_hill.lua", &script);
+    tu_play_line(g, "e4 Nc6");
+    char *text = save_text(g);
+    char *old = replace(text, "[Rule \"king_of_the_hill.lua\"]",
+                        "[Rule \"/home/someone/private/king_of_the_hill.lua\"]");
+    Error e;
+    Game *l = record_load(old, "old.rec", &e);
+    if (!l)
+        fail_msg("load: %s", e.msg);
+    assert_true(game_same(g, l));
+    char *again = save_text(l);
+    assert_string_equal(again, text);
+    assert_null(strstr(again, "/home"));
+    free(again);
+    game_free(l);
+    free(old);
+    free(text);
+    game_free(g);
+    free(script);
 }
 
 int main(void)
@@ -420,6 +618,9 @@ int main(void)
         cmocka_unit_test(test_malformed_rule_tags),
         cmocka_unit_test(test_record_rule_for_other_variant),
         cmocka_unit_test(test_cli_save_and_load_rules),
+        cmocka_unit_test(test_record_scripts_run_only_with_consent),
+        cmocka_unit_test(test_masques_consent_names_hidden_pieces),
+        cmocka_unit_test(test_old_record_with_path_loads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
