@@ -219,6 +219,63 @@ static void test_masq12_load_starts_with_hand_over(void **state)
     rmdir(dir);
 }
 
+/* issue 20 point 6: at a real terminal, play --load of a Masqués record
+ * that carries a script names it (digest, size), says that it reads the
+ * hidden pieces and asks before it runs; no: nothing loaded, exit 0;
+ * yes: the game, starting with the hand-over. */
+static void test_record_scripts_asked_at_the_terminal(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/chessvar_tty_trust_XXXXXX", path[96], lua[96], in[512], args[160];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/q.rec", dir);
+    snprintf(lua, sizeof lua, "%s/quiet.lua", dir);
+    FILE *f = fopen(lua, "w");
+    assert_non_null(f);
+    fputs("rule { name = \"Quiet\", variants = \"masques\" }\n", f);
+    fclose(f);
+    snprintf(in, sizeof in, "as white arrange QNBRKBNR/PPPPPPPP\n"
+                            "as black arrange RNBKQBNR/PPPPPPPP\nas white e2e4\n"
+                            "as white save %s\nas black save %s\n", path, path);
+    snprintf(args, sizeof args, "run masques --rules %s", lua);
+    TuRun r;
+    tu_run(&r, args, in);
+    assert_int_equal(r.status, 0);
+    tu_run_free(&r);
+    snprintf(args, sizeof args, "play --load %s --ascii", path);
+    for (int answer = 0; answer < 2; answer++) {
+        if (start(args) < 0) {
+            unlink(path), unlink(lua), rmdir(dir);
+            skip();
+        }
+        char *s = wait_for("Run it? (yes/no)> ");
+        assert_non_null(strstr(s, "q.rec carries 1 house-rule script, code that runs on "
+                                  "this computer only if you agree:"));
+        assert_non_null(strstr(s, "  quiet.lua  sha256 e896d31107b1a5b57e1720ed66fd18b5d13b8f"
+                                  "36426a4a1c3aabaf610c9e8832  46 bytes"));
+        assert_non_null(strstr(s, "This game hides pieces: a rule script reads every hidden "
+                                  "piece"));
+        assert_absent(s, "Q~", "White's masked figures before the answer");
+        free(s);
+        keys(answer ? "yes" : "no");
+        enter();
+        if (answer) {
+            s = wait_for("press Enter when only you can see the screen");
+            assert_non_null(strstr(s, "Pass the terminal to black."));
+        } else {
+            s = wait_for("exit 0");
+            assert_non_null(strstr(s, "its house rules were not run, so the game was not "
+                                      "loaded (to run them, answer yes or add --trust-rules)"));
+            assert_absent(s, "Pass the terminal", "a game, after no");
+        }
+        free(s);
+        stop();
+    }
+    unlink(path);
+    unlink(lua);
+    rmdir(dir);
+}
+
 /* issue 19 point 6: Ctrl-D at the prompt leaves the game as quit does:
  * it asks, "no" plays on; Ctrl-C too, and then the game is saved where
  * the player says. */
@@ -352,6 +409,7 @@ int main(void)
         cmocka_unit_test(test_prompts_with_output_piped),
         cmocka_unit_test(test_masques_against_a_bot_no_hand_over),
         cmocka_unit_test(test_tile_six_sides_fit_24_rows),
+        cmocka_unit_test(test_record_scripts_asked_at_the_terminal),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
