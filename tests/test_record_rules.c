@@ -532,6 +532,28 @@ static void test_record_scripts_run_only_with_consent(void **state)
         }
         tu_run_free(&r);
     }
+    /* the record's name for a script is someone else's text: the
+     * question shows a control byte as '?', never raw */
+    char sha[65];
+    sha256_hex("rule { name = \"A\" }\n", 20, sha);
+    StrBuf b = STRBUF_INIT;
+    sb_printf(&b, "[Variant \"orthodox\"]\n[Seed \"1\"]\n[Sides \"2\"]\n[Result \"*\"]\n"
+                  "[Rule \"\x1b[2J\x1b]0;title\x07" "a.lua\"]\n[RuleSha256 \"%s\"]\n"
+                  "[RuleText \"rule { name = \\\"A\\\" }\\n\"]\n", sha);
+    write_file(rec, sb_str(&b));
+    sb_free(&b);
+    TuRun r;
+    snprintf(args, sizeof args, "legal --load %s", rec);
+    tu_run(&r, args, NULL);
+    assert_int_equal(r.status, 1);
+    assert_has(r.err, "\"?[2J?]0;title?a.lua\" (sha256 ");
+    assert_null(strchr(r.err, '\x1b'));
+    tu_run_free(&r);
+    snprintf(args, sizeof args, "play --load %s", rec);
+    tu_run(&r, args, "no\n");
+    assert_has(r.out, "  ?[2J?]0;title?a.lua  sha256 ");
+    assert_null(strchr(r.out, '\x1b'));
+    tu_run_free(&r);
     unlink(rec);
     rmdir(dir);
 }
