@@ -150,6 +150,15 @@ static int string(Parser *ps, const char **out)
         unsigned char c = (unsigned char)*ps->p;
         if (c < 0x20)
             return fail(ps, "a control character inside a string (write it as \\uXXXX)");
+        if (c >= 0x80) { /* RFC 8259: the text is UTF-8 */
+            size_t k = utf8_seq_len((const unsigned char *)ps->p, (size_t)(q - ps->p));
+            if (!k)
+                return fail(ps, "a byte that is not UTF-8 inside a string");
+            memcpy(o, ps->p, k);
+            o += k;
+            ps->p += k;
+            continue;
+        }
         if (c != '\\') {
             *o++ = (char)c;
             ps->p++;

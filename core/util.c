@@ -176,19 +176,33 @@ const char *sb_str(const StrBuf *b) { return b->s ? b->s : ""; }
 void sb_json_str(StrBuf *b, const char *s)
 {
     sb_putc(b, '"');
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        switch (*p) {
-        case '"': sb_puts(b, "\\\""); break;
-        case '\\': sb_puts(b, "\\\\"); break;
-        case '\n': sb_puts(b, "\\n"); break;
-        case '\r': sb_puts(b, "\\r"); break;
-        case '\t': sb_puts(b, "\\t"); break;
-        default:
-            if (*p < 0x20)
-                sb_printf(b, "\\u%04x", *p);
-            else
-                sb_putc(b, (char)*p);
+    const unsigned char *p = (const unsigned char *)s;
+    size_t n = strlen(s);
+    for (size_t i = 0; i < n;) {
+        size_t k = utf8_seq_len(p + i, n - i);
+        unsigned c = p[i];
+        if (!k) { /* never invalid UTF-8 in what we write */
+            sb_puts(b, "\\ufffd");
+            i++;
+            continue;
         }
+        if (k == 2 && c == 0xC2 && p[i + 1] < 0xA0) /* a C1 control */
+            sb_printf(b, "\\u%04x", p[i + 1]);
+        else if (c == '"')
+            sb_puts(b, "\\\"");
+        else if (c == '\\')
+            sb_puts(b, "\\\\");
+        else if (c == '\n')
+            sb_puts(b, "\\n");
+        else if (c == '\r')
+            sb_puts(b, "\\r");
+        else if (c == '\t')
+            sb_puts(b, "\\t");
+        else if (c < 0x20 || c == 0x7f)
+            sb_printf(b, "\\u%04x", c);
+        else
+            sb_putn(b, (const char *)p + i, k);
+        i += k;
     }
     sb_putc(b, '"');
 }
@@ -400,6 +414,69 @@ void utf8_scrub(char *s)
         r += k;
     }
     p[w] = '\0';
+}
+
+/* A control character at p (k bytes of a valid sequence): its code. */
+static int control_at(const unsigned char *p, size_t k, unsigned *code)
+{
+    if (k == 1 && (p[0] < 0x20 || p[0] == 0x7f)) {
+        *code = p[0];
+        return 1;
+    }
+    if (k == 2 && p[0] == 0xC2 && p[1] < 0xA0) {
+        *code = p[1];
+        return 1;
+    }
+    return 0;
+}
+
+int text_check(const char *s, size_t n, int flags, char *why, size_t wn)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    for (size_t i = 0; i < n;) {
+        size_t k = utf8_seq_len(p + i, n - i);
+        unsigned code;
+        if (!k) {
+            snprintf(why, wn, "a byte that is not UTF-8 (0x%02x) at byte %zu", p[i], i + 1);
+            return -1;
+        }
+        if (control_at(p + i, k, &code) && !(code == '\t' && (flags & TEXT_TAB))) {
+            snprintf(why, wn, "a control character (0x%02x) at byte %zu", code, i + 1);
+            return -1;
+        }
+        i += k;
+    }
+    return 0;
+}
+
+const char *str_safe(char *dst, size_t n, const char *src)
+{
+    const unsigned char *p = (const unsigned char *)src;
+    size_t len = strlen(src), w = 0;
+    for (size_t i = 0; i < len;) {
+        size_t k = utf8_seq_len(p + i, len - i);
+        unsigned code;
+        char esc[16];
+        const char *put = (const char *)p + i;
+        size_t m = k;
+        if (!k) {
+            snprintf(esc, sizeof esc, "\\x%02x", p[i]);
+            put = esc, m = 4, k = 1;
+        } else if (control_at(p + i, k, &code)) {
+            if (code == '\n' || code == '\t' || code == '\r')
+                snprintf(esc, sizeof esc, "\\%c", code == '\n' ? 'n' : code == '\t' ? 't' : 'r');
+            else
+                snprintf(esc, sizeof esc, code < 0x80 ? "\\x%02x" : "\\u%04x", code);
+            put = esc, m = strlen(esc);
+        }
+        if (w + m >= n)
+            break;
+        memcpy(dst + w, put, m);
+        w += m;
+        i += k;
+    }
+    dst[w] = '\0';
+    return dst;
 }
 
 int str_ieq(const char *a, const char *b)

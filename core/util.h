@@ -70,7 +70,9 @@ void sb_printf(StrBuf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void sb_vprintf(StrBuf *b, const char *fmt, va_list ap);
 const char *sb_str(const StrBuf *b); /* "" when empty */
-/* Append s as a JSON string literal, quotes included. */
+/* Append s as a JSON string literal, quotes included.  The literal is
+ * always valid UTF-8 (RFC 8259): a byte of s that is not is written as
+ * \ufffd, and control characters (C0, DEL, C1) as \u escapes. */
 void sb_json_str(StrBuf *b, const char *s);
 
 /* ---- Random numbers --------------------------------------------------------
@@ -133,6 +135,21 @@ size_t utf8_seq_len(const unsigned char *s, size_t n);
 /* Drop, in place, every byte that is not part of a valid sequence of the
  * NUL-terminated s (a character cut by a "%.40s" in a message). */
 void utf8_scrub(char *s);
+/* Texts from outside -- a house-rule script, a record, a merged part --
+ * that reach a screen or a file (issue 20 point 5).  text_check: 0 when
+ * s[0..n) is valid UTF-8 without control characters (C0, DEL, the C1
+ * range U+0080..U+009F; with TEXT_TAB a tab is allowed), else -1 with
+ * why, a phrase such as "a control character (0x1b) at byte 5".  A
+ * control character can clear a screen, set a window title, write the
+ * clipboard or start a fake line; a byte that is not UTF-8 breaks JSON
+ * and XML. */
+#define TEXT_TAB 1
+int text_check(const char *s, size_t n, int flags, char *why, size_t wn);
+/* Copy src into dst (n > 0) made safe to show: each control character
+ * and each byte that is not UTF-8 is written as its visible escape
+ * (\n, \t, \xHH; a C1 character as \u0085...), a backslash stays one;
+ * cut at n - 1 bytes, never inside an escape or a character.  Returns dst. */
+const char *str_safe(char *dst, size_t n, const char *src);
 /* Case-insensitive equality of ASCII strings. */
 int str_ieq(const char *a, const char *b);
 /* Columns a UTF-8 string takes on a terminal (one per code point: enough
