@@ -158,8 +158,12 @@ static void house_fail(House *h, int script, const char *msg)
                        : h->mem_hit && strstr(msg, "not enough memory")
                            ? "memory cap exceeded" : NULL;
     const char *name = script >= 0 && script < h->n ? h->s[script].name : "house rules";
+    /* A script's error() text is its own: shown, never obeyed (issue 20
+     * point 5) -- control characters and bytes that are not UTF-8 appear
+     * as escapes, so no clear-screen, title or fake line gets through. */
+    char safe[sizeof h->err];
     int k = snprintf(h->err, sizeof h->err, "house rule %s, %s: %s", name,
-                     HOOK_NAMES[h->hook], msg);
+                     HOOK_NAMES[h->hook], str_safe(safe, sizeof safe, msg));
     if (flag && !strstr(msg, flag) && k > 0 && (size_t)k < sizeof h->err)
         snprintf(h->err + k, sizeof h->err - (size_t)k, " (%s)", flag);
     utf8_scrub(h->err);
@@ -1044,7 +1048,12 @@ static int gm_finish(lua_State *L)
         return luaL_error(L, "game:finish: winners must be a side name, a list of "
                           "side names, or {} / nil for a draw");
     }
-    const char *reason = luaL_checkstring(L, 3);
+    size_t len;
+    const char *reason = luaL_checklstring(L, 3, &len);
+    char why[80];
+    if (text_check(reason, len, 0, why, sizeof why))
+        return luaL_error(L, "game:finish: the reason has %s (a reason is one line of "
+                          "UTF-8 text)", why);
     Status s;
     game_status(h->g, &s);
     if (!s.over) /* the first script to end the game decides */
@@ -1312,6 +1321,18 @@ static void rule_type(lua_State *L, int idx, const char *field, int want)
                    luaL_typename(L, idx));
 }
 
+/* rule{} field `field` (a string at idx) is shown on screens and in
+ * files: refused unless it is UTF-8 text without control characters
+ * (issue 20 point 5; a description is one paragraph, wrapped where shown). */
+static void rule_text(lua_State *L, int idx, const char *field)
+{
+    size_t len;
+    const char *s = lua_tolstring(L, idx, &len);
+    char why[80];
+    if (text_check(s, len, 0, why, sizeof why))
+        luaL_error(L, "rule: %s: %s (a %s is one line of UTF-8 text)", field, why, field);
+}
+
 static int house_rule(lua_State *L)
 {
     static const char *const keys[] = {"name", "description", "variants", "params",
@@ -1340,9 +1361,11 @@ static int house_rule(lua_State *L)
     if (lua_getfield(L, 1, "name") != LUA_TSTRING)
         return luaL_error(L, "rule: name: expected a string (a short title), got a %s",
                           luaL_typename(L, -1));
+    rule_text(L, -1, "name");
     sc->title = lua_strdup_or_error(L, lua_tostring(L, -1));
     if (lua_getfield(L, 1, "description") != LUA_TNIL) {
         rule_type(L, -1, "description", LUA_TSTRING);
+        rule_text(L, -1, "description");
         sc->desc = lua_strdup_or_error(L, lua_tostring(L, -1));
     }
     if (lua_getfield(L, 1, "variants") != LUA_TNIL)
@@ -1475,6 +1498,15 @@ House *house_load(const VariantOps *v, int nsides, const HouseSource *src, int n
     }
     h->view = views;
     h->oview = views + 1;
+    for (int i = 0; i < n; i++) { /* a name is shown in every message */
+        char why[80];
+        const char *nm = src[i].name ? src[i].name : "";
+        if (text_check(nm, strlen(nm), 0, why, sizeof why)) {
+            err_set(e, "house rule %d: its name (the file's) has %s", i + 1, why);
+            house_free(h);
+            return NULL;
+        }
+    }
     h->budget = lim && lim->instructions > 0 ? lim->instructions : HOUSE_DEFAULT_INSTRUCTIONS;
     h->cap = lim && lim->memory > 0 ? lim->memory : HOUSE_DEFAULT_MEMORY;
     params_defaults(v, &h->scratch);
@@ -1716,8 +1748,18 @@ static int call_veto(lua_State *L)
         return luaL_error(L, "%s: veto returned a %s (expected nil, false or a reason "
                           "string)", at, luaL_typename(L, -2));
     }
+    size_t len;
+    const char *reason = lua_tolstring(L, -1, &len);
+    char why[80];
+    if (text_check(reason, len, 0, why, sizeof why)) {
+        char at[128];
+        lua_rawgeti(L, LUA_REGISTRYINDEX, h->s[a->script].veto_ref);
+        where_defined(L, -1, at, sizeof at);
+        return luaL_error(L, "%s: the veto reason has %s (a reason is one line of UTF-8 "
+                          "text)", at, why);
+    }
     a->forbid = 1;
-    str_copy(a->why, a->n, lua_tostring(L, -1));
+    str_copy(a->why, a->n, reason);
     return 0;
 }
 
