@@ -98,7 +98,9 @@ static int put_tag(StrBuf *out, const char *name, const char *value)
 
 /* A script's text as RuleText tags, one per line of the script (its line
  * end included): \n, \r, \t, \", \\ and \xHH for the other control
- * bytes, so every byte comes back exactly. */
+ * bytes, the bytes of a C1 control and every byte that is not UTF-8, so
+ * every byte comes back exactly and the record is UTF-8 text without
+ * control characters (issue 20 point 5). */
 static void put_rule_text(StrBuf *out, const GameScript *sc)
 {
     size_t i = 0;
@@ -116,7 +118,16 @@ static void put_rule_text(StrBuf *out, const GameScript *sc)
                 sb_printf(out, "\\%c", c);
             else if (c < 0x20 || c == 0x7f)
                 sb_printf(out, "\\x%02x", c);
-            else
+            else if (c >= 0x80) {
+                const unsigned char *p = (const unsigned char *)sc->text + i;
+                size_t k = utf8_seq_len(p, sc->len - i);
+                if (!k || (c == 0xC2 && p[1] < 0xA0)) { /* not UTF-8, or C1 */
+                    for (size_t j = 0; j < (k ? k : 1); j++)
+                        sb_printf(out, "\\x%02x", p[j]);
+                } else
+                    sb_putn(out, (const char *)p, k);
+                i += (k ? k : 1) - 1;
+            } else
                 sb_putc(out, (char)c);
             if (c == '\n') {
                 i++;
@@ -908,7 +919,15 @@ static int load_lines(Loader *L, const char *text)
             rc = load_fail(L, line, "out of memory");
             break;
         }
-        char *s = str_trim(buf.s);
+        char *s = str_trim(buf.s), why[80];
+        /* Tags reach screens, messages and JSON: a record is UTF-8 text
+         * without control characters (tabs aside), its scripts' bytes
+         * escaped (issue 20 point 5). */
+        if (text_check(s, strlen(s), TEXT_TAB, why, sizeof why)) {
+            rc = load_fail(L, line, "%s (a record is UTF-8 text without control "
+                           "characters)", why);
+            break;
+        }
         if (!*s || *s == '#')
             continue;
         if (*s == '[') {
