@@ -664,6 +664,9 @@ static int get_string(const Json *o, const char *key, char *buf, size_t n, Error
         return err_set(e, "\"%s\" is missing or not a string", key);
     if (strlen(j->str) >= n)
         return err_set(e, "\"%s\" is too long", key);
+    char why[80]; /* shown on screens and in the chart (issue 20 point 5) */
+    if (text_check(j->str, strlen(j->str), 0, why, sizeof why))
+        return err_set(e, "\"%s\" has %s", key, why);
     str_copy(buf, n, j->str);
     return 0;
 }
@@ -703,6 +706,9 @@ static int get_names(const Json *o, const char *key, char names[][EXP_NAME], int
     for (const Json *c = a->child; c; c = c->next, i++) {
         if (c->type != JSON_STRING || !c->str[0] || strlen(c->str) >= EXP_NAME)
             return err_set(e, "\"%s\": entry %d is not a name", key, i + 1);
+        char why[80];
+        if (text_check(c->str, strlen(c->str), 0, why, sizeof why))
+            return err_set(e, "\"%s\": entry %d has %s", key, i + 1, why);
         str_copy(names[i], EXP_NAME, c->str);
     }
     *n = i;
@@ -883,16 +889,32 @@ int exp_info_same(const ExpInfo *a, const ExpInfo *b)
 
 static const char *const SET_COLOUR[EXP_MAX_SETS] = {"#4e79a7", "#f28e2b"};
 
+/* Character data of the chart: escaped for XML, and kept well-formed
+ * whatever s holds (XML 1.0 allows no C0 control but tab and line ends,
+ * and no byte that is not UTF-8): those are written as escapes (\xHH).
+ * The texts are checked where they enter; this is the last guard. */
 static void svg_text(StrBuf *out, const char *s)
 {
-    for (; *s; s++) {
-        switch (*s) {
+    const unsigned char *p = (const unsigned char *)s;
+    size_t n = strlen(s);
+    for (size_t i = 0; i < n;) {
+        size_t k = utf8_seq_len(p + i, n - i);
+        char esc[16], why[80];
+        if (!k || text_check(s + i, k, 0, why, sizeof why)) {
+            char one[5] = {0};
+            memcpy(one, s + i, k ? k : 1);
+            sb_puts(out, str_safe(esc, sizeof esc, one));
+            i += k ? k : 1;
+            continue;
+        }
+        switch (p[i]) {
         case '<': sb_puts(out, "&lt;"); break;
         case '>': sb_puts(out, "&gt;"); break;
         case '&': sb_puts(out, "&amp;"); break;
         case '"': sb_puts(out, "&quot;"); break;
-        default: sb_putc(out, *s);
+        default: sb_putn(out, s + i, k);
         }
+        i += k;
     }
 }
 
