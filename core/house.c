@@ -1322,8 +1322,9 @@ static void rule_type(lua_State *L, int idx, const char *field, int want)
 }
 
 /* rule{} field `field` (a string at idx) is shown on screens and in
- * files: refused unless it is UTF-8 text without control characters
- * (issue 20 point 5; a description is one paragraph, wrapped where shown). */
+ * files (a setup position is quoted by the position's messages): refused
+ * unless it is UTF-8 text without control characters (issue 20 point 5;
+ * a description is one paragraph, wrapped where shown). */
 static void rule_text(lua_State *L, int idx, const char *field)
 {
     size_t len;
@@ -1376,6 +1377,7 @@ static int house_rule(lua_State *L)
         rule_values(L, h, sc, lua_gettop(L));
     int ty = lua_getfield(L, 1, "setup");
     if (ty == LUA_TSTRING) {
+        rule_text(L, -1, "setup");
         sc->setup_text = lua_strdup_or_error(L, lua_tostring(L, -1));
     } else if (ty == LUA_TFUNCTION) {
         sc->setup_ref = luaL_ref(L, LUA_REGISTRYINDEX);
@@ -1686,7 +1688,13 @@ static int call_setup(lua_State *L)
     if (lua_type(L, -1) != LUA_TSTRING)
         return luaL_error(L, "%s: setup returned a %s (expected a position string)", at,
                           luaL_typename(L, -1));
-    sb_puts(a->out, lua_tostring(L, -1));
+    size_t len;
+    const char *pos = lua_tolstring(L, -1, &len);
+    char why[80];
+    if (text_check(pos, len, 0, why, sizeof why))
+        return luaL_error(L, "%s: the position setup returned has %s (a position is one "
+                          "line of UTF-8 text)", at, why);
+    sb_puts(a->out, pos);
     return 0;
 }
 

@@ -300,6 +300,9 @@ static const Field FIELDS[] = {
     {"error text", "rule{ name = \"e\", react = function(game, a) error(%s) end }\n", 0},
     {"error text in a veto", "rule{ name = \"e\", veto = function(game, a) error(%s) end }\n",
      0},
+    {"setup position", "rule{ name = \"s\", setup = \"8/8/8/8/8/8/8/K1k5 w - \" .. %s }\n", 1},
+    {"setup function", "rule{ name = \"s\", setup = function(game)\n"
+                       "  return \"8/8/8/8/8/8/8/K1k5 w - \" .. %s end }\n", 1},
 };
 
 /* Issue 20 point 5: every field with every payload, through every
@@ -378,6 +381,11 @@ static void test_point5_messages_name_the_field(void **state)
                  "byte 1"},
         {"rule{ name = \"e\", react = function(g, a) error(\"x\\27[2J\\n" FAKE "\\255\") end }"
          "\n", "e4\n", "react: %s:1: x\\x1b[2J\\n" FAKE "\\xff"},
+        {"rule{ name = \"s\", setup = \"8/8/8/8/8/8/8/K1k5 w - \\27[2J 0 1\" }\n", NULL,
+         "load: %s:1: rule: setup: a control character (0x1b) at byte 24"},
+        {"rule{ name = \"s\", setup = function(g)\n return \"8/8/8/8/8/8/8/K1k5 w - \\255\" "
+         "end }\n", NULL, "setup: %s:1: the position setup returned has a byte that is not "
+                           "UTF-8 (0xff) at byte 24"},
     };
     char path[256], args[512], want[512];
     for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
