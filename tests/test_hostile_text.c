@@ -458,7 +458,7 @@ static void test_point5_records(void **state)
     assert_clean_n("saved record", text, n);
     assert_has(text, "-- caf\\xe9 \\xc2\\x85 \\x1b[2J\\n");
     free(text);
-    snprintf(args, sizeof args, "run --load %s", rec);
+    snprintf(args, sizeof args, "run --trust-rules --load %s", rec);
     run_clean(&r, "load", args, "status\n");
     assert_has(r.out, "black to move (1 actions played)");
     assert_int_equal(r.status, 0);
