@@ -992,6 +992,8 @@ static void end_draw(Game *g, int code, const char *reason)
 
 void game_end(Game *g, unsigned winners, const char *reason)
 {
+    if (g->ended) /* the first end stands (issue 20 point 8) */
+        return;
     end_game(g, winners, END_HOUSE_RULE, reason);
 }
 

@@ -192,7 +192,10 @@ unsigned game_secret_seats(const Game *g);
  * `seat`?  Its own answers, or answers `seat` no longer keeps secret. */
 int game_may_read(const Game *g, int reader, int seat);
 /* End the game now (hooks, tests): winners is a side mask, 0 = draw; its
- * code is END_HOUSE_RULE. */
+ * code is END_HOUSE_RULE.  A game already ended (a resignation, an agreed
+ * draw, an earlier game_end) stays as it ended; an end the position shows
+ * (a mate, a draw by rule) does not stop it: a reaction may still change
+ * that position, and the end it declared stands. */
 void game_end(Game *g, unsigned winners, const char *reason);
 /* Change the position from inside a reaction hook, after a play action
  * (remove, add, change a piece: core/variant.h Edit): the variant checks

@@ -1054,10 +1054,10 @@ static int gm_finish(lua_State *L)
     if (text_check(reason, len, 0, why, sizeof why))
         return luaL_error(L, "game:finish: the reason has %s (a reason is one line of "
                           "UTF-8 text)", why);
-    Status s;
-    game_status(h->g, &s);
-    if (!s.over) /* the first script to end the game decides */
-        game_end(h->mg, mask, reason);
+    /* The first end stands (game_end): one a script declared, not one the
+     * position shows now (a mate the reaction may still undo by an edit:
+     * issue 20 point 8). */
+    game_end(h->mg, mask, reason);
     return 0;
 }
 

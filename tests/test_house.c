@@ -773,9 +773,58 @@ static void test_house6_phase_every_variant(void **state)
     }
 }
 
+/* ---- Issue 20 point 8: what an outside oracle found ------------------------ */
+
+/* A reaction that ends the game and then edits the position keeps the end
+ * it declared, even when the action itself was a mate the edit undoes
+ * (issue 20 point 8). */
+static void test_issue20_p8_finish_then_edit_keeps_the_end(void **state)
+{
+    (void)state;
+    Error e;
+    const VariantOps *v = tu_variant("orthodox");
+    House *h = load_text(v, "finish_edit.lua",
+                         "rule{name='x', react=function(game, action)\n"
+                         "  if action.to == 'a8' then\n"
+                         "    game:finish('white', 'the rook reached a8'); game:remove('a8')\n"
+                         "  end\n"
+                         "end}\n", &e);
+    assert_non_null(h);
+    Game *g = house_game_at(h, v, 1, "7k/8/6K1/8/8/8/7P/R7 w - - 0 1", &e);
+    assert_non_null(g);
+    tu_play(g, 0, "Ra8");
+    Status s;
+    game_status(g, &s);
+    assert_true(s.over);
+    assert_int_equal(s.winners, 1u);
+    assert_string_equal(s.reason, "the rook reached a8");
+    assert_int_equal(game_to_act(g), -1);
+    game_free(g);
+    house_free(h);
+
+    /* The shipped atomic captures: Qxc7 mates and blows up Black's King
+     * on d7; the explosion takes the mate away, the win stays. */
+    char *text = tu_read_file("scripts/atomic.lua");
+    assert_non_null(text);
+    h = load_text(v, "atomic.lua", text, &e);
+    assert_non_null(h);
+    g = house_game_at(h, v, 1,
+                      "rn2q1r1/1ppknp2/4p1p1/p2p3p/3P1B1P/NPQ5/P1P3P1/RN2KB1R w Q - 7 15", &e);
+    assert_non_null(g);
+    tu_play(g, 0, "Qxc7");
+    game_status(g, &s);
+    assert_true(s.over);
+    assert_int_equal(s.winners, 1u);
+    assert_has(s.reason, "black King on d7 was caught in the explosion on c7");
+    game_free(g);
+    house_free(h);
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_issue20_p8_finish_then_edit_keeps_the_end),
         cmocka_unit_test(test_house1_params_by_name_and_house2_values),
         cmocka_unit_test(test_house1_tile_enum_by_integer),
         cmocka_unit_test(test_house1_unknown_param_lists_valid_names),
