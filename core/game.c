@@ -1114,6 +1114,7 @@ static int is_legal(const Game *g, const Action *a)
 }
 
 static int apply_checked(Game *g, const Action *a, Error *e);
+static int apply_known(Game *g, const Action *a, unsigned long failures, Error *e);
 
 /* Memory that ran out while an API function worked makes its failure an
  * "out of memory", whatever a variant made of an incomplete list. */
@@ -1152,7 +1153,15 @@ static int apply_checked(Game *g, const Action *a, Error *e)
         return err_set(e, "this %s is not legal for %s now",
                        action_kind_name(a->kind), game_seat_name(g, a->seat));
     }
+    return apply_known(g, a, failures, e);
+}
 
+/* apply_checked for an action known to be in its seat's legal list (perft
+ * through whole games takes it from the list it just made: the veto is not
+ * asked again, issue 20 point 8).  failures: cv_alloc_failures() when the
+ * caller began. */
+static int apply_known(Game *g, const Action *a, unsigned long failures, Error *e)
+{
     HistoryEntry h;
     memset(&h, 0, sizeof h);
     h.action = *a;
@@ -1639,19 +1648,28 @@ static void perft_done(PerftCtx *c, int depth)
 #define PERFT_NOMEM 1
 #define PERFT_HOOK 2 /* a hook failed: g->fail says how */
 
-/* Perft through whole games: each action applied to a clone by
- * game_apply, so a house rule's reaction (an edit, an end) acts in the
- * tree as in play.  An action its reaction refuses is not counted, at
- * the last ply too (it cannot be played); a hook that fails stops the
- * count.  Sets *failed (PERFT_NOMEM, PERFT_HOOK) when it cannot count. */
+/* Perft through whole games: each action applied to a clone (the action
+ * taken from the node's list, so neither its legality nor its veto is
+ * asked again), so a house rule's reaction (an edit, an end) acts in the
+ * tree as in play.  What counts is what the engine's perft counts: a node
+ * has children when the variant gives its seat to act play actions (a
+ * mate or a stalemate has none); an automatic draw (the 75-move rule,
+ * fivefold repetition, dead material) ends no game inside the tree, as in
+ * the published perft counts; a game a reaction ended (game:finish) has
+ * none either.  A leaf (depth 0) counts 1, whatever ended there.  An
+ * action its reaction refuses is not counted, at the last ply too (it
+ * cannot be played); a hook that fails stops the count.  Sets *failed
+ * (PERFT_NOMEM, PERFT_HOOK) when it cannot count.  (issue 20 point 8) */
 static uint64_t perft_games(const Game *g, int depth, int *failed)
 {
-    Status s;
-    game_status(g, &s);
-    if (s.over || depth <= 0)
-        return s.over ? 0 : 1;
+    if (depth <= 0)
+        return 1;
+    int seat = g->ended ? -1 : g->cfg.variant->to_act(g, g->st);
+    if (seat < 0)
+        return 0;
     ActionList l = ACTIONLIST_INIT;
-    if (game_legal_play(g, &l))
+    fail_clear(g);
+    if (legal_play(g, g->st, 0, seat, &l))
         *failed |= PERFT_HOOK;
     *failed |= l.failed ? PERFT_NOMEM : 0;
     uint64_t n = 0;
@@ -1660,8 +1678,8 @@ static uint64_t perft_games(const Game *g, int depth, int *failed)
         Error e;
         if (!c)
             *failed |= PERFT_NOMEM;
-        else if (game_apply(c, &l.v[i], &e) == 0) /* the last ply too: a */
-            n += depth == 1 ? 1 : perft_games(c, depth - 1, failed); /* refusal */
+        else if (apply_known(c, &l.v[i], cv_alloc_failures(), &e) == 0)
+            n += perft_games(c, depth - 1, failed); /* the last ply too: a refusal */
         if (c && fail_pass(c, g))
             *failed |= PERFT_HOOK;
         game_free(c);
@@ -1717,7 +1735,7 @@ static uint64_t perft_divide_games(const Game *g, int depth,
             failed = PERFT_NOMEM;
             break;
         }
-        if (game_apply(c, &root.v[i], &e) == 0) {
+        if (apply_known(c, &root.v[i], cv_alloc_failures(), &e) == 0) {
             uint64_t n = perft_games(c, depth - 1, &failed);
             h = c->hist[c->nhist - 1];
             if (fn && !failed)

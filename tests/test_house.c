@@ -821,10 +821,137 @@ static void test_issue20_p8_finish_then_edit_keeps_the_end(void **state)
     free(text);
 }
 
+static void sum_divide(void *ud, const char *move, uint64_t n)
+{
+    (void)move;
+    *(uint64_t *)ud += n;
+}
+
+/* perft and perft --divide through a reaction agree, a game-ending move
+ * counting 1 at the last ply (issue 20 point 8): King of the Hill, where
+ * Kd4 and Ke4 win at once. */
+static void test_issue20_p8_divide_counts_game_ending_moves(void **state)
+{
+    (void)state;
+    Error e;
+    const VariantOps *v = tu_variant("orthodox");
+    const char *fen = "8/2p5/2k5/8/4n3/3K4/2P5/8 w - - 0 1";
+    char *text = tu_read_file("scripts/king_of_the_hill.lua");
+    assert_non_null(text);
+    House *h = load_text(v, "king_of_the_hill.lua", text, &e);
+    assert_non_null(h);
+    Game *g = house_game_at(h, v, 1, fen, &e);
+    assert_non_null(g);
+    Game *plain = tu_orthodox(fen);
+    /* depth 1: the hill changes nothing yet (7 moves, as without it) */
+    assert_int_equal(game_perft(plain, 1), 7);
+    assert_int_equal(game_perft(g, 1), 7);
+    for (int depth = 1; depth <= 3; depth++) {
+        uint64_t sum = 0;
+        uint64_t total = game_perft_divide(g, depth, sum_divide, &sum);
+        assert_int_equal(total, game_perft(g, depth));
+        assert_int_equal(sum, total);
+    }
+    /* depth 2: after Kd4 or Ke4 (won) nothing is counted below */
+    assert_true(game_perft(g, 2) < game_perft(plain, 2));
+    game_free(plain);
+    game_free(g);
+    house_free(h);
+    free(text);
+}
+
+/* A reaction that does nothing changes no count: perft through whole games
+ * counts what the engine's perft counts (no automatic draw inside the
+ * tree: here dead material after Rd1 Nxd1, and the 75-move rule after one
+ * quiet move), and a root that is already drawn counts 0 in both
+ * (issue 20 point 8). */
+static void test_issue20_p8_perft_with_a_reaction_is_the_plain_perft(void **state)
+{
+    (void)state;
+    Error e;
+    const VariantOps *v = tu_variant("orthodox");
+    House *h = load_text(v, "empty.lua",
+                         "rule{name='x', react=function(game, action) end}\n", &e);
+    assert_non_null(h);
+    const struct {
+        const char *fen;
+        int depth;
+    } cases[] = {
+        {"8/8/2k5/8/8/8/1n6/K6R w - - 0 1", 3},
+        {"4k3/8/8/8/8/8/8/R3K3 w - - 149 80", 2},
+        {"4k3/8/8/8/8/8/8/R3K3 w - - 150 80", 2}, /* drawn at the root */
+        {"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 2},
+    };
+    for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+        Game *g = house_game_at(h, v, 1, cases[i].fen, &e);
+        assert_non_null(g);
+        Game *plain = tu_orthodox(cases[i].fen);
+        for (int d = 0; d <= cases[i].depth; d++) {
+            uint64_t want = game_perft(plain, d), sum = 0;
+            assert_int_equal(game_perft_generic(plain, d), want);
+            assert_int_equal(game_perft(g, d), want);
+            if (d > 0) {
+                assert_int_equal(game_perft_divide(g, d, sum_divide, &sum), want);
+                assert_int_equal(sum, want);
+            }
+        }
+        game_free(plain);
+        game_free(g);
+    }
+    Game *plain = tu_orthodox("4k3/8/8/8/8/8/8/R3K3 w - - 149 80");
+    assert_int_equal(game_perft(plain, 2), 68); /* 15 rook and king moves, then Black's */
+    game_free(plain);
+    plain = tu_orthodox("4k3/8/8/8/8/8/8/R3K3 w - - 150 80");
+    assert_int_equal(game_perft(plain, 0), 1);
+    assert_int_equal(game_perft(plain, 1), 0); /* over: the 75-move rule */
+    game_free(plain);
+    house_free(h);
+}
+
+/* With a reaction, perft asks the veto once per candidate of each node:
+ * 20 + 400 + 8902 times for depth 3 from the start (issue 20 point 8). */
+static long veto_calls;
+
+static int veto_count(void *ud, const Game *g, const void *st, int ply, const Action *a,
+                      char *why, size_t n)
+{
+    (void)ud, (void)g, (void)st, (void)ply, (void)a, (void)why, (void)n;
+    veto_calls++;
+    return 0;
+}
+
+static int react_none(void *ud, Game *g, const Action *a, Error *e)
+{
+    (void)ud, (void)g, (void)a, (void)e;
+    return 0;
+}
+
+static void test_issue20_p8_perft_asks_the_veto_once_per_candidate(void **state)
+{
+    (void)state;
+    Error e;
+    GameConfig cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.variant = tu_variant("orthodox");
+    GameHooks k = {.veto = veto_count, .react = react_none};
+    Game *g = game_new_hooked(&cfg, &k, &e);
+    assert_non_null(g);
+    veto_calls = 0;
+    assert_int_equal(game_perft(g, 3), 8902);
+    assert_int_equal(veto_calls, 20 + 400 + 8902);
+    veto_calls = 0;
+    assert_int_equal(game_perft_divide(g, 3, NULL, NULL), 8902);
+    assert_int_equal(veto_calls, 20 + 400 + 8902);
+    game_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_issue20_p8_finish_then_edit_keeps_the_end),
+        cmocka_unit_test(test_issue20_p8_divide_counts_game_ending_moves),
+        cmocka_unit_test(test_issue20_p8_perft_with_a_reaction_is_the_plain_perft),
+        cmocka_unit_test(test_issue20_p8_perft_asks_the_veto_once_per_candidate),
         cmocka_unit_test(test_house1_params_by_name_and_house2_values),
         cmocka_unit_test(test_house1_tile_enum_by_integer),
         cmocka_unit_test(test_house1_unknown_param_lists_valid_names),
