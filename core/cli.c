@@ -859,6 +859,12 @@ Game *cli_start_game_asking(const CliOptions *o, uint64_t default_seed, CliAsk a
     }
     cfg.seed = o->have_seed ? o->seed : default_seed;
     cfg.position = o->fen;
+    int setup = o->house && o->fen ? house_setup_script(o->house) : -1;
+    if (setup >= 0) { /* issue 20 point 8: neither silently wins */
+        err_set(e, "--fen and house rule %s both give the start position (its "
+                   "setup): leave out one of them", house_name(o->house, setup));
+        return NULL;
+    }
     if (o->sides && (o->sides < v->min_sides || o->sides > v->max_sides)) {
         if (v->min_sides == v->max_sides)
             err_set(e, "--sides %d: %s is played by %d sides", o->sides, v->name,
@@ -1117,6 +1123,23 @@ static int cmd_rules(const CliOptions *o)
     return rc ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }
 
+/* What a script printed (its House's log), each line as "  print: ...",
+ * control characters shown as '?' (issue 20 point 8: check is where a
+ * script's print can be read). */
+static void print_house_log(const char *log)
+{
+    while (*log) {
+        size_t n = strcspn(log, "\n");
+        fputs("  print: ", stdout);
+        for (size_t i = 0; i < n; i++) {
+            unsigned char c = (unsigned char)log[i];
+            putchar(c == '\t' || (c >= 32 && c != 127) ? c : '?');
+        }
+        putchar('\n');
+        log += n + (log[n] == '\n');
+    }
+}
+
 /* `chessvar check FILE...`: each script alone, loaded and tried in a game:
  * its hooks run on the start position and a short random game (issue 19,
  * point 4). */
@@ -1150,6 +1173,8 @@ static int cmd_check(const CliOptions *o)
             printf("%s: ok (%s)\n", o->rules[i], house_title(h, 0));
         else
             printf("%s\n", e.msg);
+        if (h)
+            print_house_log(house_log(h));
         bad |= !g;
         game_free(g);
         house_free(h);

@@ -321,6 +321,24 @@ static int check_config(const GameConfig *c, Error *e)
     return 0;
 }
 
+/* The start hook on the new game's position: it may end the game there
+ * (the seats are told, as after an action), not edit it. */
+static int game_start_hook(Game *g, Error *e)
+{
+    g->reacting = 1; /* game_end allowed; game_edit refused: not after a play */
+    g->react_keyed = 0;
+    int r = g->hooks.start(g->hooks.ud, g, e);
+    g->reacting = 0;
+    if (r)
+        return -1;
+    if (g->ended) {
+        char res[64];
+        ev_emit(&g->msgs, SEATS_ALL, "game over: %s (%s)",
+                game_result_text(g, res, sizeof res), g->forced.reason);
+    }
+    return g->msgs.failed ? err_set(e, "out of memory") : 0;
+}
+
 Game *game_new_hooked(const GameConfig *cfg, const GameHooks *hooks, Error *e)
 {
     GameConfig c = *cfg;
@@ -383,6 +401,10 @@ Game *game_new_hooked(const GameConfig *cfg, const GameHooks *hooks, Error *e)
     sb_free(&pos);
     if (push_key(g, c.variant->hash(g, g->st))) {
         err_set(e, "out of memory");
+        game_free(g);
+        return NULL;
+    }
+    if (g->hooks.start && game_start_hook(g, e)) {
         game_free(g);
         return NULL;
     }
@@ -1333,7 +1355,7 @@ int game_undo(Game *g, int n, Error *e)
 
 int game_hooked(const Game *g)
 {
-    return g->hooks.setup || g->hooks.veto || g->hooks.react;
+    return g->hooks.setup || g->hooks.veto || g->hooks.react || g->hooks.start;
 }
 
 int game_hidden_info(const Game *g)

@@ -57,6 +57,10 @@ typedef struct GameHooks {
      * and the failure is that of whatever call met it (game_hook_error): a
      * search or perft stops rather than skip the action. */
     int (*react)(void *ud, Game *g, const Action *a, Error *e);
+    /* Optional: once the start position is made (a setup's too), before
+     * any action: may end the game with game_end(), not edit it.  -1 with
+     * e: the game is not made (issue 20 point 8). */
+    int (*start)(void *ud, Game *g, Error *e);
     /* Optional: ud gains a holder (a new game, a clone) / loses one (a
      * game freed), so whatever ud is lives as long as its last game. */
     void (*retain)(void *ud);

@@ -34,14 +34,14 @@
 #define HOUSE_PATTERN_COST 2.0e7  /* worst-case steps of one pattern call */
 #define HOUSE_LOG_MAX 65536       /* bytes of the log */
 
-enum { HOOK_LOAD, HOOK_SETUP, HOOK_VETO, HOOK_REACT, HOOK_CLOSE };
-static const char *const HOOK_NAMES[] = {"load", "setup", "veto", "react", "close"};
+enum { HOOK_LOAD, HOOK_SETUP, HOOK_VETO, HOOK_REACT, HOOK_CLOSE, HOOK_START };
+static const char *const HOOK_NAMES[] = {"load", "setup", "veto", "react", "close", "start"};
 
 typedef struct Script {
     char *name;
     char *title, *desc;
     char *setup_text;           /* a setup given as a string */
-    int setup_ref, veto_ref, react_ref;
+    int setup_ref, veto_ref, react_ref, start_ref;
     int game_ref, action_ref;   /* this script's game object and action table */
     int ruled;                  /* rule{} was called */
     char **assigns;             /* "NAME=VALUE" in the order met */
@@ -1032,8 +1032,8 @@ static int gm_param(lua_State *L)
 static int gm_finish(lua_State *L)
 {
     House *h = game_self(L, 1);
-    if (h->hook != HOOK_REACT)
-        return luaL_error(L, "game:finish is only allowed in react");
+    if (h->hook != HOOK_REACT && h->hook != HOOK_START)
+        return luaL_error(L, "game:finish is only allowed in react and start");
     unsigned mask = 0;
     if (lua_type(L, 2) == LUA_TSTRING) {
         mask = 1u << side_arg(L, h, 2);
@@ -1337,7 +1337,7 @@ static void rule_text(lua_State *L, int idx, const char *field)
 static int house_rule(lua_State *L)
 {
     static const char *const keys[] = {"name", "description", "variants", "params",
-                                       "values", "setup", "veto", "react", NULL};
+                                       "values", "setup", "veto", "react", "start", NULL};
     House *h = lua_touserdata(L, lua_upvalueindex(1));
     if (h->hook != HOOK_LOAD)
         return luaL_error(L, "rule{} may only be called while the script loads");
@@ -1355,7 +1355,7 @@ static int house_rule(lua_State *L)
                 known |= !strcmp(lua_tostring(L, -2), keys[i]);
         if (!known)
             return luaL_error(L, "rule: unknown field '%s' (the fields are name, "
-                              "description, variants, params, values, setup, veto, react)",
+                              "description, variants, params, values, setup, veto, react, start)",
                               lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?");
         lua_pop(L, 1);
     }
@@ -1394,6 +1394,11 @@ static int house_rule(lua_State *L)
     if (lua_getfield(L, 1, "react") != LUA_TNIL) {
         rule_type(L, -1, "react", LUA_TFUNCTION);
         sc->react_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+        lua_pushnil(L);
+    }
+    if (lua_getfield(L, 1, "start") != LUA_TNIL) {
+        rule_type(L, -1, "start", LUA_TFUNCTION);
+        sc->start_ref = luaL_ref(L, LUA_REGISTRYINDEX);
         lua_pushnil(L);
     }
     return 0;
@@ -1442,7 +1447,7 @@ static int load_script(lua_State *L)
 static int load_one(House *h, const HouseSource *src, int i)
 {
     Script *sc = &h->s[i];
-    sc->setup_ref = sc->veto_ref = sc->react_ref = LUA_NOREF;
+    sc->setup_ref = sc->veto_ref = sc->react_ref = sc->start_ref = LUA_NOREF;
     sc->game_ref = sc->action_ref = LUA_NOREF;
     sc->name = cv_strdup(src->name ? src->name : "(script)");
     if (!sc->name) {
@@ -1716,18 +1721,42 @@ static void house_leave(House *h)
     h->rng = NULL;
 }
 
-static int hook_setup(void *ud, Game *g, StrBuf *out, Error *e)
+int house_setup_script(const House *h)
 {
-    House *h = ud;
     int last = -1;
     for (int i = 0; i < h->n; i++)
         if (h->s[i].setup_text || h->s[i].setup_ref != LUA_NOREF)
             last = i;
+    return last;
+}
+
+/* The position a setup gave, read as the game will read it: a refused one
+ * is the script's error, named (issue 20 point 8). */
+static int setup_check(House *h, Game *g, int script, const StrBuf *out, Error *e)
+{
+    if (sb_failed(out))
+        return 0; /* the core says: out of memory */
+    void *st = cv_calloc(h->v->state_size);
+    if (!st)
+        return err_set(e, "out of memory");
+    Error pe = {""};
+    int rc = h->v->init(g, st, sb_str(out), &pe);
+    free(st);
+    if (rc)
+        err_set(e, "house rule %s, setup: the position it gives is refused: %s",
+                h->s[script].name, pe.msg);
+    return rc ? -1 : 0;
+}
+
+static int hook_setup(void *ud, Game *g, StrBuf *out, Error *e)
+{
+    House *h = ud;
+    int last = house_setup_script(h);
     if (last < 0)
         return err_set(e, "no house rule sets up the game");
     if (h->s[last].setup_text) {
         sb_puts(out, h->s[last].setup_text);
-        return 0;
+        return setup_check(h, g, last, out, e);
     }
     house_enter(h, g, g, game_state(g), game_rng(g));
     HookArg a = {.h = h, .script = last, .out = out};
@@ -1735,7 +1764,7 @@ static int hook_setup(void *ud, Game *g, StrBuf *out, Error *e)
     house_leave(h);
     if (rc)
         return err_set(e, "%s", h->err);
-    return 0;
+    return setup_check(h, g, last, out, e);
 }
 
 static int call_veto(lua_State *L)
@@ -1826,6 +1855,34 @@ static int hook_react(void *ud, Game *g, const Action *act, Error *e)
     return 0;
 }
 
+static int call_start(lua_State *L)
+{
+    HookArg *a = lua_touserdata(L, 1);
+    House *h = a->h;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, h->s[a->script].start_ref);
+    push_game(L, h, a->script);
+    lua_call(L, 1, 0);
+    return 0;
+}
+
+/* Each script's start, in order, on the start position (issue 20 point 8:
+ * a rule that would end the game there ends it). */
+static int hook_start(void *ud, Game *g, Error *e)
+{
+    House *h = ud;
+    for (int i = 0; i < h->n; i++) {
+        if (h->s[i].start_ref == LUA_NOREF)
+            continue;
+        house_enter(h, g, g, game_state(g), game_rng(g));
+        HookArg a = {.h = h, .script = i};
+        int rc = house_run(h, HOOK_START, i, call_start, &a);
+        house_leave(h);
+        if (rc)
+            return err_set(e, "%s", h->err);
+    }
+    return 0;
+}
+
 static void hook_retain(void *ud)
 {
     House *h = ud;
@@ -1847,8 +1904,9 @@ GameHooks house_hooks(House *h)
     GameHooks k;
     memset(&k, 0, sizeof k);
     k.ud = h;
-    int veto = 0, react = 0, setup = 0;
+    int veto = 0, react = 0, setup = 0, start = 0;
     for (int i = 0; i < h->n; i++) {
+        start |= h->s[i].start_ref != LUA_NOREF;
         veto |= h->s[i].veto_ref != LUA_NOREF;
         react |= h->s[i].react_ref != LUA_NOREF;
         setup |= h->s[i].setup_text || h->s[i].setup_ref != LUA_NOREF;
@@ -1859,6 +1917,8 @@ GameHooks house_hooks(House *h)
         k.veto = hook_veto;
     if (react)
         k.react = hook_react;
+    if (start)
+        k.start = hook_start;
     k.retain = hook_retain;
     k.release = hook_release;
     return k;

@@ -55,6 +55,10 @@ void house_free(House *h);
  * (filled from params_defaults and the command line first).  -1 with e. */
 int house_params(House *h, Params *p, Error *e);
 
+/* The script whose setup builds the start position (the last one with a
+ * setup), or -1 when none has one. */
+int house_setup_script(const House *h);
+
 /* The hooks for game_new_hooked (ud is h; each game and clone made with
  * them holds h until it is freed). */
 GameHooks house_hooks(House *h);

@@ -643,6 +643,124 @@ static void test_house_broken_in_experiment(void **state)
     }
 }
 
+/* ---- Issue 20 point 8: what an outside oracle found ------------------------ */
+
+/* The oracle's reproducers at the command line: atomic captures whose
+ * explosion takes away the mate it made still win; perft and perft
+ * --divide with King of the Hill agree with the plain perft at depth 1
+ * (no King can reach the hill and be counted less); an empty reaction
+ * counts what the plain perft counts. */
+static void test_issue20_p8_cli_oracle_reproducers(void **state)
+{
+    (void)state;
+    TuRun r;
+    tu_run(&r, "run orthodox --fen 'rn2q1r1/1ppknp2/4p1p1/p2p3p/3P1B1P/NPQ5/P1P3P1/RN2KB1R w "
+               "Q - 7 15' --rules scripts/atomic.lua", "Qxc7\nstatus\n");
+    assert_has(r.out, "game over: 1-0, white wins (the black King on d7 was caught in the "
+                      "explosion on c7) (1 actions played)\n");
+    tu_run_free(&r);
+
+    const char *fen = "8/2p5/2k5/8/4n3/3K4/2P5/8 w - - 0 1";
+    Game *g = tu_orthodox(fen);
+    char want[64], args[600];
+    snprintf(want, sizeof want, "Nodes searched: %llu\n",
+             (unsigned long long)game_perft(g, 1));
+    game_free(g);
+    snprintf(args, sizeof args, "perft orthodox --fen '%s' --depth 1 --divide "
+                                "--rules scripts/king_of_the_hill.lua", fen);
+    tu_run(&r, args, NULL);
+    assert_has(r.out, "d3d4: 1\n");
+    assert_has(r.out, "d3e4: 1\n");
+    assert_has(r.out, want);
+    assert_int_equal(r.status, 0);
+    tu_run_free(&r);
+
+    char dir[] = "/tmp/chessvar_p8_XXXXXX", path[256];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/empty.lua", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("rule { name = \"Empty\", react = function(game, action) end }\n", f);
+    fclose(f);
+    const struct {
+        const char *fen;
+        int depth;
+    } cases[] = {{"8/8/2k5/8/8/8/1n6/K6R w - - 0 1", 3},
+                 {"4k3/8/8/8/8/8/8/R3K3 w - - 149 80", 2}};
+    for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+        g = tu_orthodox(cases[i].fen);
+        snprintf(want, sizeof want, "Nodes searched: %llu\n",
+                 (unsigned long long)game_perft(g, cases[i].depth));
+        game_free(g);
+        snprintf(args, sizeof args, "perft orthodox --fen '%s' --depth %d --rules %s",
+                 cases[i].fen, cases[i].depth, path);
+        tu_run(&r, args, NULL);
+        assert_string_equal(r.out, want);
+        tu_run_free(&r);
+    }
+    unlink(path);
+    rmdir(dir);
+}
+
+/* A refused setup names its script; --fen with a script's setup is
+ * refused naming both; King of the Hill with a King already on the hill
+ * is over at the start; `check` shows what a script printed, control
+ * characters as '?' (issue 20 point 8). */
+static void test_issue20_p8_cli_setup_fen_start_and_print(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/chessvar_p8_XXXXXX", bad[256], talk[256], args[600];
+    assert_non_null(mkdtemp(dir));
+    snprintf(bad, sizeof bad, "%s/nokings.lua", dir);
+    snprintf(talk, sizeof talk, "%s/talk.lua", dir);
+    FILE *f = fopen(bad, "w");
+    assert_non_null(f);
+    fputs("rule { name = \"No kings\", setup = \"8/8/8/8/8/8/8/8 w - - 0 1\" }\n", f);
+    fclose(f);
+    f = fopen(talk, "w");
+    assert_non_null(f);
+    fputs("print('loaded', '\\27[2J')\nrule { name = \"Talker\" }\n", f);
+    fclose(f);
+    TuRun r;
+    snprintf(args, sizeof args, "perft orthodox --depth 1 --rules %s", bad);
+    tu_run(&r, args, NULL);
+    assert_has(r.err, "house rule ");
+    assert_has(r.err, "nokings.lua, setup: the position it gives is refused: White has "
+                      "no King");
+    assert_int_equal(r.status, 2);
+    tu_run_free(&r);
+
+    tu_run(&r, "perft orthodox --depth 1 --fen '4k3/8/8/8/8/8/8/4K3 w - - 0 1' "
+               "--rules scripts/chess960.lua", NULL);
+    assert_string_equal(r.err, "chessvar perft: --fen and house rule scripts/chess960.lua "
+                               "both give the start position (its setup): leave out one "
+                               "of them\n");
+    assert_string_equal(r.out, "");
+    assert_int_equal(r.status, 2);
+    tu_run_free(&r);
+
+    tu_run(&r, "run orthodox --fen '8/2p5/2k5/8/3K4/8/2P5/8 w - - 0 1' "
+               "--rules scripts/king_of_the_hill.lua", "status\nKc3\n");
+    assert_has(r.out, "game over: 1-0, white wins (white's King stands on the hill) "
+                      "(0 actions played)\n");
+    assert_has(r.out, "error: the game is over");
+    tu_run_free(&r);
+    tu_run(&r, "perft orthodox --fen '8/2p5/2k5/8/3K4/8/2P5/8 w - - 0 1' --depth 2 "
+               "--rules scripts/king_of_the_hill.lua", NULL);
+    assert_string_equal(r.out, "Nodes searched: 0\n");
+    tu_run_free(&r);
+
+    snprintf(args, sizeof args, "check %s", talk);
+    tu_run(&r, args, NULL);
+    assert_has(r.out, "talk.lua: ok (Talker)\n  print: loaded\t?[2J\n");
+    assert_null(strchr(r.out, '\033'));
+    assert_int_equal(r.status, 0);
+    tu_run_free(&r);
+    unlink(bad);
+    unlink(talk);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -661,6 +779,8 @@ int main(void)
         cmocka_unit_test(test_house_broken_check_legal_perft),
         cmocka_unit_test(test_house_broken_in_run),
         cmocka_unit_test(test_house_broken_in_play),
+        cmocka_unit_test(test_issue20_p8_cli_oracle_reproducers),
+        cmocka_unit_test(test_issue20_p8_cli_setup_fen_start_and_print),
         cmocka_unit_test(test_house_broken_in_experiment),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

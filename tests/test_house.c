@@ -945,6 +945,78 @@ static void test_issue20_p8_perft_asks_the_veto_once_per_candidate(void **state)
     game_free(g);
 }
 
+/* A setup whose position the variant refuses is the script's error, named
+ * (issue 20 point 8): a fixed string and a function's. */
+static void test_issue20_p8_refused_setup_names_the_script(void **state)
+{
+    (void)state;
+    Error e;
+    const VariantOps *v = tu_variant("orthodox");
+    const char *texts[] = {"rule{name='x', setup='8/8/8/8/8/8/8/8 w - - 0 1'}\n",
+                           "rule{name='x', setup=function(game) return 'xyz' end}\n"};
+    const char *why[] = {"White has no King", "FEN has 1 field"};
+    for (int i = 0; i < 2; i++) {
+        House *h = load_text(v, "nokings.lua", texts[i], &e);
+        assert_non_null(h);
+        e.msg[0] = '\0';
+        assert_null(house_game(h, v, 1, &e));
+        assert_has(e.msg, "house rule nokings.lua, setup: the position it gives is "
+                          "refused: ");
+        assert_has(e.msg, why[i]);
+        assert_int_equal(house_setup_script(h), 0);
+        house_free(h);
+    }
+}
+
+/* The start hook: a rule that would end the game on its start position
+ * ends it there (issue 20 point 8).  King of the Hill with White's King on
+ * d4: over before any move, perft 0 below the root, the seats told; a
+ * King off the hill: the game goes on.  A start may not edit. */
+static void test_issue20_p8_start_ends_a_game_won_at_the_start(void **state)
+{
+    (void)state;
+    Error e;
+    const VariantOps *v = tu_variant("orthodox");
+    char *text = tu_read_file("scripts/king_of_the_hill.lua");
+    assert_non_null(text);
+    House *h = load_text(v, "king_of_the_hill.lua", text, &e);
+    assert_non_null(h);
+    Game *g = house_game_at(h, v, 1, "8/2p5/2k5/8/3K4/8/2P5/8 w - - 0 1", &e);
+    assert_non_null(g);
+    Status s;
+    game_status(g, &s);
+    assert_true(s.over);
+    assert_int_equal(s.winners, 1u);
+    assert_string_equal(s.reason, "white's King stands on the hill");
+    assert_int_equal(game_perft(g, 1), 0);
+    assert_int_equal(game_perft(g, 0), 1);
+    assert_int_equal(game_message_count(g), 1);
+    assert_has(game_message(g, 0, 1), "game over: 1-0");
+    game_free(g);
+    g = house_game_at(h, v, 1, "8/2p5/8/3k4/8/8/2P5/4K3 b - - 0 1", &e); /* Black's */
+    assert_non_null(g);
+    game_status(g, &s);
+    assert_true(s.over);
+    assert_int_equal(s.winners, 2u);
+    game_free(g);
+    g = house_game_at(h, v, 1, "8/2p5/2k5/8/4n3/3K4/2P5/8 w - - 0 1", &e);
+    assert_non_null(g);
+    game_status(g, &s);
+    assert_false(s.over);
+    assert_int_equal(game_perft(g, 1), 7);
+    game_free(g);
+    house_free(h);
+    free(text);
+
+    h = load_text(v, "start_edit.lua",
+                  "rule{name='x', start=function(game) game:remove('e2') end}\n", &e);
+    assert_non_null(h);
+    assert_null(house_game(h, v, 1, &e));
+    assert_has(e.msg, "house rule start_edit.lua, start: ");
+    assert_has(e.msg, "game:remove is only allowed in react");
+    house_free(h);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -952,6 +1024,8 @@ int main(void)
         cmocka_unit_test(test_issue20_p8_divide_counts_game_ending_moves),
         cmocka_unit_test(test_issue20_p8_perft_with_a_reaction_is_the_plain_perft),
         cmocka_unit_test(test_issue20_p8_perft_asks_the_veto_once_per_candidate),
+        cmocka_unit_test(test_issue20_p8_refused_setup_names_the_script),
+        cmocka_unit_test(test_issue20_p8_start_ends_a_game_won_at_the_start),
         cmocka_unit_test(test_house1_params_by_name_and_house2_values),
         cmocka_unit_test(test_house1_tile_enum_by_integer),
         cmocka_unit_test(test_house1_unknown_param_lists_valid_names),
