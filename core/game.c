@@ -1696,12 +1696,15 @@ static uint64_t perft_games(const Game *g, int depth, int *failed)
     *failed |= l.failed ? PERFT_NOMEM : 0;
     uint64_t n = 0;
     for (int i = 0; i < l.n && !*failed; i++) {
+        unsigned long f = cv_alloc_failures();
         Game *c = game_clone(g);
         Error e;
         if (!c)
             *failed |= PERFT_NOMEM;
-        else if (apply_known(c, &l.v[i], cv_alloc_failures(), &e) == 0)
+        else if (apply_known(c, &l.v[i], f, &e) == 0)
             n += perft_games(c, depth - 1, failed); /* the last ply too: a refusal */
+        else if (cv_alloc_failures() != f) /* not a refusal: no count */
+            *failed |= PERFT_NOMEM;
         if (c && fail_pass(c, g))
             *failed |= PERFT_HOOK;
         game_free(c);
@@ -1757,7 +1760,11 @@ static uint64_t perft_divide_games(const Game *g, int depth,
             failed = PERFT_NOMEM;
             break;
         }
-        if (apply_known(c, &root.v[i], cv_alloc_failures(), &e) == 0) {
+        unsigned long f = cv_alloc_failures();
+        if (apply_known(c, &root.v[i], f, &e) != 0) {
+            if (cv_alloc_failures() != f) /* not a refusal: no count */
+                failed |= PERFT_NOMEM;
+        } else {
             uint64_t n = perft_games(c, depth - 1, &failed);
             h = c->hist[c->nhist - 1];
             if (fn && !failed)

@@ -1017,6 +1017,43 @@ static void test_issue20_p8_start_ends_a_game_won_at_the_start(void **state)
     house_free(h);
 }
 
+/* Memory that runs out while perft plays through a reaction gives no
+ * count, never a smaller one: each allocation failing in turn, perft and
+ * perft --divide answer the true count or GAME_PERFT_NOMEM (issue 20
+ * point 8: apply_known's failure is not a refusal). */
+static void test_issue20_p8_perft_through_a_reaction_out_of_memory(void **state)
+{
+    (void)state;
+    Error e;
+    GameConfig cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.variant = tu_variant("orthodox");
+    cfg.position = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1";
+    GameHooks k = {.react = react_none};
+    Game *g = game_new_hooked(&cfg, &k, &e);
+    assert_non_null(g);
+    const uint64_t want = game_perft(g, 2);
+    assert_true(want > 0 && want < GAME_PERFT_FAILED);
+    int divide = 0;
+    for (long n = 1;; n++) {
+        cv_alloc_fail(n, 0);
+        uint64_t got = divide ? game_perft_divide(g, 2, NULL, NULL) : game_perft(g, 2);
+        long made = cv_alloc_count();
+        cv_alloc_fail(0, 0);
+        if (got != want && got != GAME_PERFT_NOMEM)
+            fail_msg("perft%s with allocation %ld failing: %llu (want %llu or no count)",
+                     divide ? " --divide" : "", n, (unsigned long long)got,
+                     (unsigned long long)want);
+        if (made < n) { /* the n-th allocation was never made: all tried */
+            if (divide)
+                break;
+            divide = 1;
+            n = 0;
+        }
+    }
+    game_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1026,6 +1063,7 @@ int main(void)
         cmocka_unit_test(test_issue20_p8_perft_asks_the_veto_once_per_candidate),
         cmocka_unit_test(test_issue20_p8_refused_setup_names_the_script),
         cmocka_unit_test(test_issue20_p8_start_ends_a_game_won_at_the_start),
+        cmocka_unit_test(test_issue20_p8_perft_through_a_reaction_out_of_memory),
         cmocka_unit_test(test_house1_params_by_name_and_house2_values),
         cmocka_unit_test(test_house1_tile_enum_by_integer),
         cmocka_unit_test(test_house1_unknown_param_lists_valid_names),
