@@ -155,8 +155,9 @@ static const CommandDef COMMANDS[] = {
      "Loads each script against the variant (orthodox unless --variant says),\n"
      "makes a game with it and runs its hooks on the start position and 8\n"
      "plies of a random game (seed 1): one line per script, 'FILE: ok (NAME)'\n"
-     "or the problem with file:line and the hook.  Exit status 0 when every\n"
-     "script is clean, 1 otherwise.", cmd_check},
+     "or the problem with file:line and the hook, then what the script\n"
+     "printed ('  print: ...').  Exit status 0 when every script is clean, 1\n"
+     "otherwise.", cmd_check},
     {"perft", "VARIANT [--fen POS] --depth N [--divide] [--param NAME=VALUE]...\n"
               "                      [--rules FILE]... [--load FILE [--trust-rules]]",
      GAME_OPTS | OPT_DEPTH | OPT_DIVIDE, VARIANT_OPTIONAL,
