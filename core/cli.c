@@ -164,7 +164,10 @@ static const CommandDef COMMANDS[] = {
      "count the leaves of the action tree, like Stockfish's 'go perft'",
      "With --divide, one 'action: count' line per root action (machine\n"
      "notation, UCI for chess), then an empty line.  Always a last line\n"
-     "'Nodes searched: N'.", cmd_perft},
+     "'Nodes searched: N'.  A branch ends where no seat is to act or it has\n"
+     "no action, or a house rule ended the game; the automatic draws (75 moves,\n"
+     "fivefold repetition, dead material) end none inside the tree, as in\n"
+     "the published counts; a game already over at the root counts 0.", cmd_perft},
     {"legal", "VARIANT [--fen POS] [--param NAME=VALUE]... [--rules FILE]...\n"
               "                      [--load FILE [--trust-rules]]",
      GAME_OPTS, VARIANT_OPTIONAL,
