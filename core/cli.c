@@ -42,7 +42,8 @@ enum {
     OPT_SVG = 1 << 19,
     OPT_SAVE_GAMES = 1 << 20,
     OPT_COMPARE = 1 << 21,
-    OPT_TRUST_RULES = 1 << 22
+    OPT_TRUST_RULES = 1 << 22,
+    OPT_HOOK_MS = 1 << 23
 };
 
 typedef struct OptionDef {
@@ -87,6 +88,8 @@ static const OptionDef OPTIONS[] = {
     {"--svg", OPT_SVG, "FILE", "write a chart of the figures to FILE (SVG)"},
     {"--save-games", OPT_SAVE_GAMES, "DIR", "save every game in DIR as a record "
                                             "(play --load replays it)"},
+    {"--hook-ms", OPT_HOOK_MS, "MS", "wall time of one house-rule hook call (1 .. 600000; "
+                                     "default 1000)"},
     {"--compare", OPT_COMPARE, NULL, "the --rules and --param after it make a second "
                                      "rule set, B, played on the same seeds"},
 };
@@ -113,7 +116,7 @@ static int cmd_check(const CliOptions *o);
 
 #define GAME_OPTS \
     (OPT_FEN | OPT_SEED | OPT_LOAD | OPT_PARAM | OPT_SIDES | OPT_SEATS | OPT_RULES | \
-     OPT_TRUST_RULES)
+     OPT_TRUST_RULES | OPT_HOOK_MS)
 
 static const CommandDef COMMANDS[] = {
     {"menu", "[--ascii] [--seed N] [--bottom SIDE]", OPT_ASCII | OPT_SEED | OPT_BOTTOM,
@@ -150,7 +153,8 @@ static const CommandDef COMMANDS[] = {
      "[movetime MS] [wtime MS btime MS winc MS binc MS movestogo N] [mate N]\n"
      "[searchmoves M...] [infinite] [ponder], stop, ponderhit, quit; an info\n"
      "line per search depth; input is read while it thinks.  docs/BOTS.md.", cli_uci},
-    {"check", "FILE... [--variant NAME]", OPT_VARIANT, VARIANT_NONE,
+    {"check", "FILE... [--variant NAME] [--hook-ms MS]", OPT_VARIANT | OPT_HOOK_MS,
+     VARIANT_NONE,
      "check house-rule scripts without playing",
      "Loads each script against the variant (orthodox unless --variant says),\n"
      "makes a game with it and runs its hooks on the start position and 8\n"
@@ -190,7 +194,7 @@ static const CommandDef COMMANDS[] = {
                    "                   [--compare [--rules FILE]... [--param NAME=VALUE]...]",
      OPT_FEN | OPT_SEED | OPT_PARAM | OPT_SIDES | OPT_SEATS | OPT_RULES | OPT_BOT | OPT_JSON |
          OPT_GAMES | OPT_JOBS | OPT_MAX_PLIES | OPT_SHARD | OPT_SVG | OPT_SAVE_GAMES |
-         OPT_COMPARE,
+         OPT_COMPARE | OPT_HOOK_MS,
      VARIANT_REQUIRED,
      "play many bot games and report what the rules do (wins, draws, length)",
      "Seats without --bot are played by the random bot; the players rotate\n"
@@ -436,6 +440,11 @@ static int option_value(const CommandDef *c, const OptionDef *d,
                                         "black=greedy)", val);
         o->bots[o->nbots++] = val;
         break;
+    case OPT_HOOK_MS: /* issue 20 point 2: every hook call's wall time */
+        if (parse_int(val, 1, 600000, &n))
+            return usage_error(c->name, "--hook-ms %s: milliseconds from 1 to 600000", val);
+        house_set_default_ms(n);
+        break;
     case OPT_DELAY:
         if (parse_int(val, 0, 60000, &o->delay_ms))
             return usage_error(c->name, "--delay %s: milliseconds from 0 to 60000", val);
@@ -669,6 +678,7 @@ static int cli_dispatch(int argc, char **argv, const char **name)
     CliOptions o;
     memset(&o, 0, sizeof o);
     o.depth = -1;
+    house_set_default_ms(0); /* until --hook-ms says otherwise */
     const CommandDef *c;
     int first = 2;
     if (argc < 2) {

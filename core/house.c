@@ -20,9 +20,11 @@
 #include <lauxlib.h>
 #include <lua.h>
 #include <lualib.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "house.h"
 
@@ -33,6 +35,28 @@
 #define HOUSE_SUBJECT_MAX 100000  /* bytes of a pattern's subject */
 #define HOUSE_PATTERN_COST 2.0e7  /* worst-case steps of one pattern call */
 #define HOUSE_LOG_MAX 65536       /* bytes of the log */
+/* Issue 20 point 2: the budget counts VM instructions, not the C work
+ * behind one, so every call also has a wall-clock deadline, checked by the
+ * count hook, by the allocator and before any C work charged by size; and
+ * no string is long enough for one instruction on it (==, upper, ..) to
+ * run for long. */
+#define HOUSE_DEFAULT_MS 1000L     /* wall milliseconds per hook call */
+#define HOUSE_STRING_MAX ((size_t)1 << 20) /* bytes of one string */
+#define HOUSE_BIG_ALLOC 65536      /* an allocation this large checks the clock */
+/* Issue 20 point 1: Lua 5.4.4 runs the __close handlers of a coroutine
+ * being closed on the C stack without counting them against its C stack
+ * limit (fixed in 5.4.5), so closes nested through pending <close>
+ * variables overflow the C stack.  The sandbox keeps <close> (a script
+ * cannot be scanned for it reliably, and __close can be added to a
+ * metatable after setmetatable) and bounds how deep closes may nest
+ * instead: each level may still recurse up to Lua's own C limit, and a
+ * few levels of that fit any C stack. */
+#define HOUSE_CLOSE_DEPTH 8
+/* Issue 20 point 3: what a reaction's edits may add to a game (each edit
+ * writes a message for every seat into the game's message list). */
+#define HOUSE_EDITS_MAX 1000       /* edits per reaction call */
+#define HOUSE_GAME_MESSAGES 100000 /* messages a game may hold when a script edits */
+#define HOUSE_REASON_MAX 200       /* bytes of a game:finish reason */
 
 enum { HOOK_LOAD, HOOK_SETUP, HOOK_VETO, HOOK_REACT, HOOK_CLOSE, HOOK_START };
 static const char *const HOOK_NAMES[] = {"load", "setup", "veto", "react", "close", "start"};
@@ -59,6 +83,15 @@ struct House {
     size_t cap, used;
     long spent;
     int exceeded, mem_hit;
+    const char *limit;          /* the limit exceeded: what the call fails with */
+    char where[128];            /* "file:line: " where it was met, if known */
+    long call_ms;               /* wall milliseconds per call */
+    struct timespec deadline;   /* of the call in progress */
+    unsigned ticks;             /* allocations since the clock was read */
+    int close_depth;            /* coroutine closes in progress */
+    int edits;                  /* edits of this call */
+    int messages;               /* a game's messages past which no edit is made */
+    int log_full;
     StrBuf tmp;                 /* texts on their way to Lua */
     Script *s;
     int n;
@@ -91,7 +124,40 @@ struct House {
     Params truth_params;
 };
 
-/* ---- Memory and the instruction budget ------------------------------- */
+/* ---- Memory, time and the instruction budget ------------------------- */
+
+static long house_default_ms = HOUSE_DEFAULT_MS;
+
+void house_set_default_ms(long ms)
+{
+    house_default_ms = ms > 0 ? ms : HOUSE_DEFAULT_MS;
+}
+
+static const char LIMIT_INSTRUCTIONS[] = "instruction budget exceeded";
+static const char LIMIT_TIME[] = "time budget exceeded";
+
+/* Fail the call in progress with limit: from now on its every instruction
+ * fails (house_hook), so pcall cannot swallow it. */
+static void house_exceed(House *h, const char *limit)
+{
+    if (!h->exceeded)
+        h->limit = limit;
+    h->exceeded = 1;
+}
+
+/* Past the call's deadline?  (Then the call fails with the time budget.) */
+static int house_late(House *h)
+{
+    struct timespec ts;
+    h->ticks = 0;
+    if (!h->deadline.tv_sec || clock_gettime(CLOCK_MONOTONIC, &ts))
+        return 0;
+    if (ts.tv_sec < h->deadline.tv_sec ||
+        (ts.tv_sec == h->deadline.tv_sec && ts.tv_nsec < h->deadline.tv_nsec))
+        return 0;
+    house_exceed(h, LIMIT_TIME);
+    return 1;
+}
 
 static void *house_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 {
@@ -102,9 +168,20 @@ static void *house_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
         h->used -= old;
         return NULL;
     }
-    if (nsize > old && nsize - old > h->cap - h->used) {
-        h->mem_hit = 1;
-        return NULL;
+    if (nsize > old) {
+        /* At the cap every allocation may run a full collection first, and
+         * a large one is C work: both read the clock. */
+        int full = nsize - old > h->cap - h->used;
+        if (full || nsize >= HOUSE_BIG_ALLOC || ++h->ticks >= 256)
+            house_late(h); /* the count hook fails the call, with its line */
+        if (full) {
+            h->mem_hit = 1;
+            return NULL;
+        }
+        if (!ptr && osize == LUA_TSTRING && nsize > HOUSE_STRING_MAX + 64) {
+            house_exceed(h, "string longer than 1 MiB refused");
+            return NULL;
+        }
     }
     void *p = cv_realloc(ptr, nsize);
     if (p)
@@ -125,7 +202,9 @@ static void house_hook(lua_State *L, lua_Debug *ar)
     int grain = lua_gethookcount(L);
     h->spent += grain;
     if (h->spent > h->budget)
-        h->exceeded = 1;
+        house_exceed(h, LIMIT_INSTRUCTIONS);
+    if (!h->exceeded && grain != 1)
+        house_late(h);
     if (!h->exceeded) {
         if (grain != HOUSE_GRAIN)
             lua_sethook(L, house_hook, LUA_MASKCOUNT, HOUSE_GRAIN);
@@ -134,19 +213,21 @@ static void house_hook(lua_State *L, lua_Debug *ar)
     if (grain != 1) /* from now on, every instruction of this call fails */
         lua_sethook(L, house_hook, LUA_MASKCOUNT, 1);
     lua_getinfo(L, "Sl", ar);
-    lua_pushfstring(L, "%s:%d: instruction budget exceeded", ar->short_src,
-                    ar->currentline);
+    lua_pushfstring(L, "%s:%d: %s", ar->short_src, ar->currentline, h->limit);
     lua_error(L);
 }
 
-/* Charge n steps done in C (table.move) to the budget. */
+/* Charge n steps done in C (table.move, sort, concat ...) to the budget,
+ * before they are done; a large charge reads the clock too. */
 static void house_charge(lua_State *L, double n)
 {
     House *h = lua_house(L);
-    if (n > (double)(h->budget - h->spent)) {
-        h->exceeded = 1;
-        luaL_error(L, "instruction budget exceeded");
-    }
+    if (n > (double)(h->budget - h->spent))
+        house_exceed(h, LIMIT_INSTRUCTIONS);
+    else if (n >= 1000)
+        house_late(h);
+    if (h->exceeded)
+        luaL_error(L, "%s", h->limit);
     h->spent += (long)n;
 }
 
@@ -154,7 +235,7 @@ static void house_charge(lua_State *L, double n)
 
 static void house_fail(House *h, int script, const char *msg)
 {
-    const char *flag = h->exceeded ? "instruction budget exceeded"
+    const char *flag = h->exceeded ? h->limit
                        : h->mem_hit && strstr(msg, "not enough memory")
                            ? "memory cap exceeded" : NULL;
     const char *name = script >= 0 && script < h->n ? h->s[script].name : "house rules";
@@ -162,10 +243,17 @@ static void house_fail(House *h, int script, const char *msg)
      * point 5) -- control characters and bytes that are not UTF-8 appear
      * as escapes, so no clear-screen, title or fake line gets through. */
     char safe[sizeof h->err];
-    int k = snprintf(h->err, sizeof h->err, "house rule %s, %s: %s", name,
-                     HOOK_NAMES[h->hook], str_safe(safe, sizeof safe, msg));
-    if (flag && !strstr(msg, flag) && k > 0 && (size_t)k < sizeof h->err)
-        snprintf(h->err + k, sizeof h->err - (size_t)k, " (%s)", flag);
+    if (flag && !strstr(msg, flag) && h->exceeded && h->where[0]) {
+        /* where the limit was met, and which: the error raised there may
+         * have been caught, and the call failed further on */
+        snprintf(h->err, sizeof h->err, "house rule %s, %s: %s%s", name,
+                 HOOK_NAMES[h->hook], h->where, flag);
+    } else {
+        int k = snprintf(h->err, sizeof h->err, "house rule %s, %s: %s", name,
+                         HOOK_NAMES[h->hook], str_safe(safe, sizeof safe, msg));
+        if (flag && !strstr(msg, flag) && k > 0 && (size_t)k < sizeof h->err)
+            snprintf(h->err + k, sizeof h->err - (size_t)k, " (%s)", flag);
+    }
     utf8_scrub(h->err);
     h->has_err = 1;
 }
@@ -179,7 +267,19 @@ static int house_run(House *h, int hook, int script, lua_CFunction fn, void *arg
     h->cur = script;
     h->spent = 0;
     h->exceeded = h->mem_hit = 0;
+    h->limit = LIMIT_INSTRUCTIONS;
+    h->where[0] = 0;
+    h->close_depth = h->edits = 0;
     h->has_refusal = h->refused = 0;
+    h->deadline.tv_sec = 0;
+    if (clock_gettime(CLOCK_MONOTONIC, &h->deadline) == 0) {
+        h->deadline.tv_sec += h->call_ms / 1000;
+        h->deadline.tv_nsec += (h->call_ms % 1000) * 1000000L;
+        if (h->deadline.tv_nsec >= 1000000000L) {
+            h->deadline.tv_sec++;
+            h->deadline.tv_nsec -= 1000000000L;
+        }
+    }
     lua_sethook(L, house_hook, LUA_MASKCOUNT, HOUSE_GRAIN);
     lua_pushcfunction(L, fn);
     lua_pushlightuserdata(L, arg);
@@ -419,6 +519,39 @@ static int sb_tmove(lua_State *L)
     return 1;
 }
 
+/* table.sort, concat, insert, remove, unpack: their loops run in C, so
+ * each call is charged by the elements it may touch (sort: n log n
+ * comparisons) before it runs. */
+static int sb_tsized(lua_State *L)
+{
+    const char *fn = lua_tostring(L, lua_upvalueindex(2));
+    double n = 0;
+    if (fn[0] == 'u' || fn[0] == 'c') { /* unpack(t, i, j), concat(t, sep, i, j) */
+        int at = fn[0] == 'u' ? 2 : 3;
+        lua_Integer i = luaL_optinteger(L, at, 1);
+        lua_Integer j = lua_isnoneornil(L, at + 1) ? luaL_len(L, 1)
+                                                   : luaL_checkinteger(L, at + 1);
+        n = j >= i ? (double)j - (double)i + 1 : 0;
+    } else if (lua_type(L, 1) == LUA_TTABLE) {
+        n = (double)luaL_len(L, 1);
+        if (fn[0] == 's' && n > 1)
+            n *= 1 + log2(n);
+    }
+    house_charge(L, n);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+    return lua_gettop(L);
+}
+
+static void lib_sized(lua_State *L, const char *name)
+{
+    lua_getfield(L, -1, name);
+    lua_pushstring(L, name);
+    lua_pushcclosure(L, sb_tsized, 2);
+    lua_setfield(L, -2, name);
+}
+
 /* setmetatable: a __gc metamethod runs with hooks off (no budget could
  * stop it), so a metatable holding one is refused. */
 static int sb_setmetatable(lua_State *L)
@@ -483,6 +616,50 @@ static int sb_error(lua_State *L)
     }
     refusal_note(L, -1);
     return lua_error(L);
+}
+
+/* Close co (run its pending __close handlers) from L, at most
+ * HOUSE_CLOSE_DEPTH closes deep (issue 20 point 1: Lua 5.4.4 does not
+ * count these against its C stack limit; the close that coroutine.wrap
+ * does after an error resumes from the caller's count, so Lua's own limit
+ * stops that one).  Past the limit the whole call
+ * fails, as it does past a budget. */
+static int close_guarded(lua_State *L, lua_State *co)
+{
+    House *h = lua_house(L);
+    if (h->close_depth >= HOUSE_CLOSE_DEPTH) {
+        house_exceed(h, "coroutine.close nested deeper than 8 (closes inside "
+                        "__close handlers)");
+        luaL_where(L, 1);
+        str_copy(h->where, sizeof h->where, lua_tostring(L, -1));
+        return luaL_error(L, "%s", h->limit);
+    }
+    h->close_depth++;
+    int st = lua_resetthread(co);
+    h->close_depth--;
+    return st;
+}
+
+/* coroutine.close: Lua's checks (upvalue 1), then close_guarded. */
+static int sb_coclose(lua_State *L)
+{
+    lua_State *co = lua_tothread(L, 1);
+    luaL_argexpected(L, co, 1, "coroutine");
+    lua_Debug ar;
+    if (co == L || (lua_status(co) == LUA_OK && lua_getstack(co, 0, &ar))) {
+        /* running or normal (not suspended, not dead): Lua's own error */
+        lua_pushvalue(L, lua_upvalueindex(1));
+        lua_insert(L, 1);
+        lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+        return lua_gettop(L);
+    }
+    if (close_guarded(L, co) == LUA_OK) {
+        lua_pushboolean(L, 1);
+        return 1;
+    }
+    lua_pushboolean(L, 0);
+    lua_xmove(co, L, 1); /* the error object */
+    return 2;
 }
 
 /* coroutine.create / wrap: the new thread gets the count hook (threads
@@ -576,16 +753,21 @@ static int sb_randomseed(lua_State *L)
                       "game's seeded generator");
 }
 
+/* print: into the log; once the log is full, at once (issue 20 point 2:
+ * it used to search the whole log for its mark at every argument). */
 static int sb_print(lua_State *L)
 {
     House *h = lua_house(L);
     int n = lua_gettop(L);
+    if (h->log_full)
+        return 0;
+    house_charge(L, n);
     for (int i = 1; i <= n; i++) {
         size_t len;
         const char *s = luaL_tolstring(L, i, &len);
         if (h->log.len + len + 2 > HOUSE_LOG_MAX) {
-            if (!strstr(sb_str(&h->log), "[log full]"))
-                sb_puts(&h->log, "[log full]\n");
+            sb_puts(&h->log, "[log full]\n");
+            h->log_full = 1;
             return 0;
         }
         if (i > 1)
@@ -700,6 +882,11 @@ static void sandbox_env(lua_State *L, House *h)
     lua_setfield(L, -2, "string");
     lib_copy(L, LUA_TABLIBNAME, NULL);
     lib_wrap(L, "move", sb_tmove, 0, 0);
+    lib_sized(L, "sort");
+    lib_sized(L, "concat");
+    lib_sized(L, "insert");
+    lib_sized(L, "remove");
+    lib_sized(L, "unpack");
     lua_setfield(L, -2, "table");
     lib_copy(L, LUA_MATHLIBNAME, NULL);
     lua_pushcfunction(L, sb_random);
@@ -712,6 +899,7 @@ static void sandbox_env(lua_State *L, House *h)
     lib_copy(L, LUA_COLIBNAME, NULL);
     lib_wrap(L, "create", sb_cocreate, 0, 0);
     lib_wrap(L, "wrap", sb_cocreate, 1, 0);
+    lib_wrap(L, "close", sb_coclose, 0, 0);
     lua_setfield(L, -2, "coroutine");
     lua_pushvalue(L, -1);
     lua_setfield(L, -2, "_G");
@@ -1050,6 +1238,9 @@ static int gm_finish(lua_State *L)
     }
     size_t len;
     const char *reason = luaL_checklstring(L, 3, &len);
+    if (len > HOUSE_REASON_MAX)
+        return luaL_error(L, "game:finish: a reason of %d bytes (at most %d)", (int)len,
+                          HOUSE_REASON_MAX);
     char why[80];
     if (text_check(reason, len, 0, why, sizeof why))
         return luaL_error(L, "game:finish: the reason has %s (a reason is one line of "
@@ -1090,6 +1281,17 @@ static int figure_arg(lua_State *L, int idx, const char *fn)
 static int edit_run(lua_State *L, House *h, const Edit *ed, const char *fn)
 {
     Error e;
+    /* Issue 20 point 3: each edit writes a message per seat into the
+     * game, outside the memory cap: bounded per call and per game. */
+    if (++h->edits > HOUSE_EDITS_MAX) {
+        house_exceed(h, "more than 1000 edits in one reaction");
+        return luaL_error(L, "game:%s: %s", fn, h->limit);
+    }
+    if (game_message_count(h->mg) >= h->messages) {
+        house_exceed(h, "the game's message list is full: no more edits");
+        return luaL_error(L, "game:%s: %s", fn, h->limit);
+    }
+    house_charge(L, 1000); /* the variant's work and the messages */
     if (game_edit(h->mg, ed, &e)) {
         luaL_where(L, 1);
         lua_pushfstring(L, "game:%s: %s", fn, e.msg);
@@ -1516,6 +1718,8 @@ House *house_load(const VariantOps *v, int nsides, const HouseSource *src, int n
     }
     h->budget = lim && lim->instructions > 0 ? lim->instructions : HOUSE_DEFAULT_INSTRUCTIONS;
     h->cap = lim && lim->memory > 0 ? lim->memory : HOUSE_DEFAULT_MEMORY;
+    h->call_ms = lim && lim->ms > 0 ? lim->ms : house_default_ms;
+    h->messages = lim && lim->messages > 0 ? lim->messages : HOUSE_GAME_MESSAGES;
     params_defaults(v, &h->scratch);
     sb_init(&h->log);
     sb_init(&h->tmp);
@@ -1554,6 +1758,7 @@ void house_free(House *h)
         h->hook = HOOK_CLOSE;
         h->spent = 0;
         h->exceeded = 0;
+        h->deadline.tv_sec = 0;
         lua_close(h->L);
     }
     for (int i = 0; i < h->n; i++) {

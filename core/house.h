@@ -35,7 +35,14 @@ typedef GameScript HouseSource;
 typedef struct HouseLimits {
     long instructions; /* per call into a script (default 10,000,000) */
     size_t memory;     /* bytes for all the scripts of a game (default 64 MiB) */
+    long ms;           /* wall milliseconds per call (default: house_set_default_ms) */
+    int messages;      /* a game's messages past which a reaction's edit is
+                          refused (default 100,000: each edit writes one per seat) */
 } HouseLimits;
+
+/* The wall time a hook call may take where HouseLimits gives none
+ * (`--hook-ms`; 0: the default, 1000 ms). */
+void house_set_default_ms(long ms);
 
 typedef struct House House;
 

@@ -47,7 +47,7 @@ static House *edit_house(const VariantOps *v, const char *square, const char *lu
              "  if action.to == '%s' then %s end\n"
              "end }\n", square, lua);
     HouseSource s = {"edit.lua", text, strlen(text)};
-    HouseLimits lim = {BUDGET, MEMORY};
+    HouseLimits lim = {.instructions = BUDGET, .memory = MEMORY};
     House *h = house_load(v, 0, &s, 1, &lim, &e);
     if (!h)
         fail_msg("house_load: %s", e.msg);
@@ -59,7 +59,7 @@ static House *atomic_house(void)
     char *text = tu_read_file("scripts/atomic.lua");
     assert_non_null(text);
     HouseSource s = {"atomic.lua", text, strlen(text)};
-    HouseLimits lim = {BUDGET, MEMORY};
+    HouseLimits lim = {.instructions = BUDGET, .memory = MEMORY};
     Error e;
     House *h = house_load(tu_variant("orthodox"), 0, &s, 1, &lim, &e);
     free(text);

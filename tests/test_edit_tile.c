@@ -45,7 +45,7 @@ static void assert_has(const char *text, const char *want)
 static House *load_house(int nsides, const char *text)
 {
     HouseSource s = {"edit.lua", text, strlen(text)};
-    HouseLimits lim = {BUDGET, MEMORY};
+    HouseLimits lim = {.instructions = BUDGET, .memory = MEMORY};
     Error e;
     House *h = house_load(tu_variant("tile"), nsides, &s, 1, &lim, &e);
     if (!h)

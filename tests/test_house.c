@@ -58,7 +58,7 @@ static House *load_files(Loaded *ld, const VariantOps *v, const char *const *fil
         ld->src[ld->n].text = ld->text[ld->n];
         ld->src[ld->n].len = strlen(ld->text[ld->n]);
     }
-    HouseLimits lim = {SMALL_BUDGET, SMALL_MEMORY};
+    HouseLimits lim = {.instructions = SMALL_BUDGET, .memory = SMALL_MEMORY};
     return house_load(v, 0, ld->src, ld->n, &lim, e);
 }
 
@@ -72,7 +72,7 @@ static House *load_text(const VariantOps *v, const char *name, const char *text,
                         Error *e)
 {
     HouseSource s = {name, text, strlen(text)};
-    HouseLimits lim = {SMALL_BUDGET, SMALL_MEMORY};
+    HouseLimits lim = {.instructions = SMALL_BUDGET, .memory = SMALL_MEMORY};
     return house_load(v, 0, &s, 1, &lim, e);
 }
 
@@ -681,7 +681,7 @@ static void test_house_sandbox_binary_chunk_refused(void **state)
     static const char bin[] = "\x1bLua\x54\x00\x19\x93\r\n\x1a\n";
     HouseSource s = {"bin.luac", bin, sizeof bin - 1};
     Error e;
-    HouseLimits lim = {SMALL_BUDGET, SMALL_MEMORY};
+    HouseLimits lim = {.instructions = SMALL_BUDGET, .memory = SMALL_MEMORY};
     assert_null(house_load(tu_variant("orthodox"), 0, &s, 1, &lim, &e));
     assert_has(e.msg, "bin.luac");
     assert_has(e.msg, "binary chunk");

@@ -47,7 +47,7 @@ static void scripted_open(Scripted *s, const char *file)
     s->text = tu_read_file(path);
     assert_non_null(s->text);
     HouseSource src = {file, s->text, strlen(s->text)};
-    HouseLimits lim = {SMALL_BUDGET, SMALL_MEMORY};
+    HouseLimits lim = {.instructions = SMALL_BUDGET, .memory = SMALL_MEMORY};
     const VariantOps *v = tu_variant("orthodox");
     s->h = house_load(v, 0, &src, 1, &lim, &e);
     if (!s->h)
