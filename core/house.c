@@ -521,7 +521,8 @@ static int sb_tmove(lua_State *L)
 
 /* table.sort, concat, insert, remove, unpack: their loops run in C, so
  * each call is charged by the elements it may touch (sort: n log n
- * comparisons) before it runs. */
+ * comparisons; insert and remove: those after the position) before it
+ * runs. */
 static int sb_tsized(lua_State *L)
 {
     const char *fn = lua_tostring(L, lua_upvalueindex(2));
@@ -532,10 +533,15 @@ static int sb_tsized(lua_State *L)
         lua_Integer j = lua_isnoneornil(L, at + 1) ? luaL_len(L, 1)
                                                    : luaL_checkinteger(L, at + 1);
         n = j >= i ? (double)j - (double)i + 1 : 0;
-    } else if (lua_type(L, 1) == LUA_TTABLE) {
-        n = (double)luaL_len(L, 1);
-        if (fn[0] == 's' && n > 1)
+    } else if (fn[0] == 's') { /* sort(t [, comp]) */
+        n = lua_type(L, 1) == LUA_TTABLE ? (double)luaL_len(L, 1) : 0;
+        if (n > 1)
             n *= 1 + log2(n);
+    } else if (lua_type(L, 1) == LUA_TTABLE && lua_gettop(L) >= (fn[0] == 'i' ? 3 : 2)) {
+        /* insert(t, pos, v), remove(t, pos): the elements after pos move
+         * (appending and popping move none) */
+        lua_Integer len = luaL_len(L, 1), pos = luaL_checkinteger(L, 2);
+        n = len >= pos ? (double)len - (double)pos + 1 : 0;
     }
     house_charge(L, n);
     lua_pushvalue(L, lua_upvalueindex(1));

@@ -219,6 +219,35 @@ static void test_issue20_2_long_strings_are_refused(void **state)
     }
 }
 
+/* Issue 20 point 2: charging C work by its size charges what moves:
+ * appending and popping (table.insert(t, v), table.remove(t)) move
+ * nothing and cost no more than before, so a list of 100,000 is built and
+ * emptied within the default budget; sorting it once is affordable. */
+static void test_issue20_2_ordinary_table_work_still_runs(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "rule { name = 'Lists', veto = function(game, action)\n"
+        "  local t = {}\n"
+        "  for i = 1, 100000 do table.insert(t, -i) end\n"
+        "  table.sort(t)\n"
+        "  assert(t[1] == -100000 and table.concat(t, ',', 1, 2) == '-100000,-99999')\n"
+        "  for i = 1, 100000 do table.remove(t) end\n"
+        "  assert(#t == 0)\n"
+        "end }\n";
+    Scripted s;
+    scripted_text(&s, "lists.lua", text, NULL);
+    Game *plain = tu_orthodox(NULL);
+    ActionList l = ACTIONLIST_INIT;
+    assert_int_equal(game_legal_play(plain, &l), 0);
+    char why[512] = "";
+    if (game_vetoed(s.g, &l.v[0], why, sizeof why) != 0) /* one veto call */
+        fail_msg("%s", why);
+    al_free(&l);
+    game_free(plain);
+    scripted_close(&s);
+}
+
 /* Issue 20 point 2: the wall time is the command line's --hook-ms. */
 static void test_issue20_2_hook_ms_option(void **state)
 {
@@ -304,6 +333,7 @@ int main(void)
         cmocka_unit_test(test_issue20_1_shallow_closes_work),
         cmocka_unit_test(test_issue20_2_c_work_ends_in_time),
         cmocka_unit_test(test_issue20_2_long_strings_are_refused),
+        cmocka_unit_test(test_issue20_2_ordinary_table_work_still_runs),
         cmocka_unit_test(test_issue20_2_hook_ms_option),
         cmocka_unit_test(test_issue20_3_edit_flood_is_refused),
         cmocka_unit_test(test_issue20_3_game_messages_are_bounded),
