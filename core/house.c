@@ -145,6 +145,8 @@ static void house_exceed(House *h, const char *limit)
     h->exceeded = 1;
 }
 
+static void house_hook(lua_State *L, lua_Debug *ar);
+
 /* Past the call's deadline?  (Then the call fails with the time budget.) */
 static int house_late(House *h)
 {
@@ -156,6 +158,11 @@ static int house_late(House *h)
         (ts.tv_sec == h->deadline.tv_sec && ts.tv_nsec < h->deadline.tv_nsec))
         return 0;
     house_exceed(h, LIMIT_TIME);
+    /* Met in the allocator or in C, the count hook of the main thread
+     * fails the call at its next instruction, not 1000 later (a
+     * coroutine's does within its grain). */
+    if (h->L)
+        lua_sethook(h->L, house_hook, LUA_MASKCOUNT, 1);
     return 1;
 }
 
