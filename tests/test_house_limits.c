@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../core/game.h"
 #include "../core/house.h"
@@ -125,6 +126,45 @@ static void test_issue20_1_check_survives_close_nesting(void **state)
                       "tests/house/h_close_nest.lua:11: coroutine.close nested deeper "
                       "than 8");
     tu_run_free(&r);
+}
+
+/* Issue 20 point 1: a record carrying such a script, whose veto nests
+ * only from move 3 on: `run --load` replays it, and white's legal list
+ * after the next move fails with the error (it died). */
+static void test_issue20_1_run_load_survives_close_nesting(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/chessvar_limits_XXXXXX", script[64], rec[64], args[256];
+    assert_non_null(mkdtemp(dir));
+    snprintf(script, sizeof script, "%s/late.lua", dir);
+    snprintf(rec, sizeof rec, "%s/late.rec", dir);
+    char *nest = tu_read_file("tests/house/h_close_nest.lua");
+    assert_non_null(nest);
+    char *cut = strstr(nest, "rule {");
+    assert_non_null(cut);
+    *cut = 0;
+    FILE *f = fopen(script, "w");
+    assert_non_null(f);
+    fprintf(f, "%srule { name = 'Late nest', veto = function(game, action)\n"
+               "  if game:move_number() > 2 then nest(30000) end end }\n", nest);
+    assert_int_equal(fclose(f), 0);
+    free(nest);
+    TuRun r;
+    char input[128];
+    snprintf(input, sizeof input, "e4\nsave %s\n", rec);
+    snprintf(args, sizeof args, "run orthodox --rules %s", script);
+    tu_run(&r, args, input);
+    assert_int_equal(r.status, 0);
+    tu_run_free(&r);
+    snprintf(args, sizeof args, "run --load %s --trust-rules", rec);
+    tu_run(&r, args, "e5\nlegal\n");
+    assert_int_equal(r.status, 1);
+    assert_has(r.out, "error: house rule late.lua, veto: late.lua:11: coroutine.close "
+                      "nested deeper than 8");
+    tu_run_free(&r);
+    unlink(script);
+    unlink(rec);
+    rmdir(dir);
 }
 
 /* Issue 20 point 1: closes that nest a little still work (and catch what
@@ -330,6 +370,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_issue20_1_close_nesting_is_refused),
         cmocka_unit_test(test_issue20_1_check_survives_close_nesting),
+        cmocka_unit_test(test_issue20_1_run_load_survives_close_nesting),
         cmocka_unit_test(test_issue20_1_shallow_closes_work),
         cmocka_unit_test(test_issue20_2_c_work_ends_in_time),
         cmocka_unit_test(test_issue20_2_long_strings_are_refused),
