@@ -535,11 +535,13 @@ static int sb_tsized(lua_State *L)
     const char *fn = lua_tostring(L, lua_upvalueindex(2));
     double n = 0;
     if (fn[0] == 'u' || fn[0] == 'c') { /* unpack(t, i, j), concat(t, sep, i, j) */
-        int at = fn[0] == 'u' ? 2 : 3;
-        lua_Integer i = luaL_optinteger(L, at, 1);
-        lua_Integer j = lua_isnoneornil(L, at + 1) ? luaL_len(L, 1)
-                                                   : luaL_checkinteger(L, at + 1);
-        n = j >= i ? (double)j - (double)i + 1 : 0;
+        int at = fn[0] == 'u' ? 2 : 3, table = lua_type(L, 1) == LUA_TTABLE;
+        if (table || !lua_isnoneornil(L, at + 1)) { /* else Lua's own error */
+            lua_Integer i = luaL_optinteger(L, at, 1);
+            lua_Integer j = lua_isnoneornil(L, at + 1) ? luaL_len(L, 1)
+                                                       : luaL_checkinteger(L, at + 1);
+            n = j >= i ? (double)j - (double)i + 1 : 0;
+        }
     } else if (fn[0] == 's') { /* sort(t [, comp]) */
         n = lua_type(L, 1) == LUA_TTABLE ? (double)luaL_len(L, 1) : 0;
         if (n > 1)

@@ -262,7 +262,8 @@ static void test_issue20_2_long_strings_are_refused(void **state)
 /* Issue 20 point 2: charging C work by its size charges what moves:
  * appending and popping (table.insert(t, v), table.remove(t)) move
  * nothing and cost no more than before, so a list of 100,000 is built and
- * emptied within the default budget; sorting it once is affordable. */
+ * emptied within the default budget; sorting it once is affordable; the
+ * wrapped functions answer and fail as Lua's do. */
 static void test_issue20_2_ordinary_table_work_still_runs(void **state)
 {
     (void)state;
@@ -274,6 +275,10 @@ static void test_issue20_2_ordinary_table_work_still_runs(void **state)
         "  assert(t[1] == -100000 and table.concat(t, ',', 1, 2) == '-100000,-99999')\n"
         "  for i = 1, 100000 do table.remove(t) end\n"
         "  assert(#t == 0)\n"
+        "  local ok, err = pcall(table.concat, nil)\n"
+        "  assert(not ok and err:find('table expected, got nil'), err)\n"
+        "  assert(select('#', table.unpack({1, 2, 3})) == 3)\n"
+        "  assert(table.concat({1, 2, 3}, '-', 2) == '2-3')\n"
         "end }\n";
     Scripted s;
     scripted_text(&s, "lists.lua", text, NULL);
