@@ -6,11 +6,12 @@
  * One lua_State per House, made with an allocator that refuses past the
  * House's memory cap.  Every entry from C runs inside one lua_pcall, so no
  * Lua error (a memory error included) can escape to a panic.  A count hook
- * on every thread charges each call's instruction budget; once the budget
- * or the memory cap is exceeded the hook fails at every further
- * instruction of that call, so pcall, xpcall handlers and __close
- * handlers cannot swallow it (a __gc metamethod, which Lua runs with hooks
- * off, is refused at setmetatable).  Each script has its own environment
+ * on every thread charges each call's instruction budget and reads its
+ * deadline (so do the allocator and C work charged by size); once a
+ * budget is exceeded the hook fails at every further instruction of that
+ * call, so pcall, xpcall handlers and __close handlers cannot swallow it
+ * (a __gc metamethod, which Lua runs with hooks off, is refused at
+ * setmetatable).  Each script has its own environment
  * and its own copies of the library tables; the shared string metatable is
  * unreachable (getmetatable("") gives a locked stand-in).
  *

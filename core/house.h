@@ -6,7 +6,8 @@
  * Lua state of its own: text chunks only, an allow-listed environment (no
  * io, os, package, require, debug, load, dofile, loadfile, string.dump,
  * collectgarbage tuning), math.random drawn from the game's generator, an
- * instruction budget per call and a memory cap per House.  The House gives
+ * instruction budget and a wall time per call, and a memory cap per House
+ * (strings, a reaction's edits and coroutine.close nesting bounded too).  The House gives
  * the core its hooks (setup, veto, react: core/game.h GameHooks) and the
  * parameters and values the scripts set.
  *
