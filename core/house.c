@@ -800,6 +800,297 @@ static int sb_locked(lua_State *L)
     return luaL_error(L, "the string metatable is locked");
 }
 
+/* ---- The sandbox: a defined iteration order (issue 20 point 4) -------
+ * Lua seeds its string hash at random in every state, so next and pairs
+ * over string keys walk a table in an order that changes with every
+ * process, and a saved game whose script depends on it does not replay.
+ * The sandbox's next and pairs walk a table in a defined order instead:
+ * numbers ascending, then strings bytewise, then false, true; a table
+ * with two keys of another type (tables, functions ...: their order
+ * would be their addresses') is refused.  The keys are sorted at every
+ * pairs and every next, charged to the budget by their number. */
+typedef struct KeyRef {
+    int type;
+    int isint;
+    lua_Integer i;
+    double d;
+    const char *s;
+    size_t len;
+    int pos;          /* index in the table of keys */
+} KeyRef;
+
+static int key_rank(int type)
+{
+    switch (type) {
+    case LUA_TNUMBER: return 0;
+    case LUA_TSTRING: return 1;
+    case LUA_TBOOLEAN: return 2;
+    default: return 3 + type;
+    }
+}
+
+static int key_cmp(const void *pa, const void *pb)
+{
+    const KeyRef *a = pa, *b = pb;
+    int ra = key_rank(a->type), rb = key_rank(b->type);
+    if (ra != rb)
+        return ra < rb ? -1 : 1;
+    switch (a->type) {
+    case LUA_TNUMBER:
+        if (a->isint && b->isint)
+            return a->i < b->i ? -1 : a->i > b->i;
+        if (a->d != b->d)
+            return a->d < b->d ? -1 : 1;
+        return b->isint - a->isint;
+    case LUA_TSTRING: {
+        int c = memcmp(a->s, b->s, a->len < b->len ? a->len : b->len);
+        if (c)
+            return c < 0 ? -1 : 1;
+        return a->len < b->len ? -1 : a->len > b->len;
+    }
+    case LUA_TBOOLEAN:
+        return (int)a->i - (int)b->i;
+    default:
+        return 0;
+    }
+}
+
+/* Push the keys of the table at idx (absolute), sorted, as a list; n gets
+ * how many. */
+static void sorted_keys(lua_State *L, int idx, lua_Integer *nout)
+{
+    lua_Integer n = 0;
+    lua_pushnil(L);
+    while (lua_next(L, idx)) {
+        lua_pop(L, 1);
+        n++;
+    }
+    house_charge(L, (double)n * (2.0 + log2((double)n + 1)));
+    KeyRef *r = lua_newuserdatauv(L, sizeof *r * (size_t)(n ? n : 1), 0);
+    lua_createtable(L, (int)n, 0);
+    int keys = lua_gettop(L);
+    int k = 0;
+    lua_pushnil(L);
+    while (lua_next(L, idx) && k < n) {
+        lua_pop(L, 1);
+        KeyRef *x = &r[k];
+        memset(x, 0, sizeof *x);
+        x->type = lua_type(L, -1);
+        x->pos = k + 1;
+        if (x->type == LUA_TNUMBER) {
+            x->isint = lua_isinteger(L, -1);
+            x->i = lua_tointeger(L, -1);
+            x->d = lua_tonumber(L, -1);
+        } else if (x->type == LUA_TBOOLEAN) {
+            x->i = lua_toboolean(L, -1);
+        }
+        lua_pushvalue(L, -1);
+        lua_rawseti(L, keys, k + 1);
+        if (x->type == LUA_TSTRING) /* anchored in the list of keys */
+            x->s = lua_tolstring(L, -1, &x->len);
+        k++;
+    }
+    if (k < n)
+        n = k;
+    else
+        lua_settop(L, keys);
+    qsort(r, (size_t)n, sizeof *r, key_cmp);
+    for (lua_Integer j = 1; j < n; j++)
+        if (key_rank(r[j].type) > 2 && r[j].type == r[j - 1].type)
+            luaL_error(L, "pairs/next: the table has several keys of type %s, which have "
+                       "no defined order (use numbers, strings or booleans as keys)",
+                       lua_typename(L, r[j].type));
+    lua_createtable(L, (int)n, 0);
+    for (lua_Integer j = 0; j < n; j++) {
+        lua_rawgeti(L, keys, r[j].pos);
+        lua_rawseti(L, -2, j + 1);
+    }
+    lua_replace(L, keys - 1);
+    lua_settop(L, keys - 1);
+    *nout = n;
+}
+
+/* next(t [, k]) in the defined order (raw, as Lua's). */
+static int sb_next(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_settop(L, 2);
+    lua_Integer n;
+    sorted_keys(L, 1, &n);
+    lua_Integer at = 0;
+    if (!lua_isnil(L, 2)) {
+        for (at = 1; at <= n; at++) {
+            lua_rawgeti(L, 3, at);
+            int eq = lua_rawequal(L, -1, 2);
+            lua_pop(L, 1);
+            if (eq)
+                break;
+        }
+        if (at > n)
+            return luaL_error(L, "invalid key to 'next'");
+    }
+    for (at++; at <= n; at++) {
+        lua_rawgeti(L, 3, at);
+        lua_pushvalue(L, -1);
+        if (lua_rawget(L, 1) != LUA_TNIL)
+            return 2;
+        lua_pop(L, 2);
+    }
+    lua_pushnil(L);
+    return 1;
+}
+
+/* pairs' iterator: upvalues the sorted keys and the place reached; a key
+ * whose value was cleared during the walk is passed over. */
+static int sb_pairs_step(lua_State *L)
+{
+    lua_Integer at = lua_tointeger(L, lua_upvalueindex(2));
+    for (;;) {
+        at++;
+        if (lua_rawgeti(L, lua_upvalueindex(1), at) == LUA_TNIL)
+            break;
+        lua_pushvalue(L, -1);
+        if (lua_rawget(L, 1) != LUA_TNIL) {
+            lua_pushinteger(L, at);
+            lua_replace(L, lua_upvalueindex(2));
+            return 2;
+        }
+        lua_pop(L, 2);
+    }
+    lua_pushinteger(L, at);
+    lua_replace(L, lua_upvalueindex(2));
+    lua_pushnil(L);
+    return 1;
+}
+
+static int sb_pairs(lua_State *L)
+{
+    luaL_checkany(L, 1);
+    if (luaL_getmetafield(L, 1, "__pairs") != LUA_TNIL) {
+        lua_pushvalue(L, 1);
+        lua_call(L, 1, 3);
+        return 3;
+    }
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_settop(L, 1);
+    lua_Integer n;
+    sorted_keys(L, 1, &n);
+    lua_pushinteger(L, 0);
+    lua_pushcclosure(L, sb_pairs_step, 2);
+    lua_pushvalue(L, 1);
+    lua_pushnil(L);
+    return 3;
+}
+
+/* ---- The sandbox: no state kept between calls (issue 20 point 4) -----
+ * A House's state serves many calls, games and game copies (a bot's
+ * search, an experiment's games, a game taken back and replayed), so what
+ * a hook writes where a later call could read it would make the same
+ * game play differently.  A script's globals are a read-only view of its
+ * environment once it has loaded: assigning a global in a hook, or
+ * rawset on the globals or on the action table, is an error naming the
+ * global.  (Upvalues and the tables a script made while loading stay
+ * writable: see docs/HOUSE-RULES.md, "Open points".) */
+#define HOUSE_RO "__house_ro" /* in a protected metatable: the store, or true */
+
+static int sb_envset(lua_State *L)
+{
+    House *h = lua_touserdata(L, lua_upvalueindex(2));
+    if (h->hook != HOOK_LOAD) {
+        if (lua_type(L, 2) == LUA_TSTRING)
+            return luaL_error(L, "the global '%s' cannot be set in a hook: a house rule "
+                              "keeps no state between calls (derive it from "
+                              "game:history())", lua_tostring(L, 2));
+        return luaL_error(L, "a global cannot be set in a hook: a house rule keeps no "
+                          "state between calls (derive it from game:history())");
+    }
+    lua_settop(L, 3);
+    lua_rawset(L, lua_upvalueindex(1));
+    return 0;
+}
+
+static int sb_envpairs(lua_State *L)
+{
+    lua_pushcfunction(L, sb_pairs);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_call(L, 1, 3);
+    return 3;
+}
+
+/* The table rawget and rawset act on for the table at idx: the store
+ * behind the globals, or nil for the read-only action table. */
+static int raw_target(lua_State *L, int idx)
+{
+    if (!lua_getmetatable(L, idx))
+        return 0;
+    int ty = lua_getfield(L, -1, HOUSE_RO);
+    lua_remove(L, -2);
+    if (ty == LUA_TNIL) {
+        lua_pop(L, 1);
+        return 0;
+    }
+    return 1;
+}
+
+static int sb_rawget(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    luaL_checkany(L, 2);
+    lua_settop(L, 2);
+    if (raw_target(L, 1) && lua_type(L, -1) == LUA_TTABLE)
+        lua_replace(L, 1);
+    lua_settop(L, 2);
+    lua_rawget(L, 1);
+    return 1;
+}
+
+static int sb_rawset(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    luaL_checkany(L, 2);
+    luaL_checkany(L, 3);
+    lua_settop(L, 3);
+    if (raw_target(L, 1)) {
+        if (lua_type(L, -1) != LUA_TTABLE || lua_house(L)->hook != HOOK_LOAD)
+            return luaL_error(L, "rawset: %s cannot be written in a hook: a house rule "
+                              "keeps no state between calls (derive it from "
+                              "game:history())",
+                              lua_type(L, -1) == LUA_TTABLE ? "the globals" : "the action");
+        lua_pushvalue(L, 2);
+        lua_pushvalue(L, 3);
+        lua_rawset(L, 4);
+    } else {
+        lua_rawset(L, 1);
+    }
+    lua_settop(L, 1);
+    return 1;
+}
+
+/* Replace the environment at the top with its read-only view. */
+static void env_guard(lua_State *L, House *h)
+{
+    int store = lua_gettop(L);
+    lua_newtable(L);
+    lua_createtable(L, 0, 5);
+    lua_pushvalue(L, store);
+    lua_setfield(L, -2, "__index");
+    lua_pushvalue(L, store);
+    lua_pushlightuserdata(L, h);
+    lua_pushcclosure(L, sb_envset, 2);
+    lua_setfield(L, -2, "__newindex");
+    lua_pushvalue(L, store);
+    lua_pushcclosure(L, sb_envpairs, 1);
+    lua_setfield(L, -2, "__pairs");
+    lua_pushvalue(L, store);
+    lua_setfield(L, -2, HOUSE_RO);
+    lua_pushliteral(L, "locked");
+    lua_setfield(L, -2, "__metatable");
+    lua_setmetatable(L, -2);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, store, "_G");
+    lua_remove(L, store);
+}
+
 /* ---- The sandbox: building it ---------------------------------------- */
 
 /* Push a copy of the library table `name` (from package.loaded), leaving
@@ -871,9 +1162,9 @@ static int house_rule(lua_State *L);
 static void sandbox_env(lua_State *L, House *h)
 {
     static const char *const base[] = {
-        "assert", "ipairs", "next", "pairs", "pcall",
-        "select", "tonumber", "tostring", "type", "rawequal", "rawget",
-        "rawlen", "rawset", "getmetatable"};
+        "assert", "ipairs", "pcall",
+        "select", "tonumber", "tostring", "type", "rawequal",
+        "rawlen", "getmetatable"};
     lua_newtable(L);
     lua_pushglobaltable(L);
     for (size_t i = 0; i < ARRAY_LEN(base); i++) {
@@ -889,6 +1180,14 @@ static void sandbox_env(lua_State *L, House *h)
     lua_pop(L, 1);
     lua_pushcfunction(L, sb_print);
     lua_setfield(L, -2, "print");
+    lua_pushcfunction(L, sb_next);
+    lua_setfield(L, -2, "next");
+    lua_pushcfunction(L, sb_pairs);
+    lua_setfield(L, -2, "pairs");
+    lua_pushcfunction(L, sb_rawget);
+    lua_setfield(L, -2, "rawget");
+    lua_pushcfunction(L, sb_rawset);
+    lua_setfield(L, -2, "rawset");
     lua_pushcfunction(L, sb_error);
     lua_setfield(L, -2, "error");
     lua_pushlightuserdata(L, h);
@@ -917,8 +1216,7 @@ static void sandbox_env(lua_State *L, House *h)
     lib_wrap(L, "wrap", sb_cocreate, 1, 0);
     lib_wrap(L, "close", sb_coclose, 0, 0);
     lua_setfield(L, -2, "coroutine");
-    lua_pushvalue(L, -1);
-    lua_setfield(L, -2, "_G");
+    env_guard(L, h);
 }
 
 /* ---- The game seen from a hook ------------------------------------------ */
@@ -1849,6 +2147,21 @@ static int action_index(lua_State *L)
     return 1;
 }
 
+/* action.NAME = value at the top, raw: the action is read-only to the
+ * script (issue 20 point 4). */
+static void action_set(lua_State *L, const char *name)
+{
+    lua_pushstring(L, name);
+    lua_insert(L, -2);
+    lua_rawset(L, -3);
+}
+
+static int action_newindex(lua_State *L)
+{
+    return luaL_error(L, "the action is read-only: a house rule keeps no state between "
+                      "calls (derive it from game:history())");
+}
+
 static void push_action(lua_State *L, House *h, int script, const Action *a)
 {
     Script *sc = &h->s[script];
@@ -1858,6 +2171,13 @@ static void push_action(lua_State *L, House *h, int script, const Action *a)
         lua_pushlightuserdata(L, h);
         lua_pushcclosure(L, action_index, 1);
         lua_setfield(L, -2, "__index");
+        lua_pushlightuserdata(L, h);
+        lua_pushcclosure(L, action_newindex, 1);
+        lua_setfield(L, -2, "__newindex");
+        lua_pushboolean(L, 1);
+        lua_setfield(L, -2, HOUSE_RO);
+        lua_pushliteral(L, "locked");
+        lua_setfield(L, -2, "__metatable");
         lua_setmetatable(L, -2);
         sc->action_ref = luaL_ref(L, LUA_REGISTRYINDEX);
     }
@@ -1871,26 +2191,26 @@ static void push_action(lua_State *L, House *h, int script, const Action *a)
     default: break;
     }
     lua_pushstring(L, action_kind_name(a->kind));
-    lua_setfield(L, -2, "kind");
+    action_set(L, "kind");
     lua_pushstring(L, game_seat_name(h->g, a->seat));
-    lua_setfield(L, -2, "seat");
+    action_set(L, "seat");
     if (from)
         push_square(L, &geo, a->from);
     else
         lua_pushnil(L);
-    lua_setfield(L, -2, "from");
+    action_set(L, "from");
     if (to)
         push_square(L, &geo, a->to);
     else
         lua_pushnil(L);
-    lua_setfield(L, -2, "to");
+    action_set(L, "to");
     if (a->figure != FIG_NONE && a->figure < FIG_HIDDEN) {
         char fig[2] = {figure_letter(a->figure), 0};
         lua_pushstring(L, fig);
     } else {
         lua_pushnil(L);
     }
-    lua_setfield(L, -2, "figure");
+    action_set(L, "figure");
 }
 
 /* The position of a function for messages: "name:line". */
