@@ -7,7 +7,9 @@
  * io, os, package, require, debug, load, dofile, loadfile, string.dump,
  * collectgarbage tuning), math.random drawn from the game's generator, an
  * instruction budget and a wall time per call, and a memory cap per House
- * (strings, a reaction's edits and coroutine.close nesting bounded too).  The House gives
+ * (strings, a reaction's edits and coroutine.close nesting bounded too),
+ * next and pairs in a defined order, and globals read-only once loaded (a
+ * hook keeps no state between calls: issue 20 point 4).  The House gives
  * the core its hooks (setup, veto, react: core/game.h GameHooks) and the
  * parameters and values the scripts set.
  *
