@@ -36,7 +36,7 @@
 typedef struct WorkerMsg {
     int error;
     ExpGame game;
-    char msg[240];
+    char msg[sizeof ((Error *)0)->msg]; /* the whole error, as --jobs 1 prints it */
 } WorkerMsg;
 
 typedef struct Run {

@@ -212,11 +212,11 @@ static void test_issue20_p4_experiment_jobs_agree(void **state)
         assert_has(r.err, "house rule tests/house/global_counter.lua, react: "
                           "tests/house/global_counter.lua:13: the global 'plies' cannot "
                           "be set in a hook");
-        out[j] = strdup(r.out);
+        assert_string_equal(r.out, "");
+        out[j] = strdup(r.err); /* the whole message: a worker cut it at 240 bytes */
         tu_run_free(&r);
     }
-    assert_string_equal(out[0], "");
-    assert_string_equal(out[1], "");
+    assert_string_equal(out[0], out[1]);
     free(out[0]);
     free(out[1]);
 }
