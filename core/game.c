@@ -1219,7 +1219,7 @@ static int apply_known(Game *g, const Action *a, unsigned long failures, Error *
         Error re = {""};
         int r = g->hooks.react(g->hooks.ud, g, a, &re);
         if (r) {
-            err_prefix(&re, "house rule (after %s)", h.text);
+            err_prefix(&re, "after %s", h.text); /* the hook names its script */
             if (r == -2) /* the hook failed: not a refusal */
                 fail_set(g, re.msg);
             err_set(e, "%s", re.msg);
