@@ -114,6 +114,15 @@ static void test_fuzz_replay_position(void **state)
     assert_true(replay_corpus("position") >= 30);
 }
 
+/* House-rule scripts over the game: API (issue 20): vetoes, reactions with
+ * edits, setups, finishes in every variant, and hostile ones (deep
+ * recursion, endless loops, edit floods, error(), wrong types). */
+static void test_fuzz_replay_house(void **state)
+{
+    (void)state;
+    assert_true(replay_corpus("house") >= 20);
+}
+
 /* ---- The checkers ---------------------------------------------------------- */
 
 #define UTF8_OK(s) assert_true(fuzz_utf8_valid(s, sizeof s - 1))
@@ -195,7 +204,7 @@ static int replay_files(int argc, char **argv)
 {
     const FuzzTarget *t = target_named(argv[1]);
     if (!t) {
-        fprintf(stderr, "test_fuzz_replay: no target '%s' (batch, record, position)\n",
+        fprintf(stderr, "test_fuzz_replay: no target '%s' (batch, record, position, house)\n",
                 argv[1]);
         return 2;
     }
@@ -225,6 +234,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_fuzz_replay_batch),
         cmocka_unit_test(test_fuzz_replay_record),
         cmocka_unit_test(test_fuzz_replay_position),
+        cmocka_unit_test(test_fuzz_replay_house),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

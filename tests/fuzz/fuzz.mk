@@ -18,7 +18,7 @@
 
 FUZZ_CC       ?= clang
 FUZZ_SECONDS  ?= 60
-FUZZ_TARGETS  ?= batch record position
+FUZZ_TARGETS  ?= batch record position house
 FUZZ_FLAGS    ?=
 FUZZ_DIR      := build-fuzz
 FUZZ_DEB_PKGS := clang libclang-rt-14-dev

@@ -30,6 +30,11 @@ int fuzz_record(const uint8_t *data, size_t size);
 /* Byte 0 picks the variant (and parameters), the rest is a position
  * string (GameConfig.position). */
 int fuzz_position(const uint8_t *data, size_t size);
+/* House rules over the game: API (docs/HOUSE-RULES.md): byte 0 picks the
+ * variant (Tile: and its sides), byte 1 the seed, byte 2 the plies (low
+ * nibble, at most 12) and who chooses them (bits 4-5); the rest is a Lua
+ * script, loaded as "fuzz.lua" with small limits. */
+int fuzz_house(const uint8_t *data, size_t size);
 
 /* The checkers the targets use, exposed for their own tests. */
 /* 1 when s[0..n) is UTF-8 as RFC 3629 defines it: no surrogates, no
@@ -40,7 +45,7 @@ int fuzz_utf8_valid(const char *s, size_t n);
  * pairs) with nothing after it but white space. */
 int fuzz_json_object_valid(const char *s, size_t n);
 
-/* The targets by name, NULL-terminated: "batch", "record", "position"
+/* The targets by name, NULL-terminated: "batch", "record", "position", "house"
  * (the names of the corpus directories tests/fuzz/corpus/NAME). */
 typedef struct FuzzTarget {
     const char *name;
