@@ -82,6 +82,8 @@ struct Game {
     int react_keyed;         /* ... after an action that pushed a key */
     unsigned char *pushed;   /* look-ahead: the blob before each game_push */
     int npushed, cappushed;
+    GameVar vars[GAME_VARS_MAX]; /* a house rule's values (game_var_set) */
+    int nvars;
     Error *fail;             /* with hooks: the error of the hook that made the
                                 last call fail (written by reading calls too,
                                 hence a block of its own); NULL without hooks */
@@ -511,7 +513,8 @@ int game_same(const Game *a, const Game *b)
             memcmp(x->scripts[i].text, y->scripts[i].text, x->scripts[i].len))
             return 0;
     if (memcmp(a->st, b->st, x->variant->state_size) || a->nhist != b->nhist ||
-        a->nkeys != b->nkeys || a->msgs.n != b->msgs.n)
+        a->nkeys != b->nkeys || a->msgs.n != b->msgs.n || a->nvars != b->nvars ||
+        memcmp(a->vars, b->vars, (size_t)a->nvars * sizeof *a->vars))
         return 0;
     for (int i = 0; i < a->nhist; i++) {
         const HistoryEntry *h = &a->hist[i], *k = &b->hist[i];
@@ -957,7 +960,8 @@ done:
 /* ---- Applying ----------------------------------------------------------- */
 
 typedef struct Snapshot {
-    int nhist, nkeys, nmsgs;
+    int nhist, nkeys, nmsgs, nvars;
+    GameVar vars[GAME_VARS_MAX];
     int offer_seat;
     unsigned offer_agreed;
     int ended;
@@ -975,6 +979,8 @@ static void snapshot_take(const Game *g, Snapshot *s, void *blob)
     s->ended = g->ended;
     s->forced = g->forced;
     s->rng = g->rng;
+    s->nvars = g->nvars;
+    memcpy(s->vars, g->vars, (size_t)g->nvars * sizeof *g->vars);
     memcpy(blob, g->st, g->cfg.variant->state_size);
 }
 
@@ -988,6 +994,8 @@ static void snapshot_restore(Game *g, const Snapshot *s, const void *blob)
     g->ended = s->ended;
     g->forced = s->forced;
     g->rng = s->rng;
+    g->nvars = s->nvars;
+    memcpy(g->vars, s->vars, (size_t)s->nvars * sizeof *g->vars);
     memcpy(g->st, blob, g->cfg.variant->state_size);
 }
 
@@ -1017,6 +1025,60 @@ void game_end(Game *g, unsigned winners, const char *reason)
     if (g->ended) /* the first end stands (issue 20 point 8) */
         return;
     end_game(g, winners, END_HOUSE_RULE, reason);
+}
+
+const GameVar *game_var(const Game *g, int script, const char *key)
+{
+    for (int i = 0; i < g->nvars; i++)
+        if (g->vars[i].script == script && strcmp(g->vars[i].key, key) == 0)
+            return &g->vars[i];
+    return NULL;
+}
+
+int game_var_set(Game *g, int script, const char *key, const GameVar *val, Error *e)
+{
+    if (!g->reacting)
+        return err_set(e, "values are kept in the game only by a reaction or a start hook");
+    size_t n = strlen(key);
+    if (n == 0 || n > GAME_VAR_KEY_MAX)
+        return err_set(e, "a key of %zu bytes (1 to %d letters, digits or '_')", n,
+                       GAME_VAR_KEY_MAX);
+    for (size_t i = 0; i < n; i++)
+        if (!isalnum((unsigned char)key[i]) && key[i] != '_')
+            return err_set(e, "the key has the byte 0x%02x at byte %zu (a key is letters, "
+                              "digits or '_')", (unsigned char)key[i], i + 1);
+    if (val && val->type == GAME_VAR_STR && val->len > GAME_VAR_STR_MAX)
+        return err_set(e, "a string of %zu bytes for '%s' (at most %d)", val->len, key,
+                       GAME_VAR_STR_MAX);
+    if (val && val->type != GAME_VAR_INT && val->type != GAME_VAR_BOOL &&
+        val->type != GAME_VAR_STR)
+        return err_set(e, "unknown value type %d", val->type);
+    GameVar *v = (GameVar *)game_var(g, script, key);
+    if (!val) { /* cleared: the later keys move up, so the order stays that of setting */
+        if (v) {
+            int i = (int)(v - g->vars);
+            memmove(v, v + 1, (size_t)(g->nvars - i - 1) * sizeof *v);
+            g->nvars--;
+        }
+        return 0;
+    }
+    if (!v) {
+        if (g->nvars == GAME_VARS_MAX)
+            return err_set(e, "the game keeps at most %d values (for all its house rules); "
+                              "'%s' would be one more", GAME_VARS_MAX, key);
+        v = &g->vars[g->nvars++];
+    }
+    memset(v, 0, sizeof *v);
+    v->script = script;
+    memcpy(v->key, key, n);
+    v->type = val->type;
+    if (val->type == GAME_VAR_STR) {
+        v->len = val->len;
+        memcpy(v->str, val->str, val->len);
+    } else {
+        v->num = val->type == GAME_VAR_BOOL ? val->num != 0 : val->num;
+    }
+    return 0;
 }
 
 int game_edit(Game *g, const Edit *ed, Error *e)

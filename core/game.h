@@ -206,6 +206,28 @@ void game_end(Game *g, unsigned winners, const char *reason);
  * its invariants; the ply's repetition key becomes the edited position's.
  * -1 with e naming what the change would break; the game is unchanged. */
 int game_edit(Game *g, const Edit *ed, Error *e);
+/* A house rule's values kept in the game (issue 20 points 2 and 4): each
+ * script's own keys, copied with the game, restored with it when an action
+ * is refused or taken back, and rebuilt by replaying its actions (a record
+ * saves none).  Bounded: GAME_VARS_MAX keys per game. */
+#define GAME_VARS_MAX 32
+#define GAME_VAR_KEY_MAX 24  /* bytes of a key: letters, digits, '_' */
+#define GAME_VAR_STR_MAX 64  /* bytes of a string value */
+enum { GAME_VAR_INT = 1, GAME_VAR_BOOL, GAME_VAR_STR };
+typedef struct GameVar {
+    int script;                       /* whose key it is */
+    char key[GAME_VAR_KEY_MAX + 1];
+    int type;                         /* GAME_VAR_INT, _BOOL, _STR */
+    long long num;                    /* INT, BOOL (0 or 1) */
+    size_t len;                       /* STR: bytes in str */
+    char str[GAME_VAR_STR_MAX + 1];
+} GameVar;
+/* Script `script`'s value of key, or NULL when it has none. */
+const GameVar *game_var(const Game *g, int script, const char *key);
+/* Set (val: type, num, len, str) or, val NULL, clear script's key: only
+ * from a reaction or a start hook.  -1 with e (the game unchanged) for a
+ * bad key or value or a game with GAME_VARS_MAX keys. */
+int game_var_set(Game *g, int script, const char *key, const GameVar *val, Error *e);
 /* The draw offer pending, as the offering seat, or -1. */
 int game_draw_offer(const Game *g);
 

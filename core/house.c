@@ -1451,22 +1451,40 @@ static int gm_move_number(lua_State *L)
     return 1;
 }
 
+static void push_history_entry(lua_State *L, House *h, int i)
+{
+    const HistoryEntry *e = game_history(h->g, i);
+    lua_createtable(L, 0, 4);
+    lua_pushstring(L, e->text);
+    lua_setfield(L, -2, "text");
+    lua_pushstring(L, e->machine);
+    lua_setfield(L, -2, "machine");
+    lua_pushstring(L, game_seat_name(h->g, e->action.seat));
+    lua_setfield(L, -2, "seat");
+    lua_pushstring(L, action_kind_name(e->action.kind));
+    lua_setfield(L, -2, "kind");
+}
+
+/* game:history(): every entry (its cost grows with the game);
+ * game:history(i): entry i alone, -1 the last (issue 20 point 2: what a
+ * rule reads at every ply costs O(1)), nil beyond the history. */
 static int gm_history(lua_State *L)
 {
     House *h = game_self(L, 1);
     int n = game_history_len(h->g);
+    if (!lua_isnoneornil(L, 2)) {
+        lua_Integer i = luaL_checkinteger(L, 2);
+        if (i < 0)
+            i += (lua_Integer)n + 1;
+        if (i < 1 || i > n)
+            lua_pushnil(L);
+        else
+            push_history_entry(L, h, (int)i - 1);
+        return 1;
+    }
     lua_createtable(L, n, 0);
     for (int i = 0; i < n; i++) {
-        const HistoryEntry *e = game_history(h->g, i);
-        lua_createtable(L, 0, 4);
-        lua_pushstring(L, e->text);
-        lua_setfield(L, -2, "text");
-        lua_pushstring(L, e->machine);
-        lua_setfield(L, -2, "machine");
-        lua_pushstring(L, game_seat_name(h->g, e->action.seat));
-        lua_setfield(L, -2, "seat");
-        lua_pushstring(L, action_kind_name(e->action.kind));
-        lua_setfield(L, -2, "kind");
+        push_history_entry(L, h, i);
         lua_rawseti(L, -2, i + 1);
     }
     return 1;
@@ -1563,6 +1581,78 @@ static int gm_finish(lua_State *L)
      * position shows now (a mate the reaction may still undo by an edit:
      * issue 20 point 8). */
     game_end(h->mg, mask, reason);
+    return 0;
+}
+
+/* ---- Values kept in the game (issue 20 points 2 and 4) -------------------- */
+
+static const char *var_key(lua_State *L)
+{
+    size_t len;
+    const char *key = luaL_checklstring(L, 2, &len);
+    if (strlen(key) != len)
+        luaL_error(L, "game:get/set: a key with a zero byte (a key is letters, digits "
+                   "or '_')");
+    return key;
+}
+
+/* game:get(key): this script's value of key in the game, or nil. */
+static int gm_get(lua_State *L)
+{
+    House *h = game_self(L, 1);
+    const char *key = var_key(L);
+    const GameVar *v = h->g ? game_var(h->g, h->cur, key) : NULL;
+    if (!v)
+        lua_pushnil(L);
+    else if (v->type == GAME_VAR_INT)
+        lua_pushinteger(L, (lua_Integer)v->num);
+    else if (v->type == GAME_VAR_BOOL)
+        lua_pushboolean(L, (int)v->num);
+    else
+        lua_pushlstring(L, v->str, v->len);
+    return 1;
+}
+
+/* game:set(key, value): keep value (an integer, a boolean, a short string;
+ * nil clears the key) in the game, as part of it: undone, copied and
+ * replayed with its actions.  react and start only: a veto is asked as
+ * often as anyone asks, and a setup is not replayed. */
+static int gm_set(lua_State *L)
+{
+    House *h = game_self(L, 1);
+    const char *key = var_key(L);
+    if ((h->hook != HOOK_REACT && h->hook != HOOK_START) || !h->mg)
+        return luaL_error(L, "game:set is only allowed in react and start (not in %s: "
+                          "a veto is asked as often as anyone asks, a setup is not "
+                          "replayed)", HOOK_NAMES[h->hook]);
+    GameVar v;
+    memset(&v, 0, sizeof v);
+    switch (lua_type(L, 3)) {
+    case LUA_TNIL: case LUA_TNONE: break;
+    case LUA_TBOOLEAN: v.type = GAME_VAR_BOOL; v.num = lua_toboolean(L, 3); break;
+    case LUA_TNUMBER:
+        if (!lua_isinteger(L, 3))
+            return luaL_error(L, "game:set: '%s': %s is not an integer (a value is an "
+                              "integer, a boolean or a string)", key, lua_tostring(L, 3));
+        v.type = GAME_VAR_INT;
+        v.num = (long long)lua_tointeger(L, 3);
+        break;
+    case LUA_TSTRING: {
+        const char *s = lua_tolstring(L, 3, &v.len);
+        if (v.len > GAME_VAR_STR_MAX)
+            return luaL_error(L, "game:set: '%s': a string of %d bytes (at most %d)", key,
+                              (int)(v.len > 99999 ? 99999 : v.len), GAME_VAR_STR_MAX);
+        v.type = GAME_VAR_STR;
+        memcpy(v.str, s, v.len);
+        break;
+    }
+    default:
+        return luaL_error(L, "game:set: '%s': a %s (a value is an integer, a boolean, a "
+                          "string or nil)", key, luaL_typename(L, 3));
+    }
+    Error e;
+    if (game_var_set(h->mg, h->cur, key, v.type ? &v : NULL, &e))
+        return luaL_error(L, "game:set: %s", e.msg);
     return 0;
 }
 
@@ -1676,6 +1766,7 @@ static void push_game_object(lua_State *L, House *h, int nsides, int nseats,
         {"param", gm_param},               {"finish", gm_finish},
         {"remove", gm_remove},             {"add", gm_add},
         {"change", gm_change},             {"phase", gm_phase},
+        {"get", gm_get},                   {"set", gm_set},
         {NULL, NULL}};
     lua_newuserdatauv(L, 0, 0);
     lua_newtable(L);                 /* metatable */
