@@ -1,21 +1,18 @@
--- Three-check: a side that gives check for the third time wins.  The
--- count comes from the game's history (record texts end in + or #), so
--- undo and replays stay exact: the script keeps no state of its own.
+-- Three-check: a side that gives check for the third time wins.  Each
+-- side's count is kept in the game (game:set), so undo, a refused action
+-- and a replayed record keep it exact; each ply reads only its own entry
+-- of the history (record texts end in + or #): O(1) a ply.
 rule {
   name = "Three-check",
   description = "Give check three times and win.",
   variants = {"orthodox"},
   react = function(game, action)
-    local checks = {white = 0, black = 0}
-    for i, h in ipairs(game:history()) do
-      if h.text:find("[+#]$") then
-        checks[h.seat] = checks[h.seat] + 1
-      end
-    end
-    for side, n in pairs(checks) do
+    local h = game:history(-1)
+    if h and h.text:find("[+#]$") then
+      local n = (game:get(h.seat) or 0) + 1
+      game:set(h.seat, n)
       if n >= 3 then
-        game:finish(side, side .. " gave check three times")
-        return
+        game:finish(h.seat, h.seat .. " gave check three times")
       end
     end
   end,

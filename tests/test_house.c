@@ -22,6 +22,7 @@
 
 #include "../core/game.h"
 #include "../core/house.h"
+#include "../core/record.h"
 #include "support/testutil.h"
 
 #define SMALL_BUDGET 200000L
@@ -487,6 +488,228 @@ static void test_house5_react_error_undoes_action(void **state)
     game_free(g);
     house_free(h);
     free_texts(&ld);
+}
+
+/* ---- Values kept in the game (issue 20 points 2 and 4) ------------------- */
+
+static long long kept_int(const Game *g, const char *key)
+{
+    const GameVar *v = game_var(g, 0, key);
+    assert_non_null(v);
+    assert_int_equal(v->type, GAME_VAR_INT);
+    return v->num;
+}
+
+/* Issue 20 point 4: game:set keeps a value in the game: undo takes it back,
+ * a refused action leaves it, a copy (what a search plays on) has its own,
+ * and a saved record rebuilds it on loading. */
+static void test_house_kept_values_are_part_of_the_game(void **state)
+{
+    (void)state;
+    Loaded ld;
+    Error e;
+    const char *files[] = {"kept.lua", NULL};
+    const VariantOps *v = tu_variant("orthodox");
+    House *h = load_files(&ld, v, files, &e);
+    assert_non_null(h);
+    GameConfig cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.variant = v;
+    cfg.seed = 1;
+    params_defaults(v, &cfg.params);
+    cfg.params_set = 1;
+    cfg.scripts = house_scripts(h);
+    cfg.nscripts = house_count(h);
+    GameHooks k = house_hooks(h);
+    Game *g = game_new_hooked(&cfg, &k, &e);
+    assert_non_null(g);
+    /* start set them */
+    assert_int_equal(kept_int(g, "plies"), 0);
+    assert_non_null(game_var(g, 0, "flag"));
+    assert_int_equal(game_var(g, 0, "flag")->type, GAME_VAR_BOOL);
+    assert_int_equal(game_var(g, 0, "word")->len, 5);
+    assert_memory_equal(game_var(g, 0, "word")->str, "start", 5);
+    assert_null(game_var(g, 1, "plies")); /* another script's keys are its own */
+    tu_play_line(g, "e4 e5 Nf3");
+    assert_int_equal(kept_int(g, "plies"), 3);
+    assert_null(game_var(g, 0, "flag")); /* set to nil: cleared */
+    assert_memory_equal(game_var(g, 0, "word")->str, "move", 4);
+
+    /* refused after the reaction set them: nothing kept */
+    Game *before = game_clone(g);
+    assert_int_equal(game_play(g, 1, "h6", &e), 0);
+    assert_int_equal(kept_int(g, "plies"), 4);
+    assert_int_equal(game_play(g, 0, "h3", &e), -1);
+    assert_has(e.msg, "no h3");
+    assert_int_equal(kept_int(g, "plies"), 4);
+
+    /* undo takes them back; the copy taken before is untouched */
+    assert_int_equal(game_undo(g, 1, &e), 0);
+    assert_int_equal(kept_int(g, "plies"), 3);
+    assert_true(game_same(g, before));
+    assert_int_equal(game_undo(g, 3, &e), 0);
+    assert_int_equal(kept_int(g, "plies"), 0);
+    assert_non_null(game_var(g, 0, "flag"));
+    assert_int_equal(kept_int(before, "plies"), 3);
+    tu_play(before, 1, "d5");
+    assert_int_equal(kept_int(before, "plies"), 4);
+    assert_int_equal(kept_int(g, "plies"), 0);
+
+    /* a record saves no values: loading replays them */
+    StrBuf rec = STRBUF_INIT;
+    assert_int_equal(record_save(before, &rec), 0);
+    Game *loaded = record_load(sb_str(&rec), "kept.rec", &e);
+    assert_non_null(loaded);
+    assert_int_equal(kept_int(loaded, "plies"), 4);
+    assert_true(game_same(loaded, before));
+    sb_free(&rec);
+    game_free(loaded);
+    game_free(before);
+    game_free(g);
+    house_free(h);
+    free_texts(&ld);
+}
+
+/* Issue 20 point 4: a veto may read but not set (it is asked as often as
+ * anyone asks), nor a setup (it is not replayed); bad keys and values and
+ * too many keys are refused, naming what is wrong, the game unchanged. */
+static void test_house_kept_values_refused(void **state)
+{
+    (void)state;
+    Loaded ld;
+    Error e;
+    const char *files[] = {"kept_veto.lua", NULL};
+    const VariantOps *v = tu_variant("orthodox");
+    House *h = load_files(&ld, v, files, &e);
+    assert_non_null(h);
+    Game *g = house_game(h, v, 1, &e);
+    assert_non_null(g);
+    assert_int_equal(game_play(g, 0, "e4", &e), -1);
+    assert_has(e.msg, "kept_veto.lua:5: game:set is only allowed in react and start "
+                      "(not in veto");
+    game_free(g);
+    house_free(h);
+    free_texts(&ld);
+
+    static const struct {
+        const char *body, *want;
+    } cases[] = {
+        {"setup = function(game) game:set('a', 1) return nil end",
+         "bad.lua:1: setup: there is no position yet"},
+        {"react = function(game, action) game:set('a', 1.5) end",
+         "game:set: 'a': 1.5 is not an integer"},
+        {"react = function(game, action) game:set('a', {}) end", "game:set: 'a': a table"},
+        {"react = function(game, action) game:set('a', string.rep('x', 65)) end",
+         "game:set: 'a': a string of 65 bytes (at most 64)"},
+        {"react = function(game, action) game:set('a b', 1) end",
+         "game:set: the key has the byte 0x20 at byte 2"},
+        {"react = function(game, action) game:set(string.rep('k', 25), 1) end",
+         "game:set: a key of 25 bytes"},
+        {"react = function(game, action) game:set('a\\0b', 1) end", "a key with a zero byte"},
+        {"react = function(game, action) for i = 1, 33 do game:set('k' .. i, i) end end",
+         "game:set: the game keeps at most 32 values (for all its house rules); 'k33' "
+         "would be one more"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[512];
+        snprintf(text, sizeof text, "rule { name = 'Bad', %s }", cases[i].body);
+        h = load_text(v, "bad.lua", text, &e);
+        assert_non_null(h);
+        g = house_game(h, v, 1, &e);
+        if (!g) { /* the setup's case */
+            assert_has(e.msg, cases[i].want);
+            house_free(h);
+            continue;
+        }
+        Game *before = game_clone(g);
+        assert_int_equal(game_play(g, 0, "e4", &e), -1);
+        assert_has(e.msg, cases[i].want);
+        assert_true(game_same(g, before));
+        game_free(before);
+        game_free(g);
+        house_free(h);
+    }
+}
+
+/* Plies of the three-check test game: the rook cycle with its checks
+ * (Ra8+, Rh1+) twice, shuffles between, and a last Ra8+. */
+static const char *const CHECK_CYCLE[] = {"Ra8+", "Ke7", "Ra1", "Rh1+",
+                                          "Ke2", "Rh8", "Ke1", "Ke8"};
+static const char *const QUIET_CYCLE[] = {"Ra2", "Rh7", "Ra1", "Rh8"};
+
+/* Issue 20 point 2: scripts/three_check.lua counts the checks in the game
+ * (game:set) and reads only the last history entry at each ply, so a long
+ * record loads in linear time; it ends a game exactly where the old
+ * script, which counted the whole history at every ply, did: at the third
+ * check of a side (counted here from the record texts).  `plies` quiet
+ * plies between the checks. */
+static void three_check_long(const char *script, int quiet)
+{
+    const VariantOps *v = tu_variant("orthodox");
+    char *text = tu_read_file(script);
+    assert_non_null(text);
+    HouseSource src = {"three_check.lua", text, strlen(text)};
+    Error e;
+    House *h = house_load(v, 0, &src, 1, NULL, &e);
+    assert_non_null(h);
+    GameConfig cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.variant = v;
+    cfg.seed = 1;
+    cfg.position = "4k2r/8/8/8/8/8/8/R3K3 w - - 0 1";
+    params_defaults(v, &cfg.params);
+    assert_int_equal(params_set(v, &cfg.params, "fivefold=off", &e), 0);
+    assert_int_equal(params_set(v, &cfg.params, "seventy_five_move=off", &e), 0);
+    cfg.params_set = 1;
+    cfg.scripts = house_scripts(h);
+    cfg.nscripts = house_count(h);
+    GameHooks k = house_hooks(h);
+    Game *g = game_new_hooked(&cfg, &k, &e);
+    assert_non_null(g);
+    for (int round = 0; round < 2; round++) {
+        for (int i = 0; i < 8; i++)
+            tu_play(g, i % 2, CHECK_CYCLE[i]);
+        for (int i = 0; i < quiet; i++)
+            tu_play(g, i % 2, QUIET_CYCLE[i % 4]);
+    }
+    tu_assert_going_on(g);
+    tu_play(g, 0, "Ra8+");
+    tu_assert_over(g, "1-0", "white gave check three times");
+    int checks[2] = {0, 0}, n = game_history_len(g);
+    for (int i = 0; i < n; i++) {
+        const char *t = game_history(g, i)->text;
+        if (t[strlen(t) - 1] == '+')
+            checks[game_history(g, i)->action.seat]++;
+    }
+    assert_int_equal(checks[0], 3);
+    assert_int_equal(checks[1], 2);
+    StrBuf rec = STRBUF_INIT;
+    assert_int_equal(record_save(g, &rec), 0);
+    Game *loaded = record_load(sb_str(&rec), "long.rec", &e);
+    if (!loaded)
+        fail_msg("%s", e.msg);
+    assert_int_equal(game_history_len(loaded), n);
+    assert_true(game_same(loaded, g));
+    tu_assert_over(loaded, "1-0", "white gave check three times");
+    sb_free(&rec);
+    game_free(loaded);
+    game_free(g);
+    house_free(h);
+    free(text);
+}
+
+static void test_house5_three_check_long_record(void **state)
+{
+    (void)state;
+    three_check_long("scripts/three_check.lua", 10000); /* 20,017 plies */
+}
+
+/* The same game, short, under the old script (a copy kept in tests/house/):
+ * the same end at the same ply. */
+static void test_house5_three_check_as_before(void **state)
+{
+    (void)state;
+    three_check_long("tests/house/three_check_history.lua", 100);
 }
 
 /* ---- HOUSE6: inspection on every variant ------------------------------- */
@@ -1078,6 +1301,10 @@ int main(void)
         cmocka_unit_test(test_house_sandbox_loop_in_veto),
         cmocka_unit_test(test_house5_king_of_the_hill_ends_game),
         cmocka_unit_test(test_house5_react_error_undoes_action),
+        cmocka_unit_test(test_house_kept_values_are_part_of_the_game),
+        cmocka_unit_test(test_house_kept_values_refused),
+        cmocka_unit_test(test_house5_three_check_long_record),
+        cmocka_unit_test(test_house5_three_check_as_before),
         cmocka_unit_test(test_house6_inspect_orthodox),
         cmocka_unit_test(test_house6_inspect_ambigus),
         cmocka_unit_test(test_house6_inspect_echiquete),
