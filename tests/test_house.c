@@ -641,7 +641,7 @@ static const char *const QUIET_CYCLE[] = {"Ra2", "Rh7", "Ra1", "Rh8"};
  * (game:set) and reads only the last history entry at each ply, so a long
  * record loads in linear time; it ends a game exactly where the old
  * script, which counted the whole history at every ply, did: at the third
- * check of a side (counted here from the record texts).  `plies` quiet
+ * check of a side (counted here from the record texts).  `quiet` quiet
  * plies between the checks. */
 static void three_check_long(const char *script, int quiet)
 {
@@ -650,7 +650,11 @@ static void three_check_long(const char *script, int quiet)
     assert_non_null(text);
     HouseSource src = {"three_check.lua", text, strlen(text)};
     Error e;
-    House *h = house_load(v, 0, &src, 1, NULL, &e);
+    /* A reaction's work per ply must not grow with the game: a budget of
+     * 20,000 instructions a call holds for the whole game (recounting the
+     * history at every ply exceeds it within a few thousand plies). */
+    HouseLimits lim = {.instructions = 20000};
+    House *h = house_load(v, 0, &src, 1, &lim, &e);
     assert_non_null(h);
     GameConfig cfg;
     memset(&cfg, 0, sizeof cfg);
