@@ -999,10 +999,12 @@ static int sb_envset(lua_State *L)
     if (h->hook != HOOK_LOAD) {
         if (lua_type(L, 2) == LUA_TSTRING)
             return luaL_error(L, "the global '%s' cannot be set in a hook: a house rule "
-                              "keeps no state between calls (derive it from "
-                              "game:history())", lua_tostring(L, 2));
+                              "keeps no state between calls (keep it in the game "
+                              "with game:set, or derive it from game:history())",
+                              lua_tostring(L, 2));
         return luaL_error(L, "a global cannot be set in a hook: a house rule keeps no "
-                          "state between calls (derive it from game:history())");
+                          "state between calls (keep it in the game with game:set, "
+                          "or derive it from game:history())");
     }
     lua_settop(L, 3);
     lua_rawset(L, lua_upvalueindex(1));
@@ -1053,8 +1055,8 @@ static int sb_rawset(lua_State *L)
     if (raw_target(L, 1)) {
         if (lua_type(L, -1) != LUA_TTABLE || lua_house(L)->hook != HOOK_LOAD)
             return luaL_error(L, "rawset: %s cannot be written in a hook: a house rule "
-                              "keeps no state between calls (derive it from "
-                              "game:history())",
+                              "keeps no state between calls (keep it in the game "
+                              "with game:set, or derive it from game:history())",
                               lua_type(L, -1) == LUA_TTABLE ? "the globals" : "the action");
         lua_pushvalue(L, 2);
         lua_pushvalue(L, 3);
@@ -2250,7 +2252,8 @@ static void action_set(lua_State *L, const char *name)
 static int action_newindex(lua_State *L)
 {
     return luaL_error(L, "the action is read-only: a house rule keeps no state between "
-                      "calls (derive it from game:history())");
+                      "calls (keep it in the game with game:set, or derive it from "
+                      "game:history())");
 }
 
 static void push_action(lua_State *L, House *h, int script, const Action *a)

@@ -159,7 +159,8 @@ static void test_issue20_p4_hooks_keep_no_state(void **state)
         {"veto_global.lua",
          "n = 0\nrule { name = 'V', veto = function(game, action)\n  n = n + 1 end }\n",
          "house rule %s, veto: %s:3: the global 'n' cannot be set in a hook: a house rule "
-         "keeps no state between calls (derive it from game:history())"},
+         "keeps no state between calls (keep it in the game with game:set, or derive it "
+         "from game:history())"},
         {"new_global.lua",
          "rule { name = 'V', react = function(game, action)\n  seen = true end }\n",
          "house rule %s, react: %s:2: the global 'seen' cannot be set in a hook"},
@@ -214,7 +215,8 @@ static void test_issue20_p4_experiment_jobs_agree(void **state)
                           "be set in a hook");
         /* the whole message (a worker cut it at 240 bytes); which game
          * fails first with --jobs 2 depends on the workers' timing */
-        assert_has(r.err, "a house rule keeps no state between calls (derive it from "
+        assert_has(r.err, "a house rule keeps no state between calls (keep it in the game "
+                          "with game:set, or derive it from "
                           "game:history())\n");
         out[j] = strdup(r.out);
         tu_run_free(&r);
