@@ -173,6 +173,20 @@ void sb_printf(StrBuf *b, const char *fmt, ...)
 
 const char *sb_str(const StrBuf *b) { return b->s ? b->s : ""; }
 
+/* A control character at p (k bytes of a valid sequence): its code. */
+static int control_at(const unsigned char *p, size_t k, unsigned *code)
+{
+    if (k == 1 && (p[0] < 0x20 || p[0] == 0x7f)) {
+        *code = p[0];
+        return 1;
+    }
+    if (k == 2 && p[0] == 0xC2 && p[1] < 0xA0) {
+        *code = p[1];
+        return 1;
+    }
+    return 0;
+}
+
 void sb_json_str(StrBuf *b, const char *s)
 {
     sb_putc(b, '"');
@@ -180,26 +194,23 @@ void sb_json_str(StrBuf *b, const char *s)
     size_t n = strlen(s);
     for (size_t i = 0; i < n;) {
         size_t k = utf8_seq_len(p + i, n - i);
-        unsigned c = p[i];
+        unsigned c = p[i], code;
         if (!k) { /* never invalid UTF-8 in what we write */
             sb_puts(b, "\\ufffd");
             i++;
             continue;
         }
-        if (k == 2 && c == 0xC2 && p[i + 1] < 0xA0) /* a C1 control */
-            sb_printf(b, "\\u%04x", p[i + 1]);
-        else if (c == '"')
+        if (control_at(p + i, k, &code)) { /* C0, DEL, C1 */
+            const char *named = code == '\n' ? "\\n" : code == '\r' ? "\\r"
+                              : code == '\t' ? "\\t" : NULL;
+            if (named)
+                sb_puts(b, named);
+            else
+                sb_printf(b, "\\u%04x", code);
+        } else if (c == '"')
             sb_puts(b, "\\\"");
         else if (c == '\\')
             sb_puts(b, "\\\\");
-        else if (c == '\n')
-            sb_puts(b, "\\n");
-        else if (c == '\r')
-            sb_puts(b, "\\r");
-        else if (c == '\t')
-            sb_puts(b, "\\t");
-        else if (c < 0x20 || c == 0x7f)
-            sb_printf(b, "\\u%04x", c);
         else
             sb_putn(b, (const char *)p + i, k);
         i += k;
@@ -414,20 +425,6 @@ void utf8_scrub(char *s)
         r += k;
     }
     p[w] = '\0';
-}
-
-/* A control character at p (k bytes of a valid sequence): its code. */
-static int control_at(const unsigned char *p, size_t k, unsigned *code)
-{
-    if (k == 1 && (p[0] < 0x20 || p[0] == 0x7f)) {
-        *code = p[0];
-        return 1;
-    }
-    if (k == 2 && p[0] == 0xC2 && p[1] < 0xA0) {
-        *code = p[1];
-        return 1;
-    }
-    return 0;
 }
 
 int text_check(const char *s, size_t n, int flags, char *why, size_t wn)
