@@ -52,16 +52,8 @@ static void scripted_open(Scripted *s, const char *file)
     s->h = house_load(v, 0, &src, 1, &lim, &e);
     if (!s->h)
         fail_msg("%s: %s", file, e.msg);
-    GameConfig cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.variant = v;
-    cfg.seed = 7;
-    params_defaults(v, &cfg.params);
-    cfg.params_set = 1;
     GameHooks k = house_hooks(s->h);
-    s->g = game_new_hooked(&cfg, &k, &e);
-    if (!s->g)
-        fail_msg("%s: %s", file, e.msg);
+    s->g = tu_game(&(TuGame){.variant = v, .seed = 7, .hooks = &k});
 }
 
 static void scripted_close(Scripted *s)
