@@ -28,15 +28,9 @@
 
 #include "../core/bot.h"
 #include "../core/game.h"
+#include "support/testutil.h"
 
 #define MAX_PLIES 2000
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 typedef struct Config {
     const char *label, *variant;
@@ -152,14 +146,14 @@ static int measure(const Config *c, int path, int rounds, int with_chessjs, Meas
         if (with_chessjs)
             chessjs_round();
         long p = 0;
-        double t0 = now_seconds();
+        double t0 = tu_seconds();
         for (int i = 0; i < c->games; i++) {
             int n = random_game(c, (uint64_t)i + 1, path);
             if (n < 0)
                 return 1;
             p += n;
         }
-        double t = now_seconds() - t0;
+        double t = tu_seconds() - t0;
         if (round == 0 || t < m->seconds)
             m->seconds = t;
         m->plies = p;

@@ -19,15 +19,9 @@
 
 #include "../core/game.h"
 #include "../core/house.h"
+#include "support/testutil.h"
 
 #define START_5 4865609ULL
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static const char NOOP[] =
     "rule { name = 'no-op veto', veto = function(game, action) return nil end }\n";
@@ -76,9 +70,9 @@ static int run_script(const char *name, const char *text, int depth, Run *r)
         house_free(h);
         return 1;
     }
-    double t0 = now_seconds();
+    double t0 = tu_seconds();
     r->nodes = text ? game_perft(g, depth) : game_perft_generic(g, depth);
-    r->seconds = now_seconds() - t0;
+    r->seconds = tu_seconds() - t0;
     r->name = name;
     game_free(g);
     house_free(h);
@@ -96,9 +90,9 @@ int main(void)
         cfg.variant = variant_find("orthodox");
         Error e;
         Game *g = game_new(&cfg, &e);
-        double t0 = now_seconds();
+        double t0 = tu_seconds();
         fast.nodes = game_perft(g, depth);
-        fast.seconds = now_seconds() - t0;
+        fast.seconds = tu_seconds() - t0;
         fast.name = "fast path, no script";
         game_free(g);
     }

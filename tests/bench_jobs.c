@@ -14,32 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "support/testutil.h"
 
 #define ROUNDS 3
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* Run the command, its output into buf (at most n - 1 bytes kept);
- * seconds taken, or -1. */
-static double timed(const char *cmd, char *buf, size_t n)
-{
-    double t = now_seconds();
-    FILE *p = popen(cmd, "r");
-    if (!p)
-        return -1;
-    size_t k = fread(buf, 1, n - 1, p);
-    buf[k] = 0;
-    while (fgetc(p) != EOF)
-        ;
-    if (pclose(p) != 0)
-        return -1;
-    return now_seconds() - t;
-}
 
 int main(void)
 {
@@ -55,10 +32,10 @@ int main(void)
         for (int round = 0; round < ROUNDS; round++) { /* alternating; the best of each */
             snprintf(cmd, sizeof cmd, "%s experiment %s --games %d --jobs 1", prog,
                      runs[i].args, runs[i].games);
-            double a = timed(cmd, out1, sizeof out1);
+            double a = tu_timed_command(cmd, out1, sizeof out1);
             snprintf(cmd, sizeof cmd, "%s experiment %s --games %d --jobs 2", prog,
                      runs[i].args, runs[i].games);
-            double b = timed(cmd, out2, sizeof out2);
+            double b = tu_timed_command(cmd, out2, sizeof out2);
             if (a < 0 || b < 0) {
                 printf("bench_jobs: %s failed\n", cmd);
                 return 1;

@@ -22,15 +22,9 @@
 #include "../core/game.h"
 #include "../core/house.h"
 #include "../core/record.h"
+#include "support/testutil.h"
 
 static const char *const CYCLE[] = {"Nf3", "Nf6", "Ng1", "Ng8"};
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static void shuffle_record(int plies, StrBuf *out)
 {
@@ -46,9 +40,9 @@ static double time_load(int plies)
     StrBuf text = STRBUF_INIT;
     shuffle_record(plies, &text);
     Error e;
-    double t0 = now_seconds();
+    double t0 = tu_seconds();
     Game *g = record_load(sb_str(&text), "shuffles", &e);
-    double t = now_seconds() - t0;
+    double t = tu_seconds() - t0;
     sb_free(&text);
     int ok = g && game_history_len(g) == plies &&
              game_repetitions(g) == 1 + plies / 4 - (plies % 4 ? 1 : 0);
@@ -105,9 +99,9 @@ static double time_three_check(int plies)
         sb_free(&text);
         return -1;
     }
-    double t0 = now_seconds();
+    double t0 = tu_seconds();
     Game *l = record_load(sb_str(&text), "three-check", &e);
-    double t = now_seconds() - t0;
+    double t = tu_seconds() - t0;
     Status s;
     if (l)
         game_status(l, &s);
@@ -146,13 +140,13 @@ int main(void)
     sb_free(&text);
     if (!g)
         return 1;
-    double t0 = now_seconds();
+    double t0 = tu_seconds();
     for (int i = 0; i < 1000; i++)
         if (game_undo(g, 1, &e)) {
             fprintf(stderr, "bench_long: undo: %s\n", e.msg);
             return 1;
         }
-    double t = now_seconds() - t0;
+    double t = tu_seconds() - t0;
     int ok = game_history_len(g) == 39000 && game_repetitions(g) == 9751;
     game_free(g);
     if (!ok) {

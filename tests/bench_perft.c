@@ -20,15 +20,9 @@
 #include "../core/game.h"
 #include "../variants/orthodox/chess.h"
 #include "../variants/orthodox/orthodox.h"
+#include "support/testutil.h"
 
 #define START_NODES_6 119060324ULL
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* /usr/games/stockfish, else the first stockfish on PATH, into found. */
 static const char *find_stockfish(char *found, size_t size)
@@ -143,10 +137,10 @@ static double bench_stockfish(void)
         engine_stop(&en);
         return 0;
     }
-    double t0 = now_seconds();
+    double t0 = tu_seconds();
     engine_send(&en, "go perft 6\n");
     int rc = engine_wait(&en, "Nodes searched", line, sizeof line);
-    double secs = now_seconds() - t0;
+    double secs = tu_seconds() - t0;
     engine_stop(&en);
     unsigned long long nodes = 0;
     if (rc < 0 || sscanf(line, "Nodes searched: %llu", &nodes) != 1) {
@@ -221,10 +215,10 @@ static int bench_variants(void)
             continue;
         }
         for (int generic = 0; generic < 2; generic++) {
-            double t0 = now_seconds();
+            double t0 = tu_seconds();
             uint64_t n = generic ? game_perft_generic(g, CASES[i].depth)
                                  : game_perft(g, CASES[i].depth);
-            double secs = now_seconds() - t0;
+            double secs = tu_seconds() - t0;
             int ok = n == CASES[i].nodes;
             printf("%-12s perft %d (%s): %10" PRIu64 " nodes in %6.3f s = %5.1f M nodes/s %s\n",
                    CASES[i].name, CASES[i].depth, generic ? "generic" : "fast", n, secs,
@@ -264,9 +258,9 @@ static uint64_t game_api_perft(const char *fen, int depth, int *bad)
 int main(void)
 {
     int bad = 0;
-    double t0 = now_seconds();
+    double t0 = tu_seconds();
     uint64_t nodes = game_api_perft(NULL, 6, &bad);
-    double secs = now_seconds() - t0;
+    double secs = tu_seconds() - t0;
     double nps = (double)nodes / secs;
     printf("chessvar perft 6: %" PRIu64 " nodes in %.3f s = %.1f M nodes/s%s\n", nodes, secs,
            nps / 1e6, nodes == START_NODES_6 ? "" : " (WRONG COUNT)");
@@ -278,9 +272,9 @@ int main(void)
         printf("ratio chessvar/stockfish: %.2f\n", nps / sf);
 
     for (size_t i = 0; i < sizeof DEEP / sizeof DEEP[0]; i++) {
-        t0 = now_seconds();
+        t0 = tu_seconds();
         nodes = game_api_perft(DEEP[i].fen, DEEP[i].depth, &bad);
-        secs = now_seconds() - t0;
+        secs = tu_seconds() - t0;
         int ok = nodes == DEEP[i].nodes;
         printf("%-11s perft %d: %11" PRIu64 " nodes in %6.3f s = %5.1f M nodes/s %s\n",
                DEEP[i].name, DEEP[i].depth, nodes, secs, (double)nodes / secs / 1e6,
@@ -298,9 +292,9 @@ int main(void)
         cfg.variant = &orthodox_variant;
         Error e;
         Game *g = game_new(&cfg, &e);
-        t0 = now_seconds();
+        t0 = tu_seconds();
         nodes = g ? game_perft_generic(g, 5) : 0;
-        secs = now_seconds() - t0;
+        secs = tu_seconds() - t0;
         int ok = nodes == 4865609ULL;
         printf("generic core path perft 5: %" PRIu64 " nodes in %.3f s = %.1f M nodes/s %s\n",
                nodes, secs, (double)nodes / secs / 1e6, ok ? "ok" : "MISMATCH");

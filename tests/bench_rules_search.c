@@ -17,33 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "support/testutil.h"
 
 #define ROUNDS 3
 #define GAMES 20
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* Run the command, its output into buf (at most n - 1 bytes kept);
- * seconds taken, or -1. */
-static double timed(const char *cmd, char *buf, size_t n)
-{
-    double t = now_seconds();
-    FILE *p = popen(cmd, "r");
-    if (!p)
-        return -1;
-    size_t k = fread(buf, 1, n - 1, p);
-    buf[k] = 0;
-    while (fgetc(p) != EOF)
-        ;
-    if (pclose(p) != 0)
-        return -1;
-    return now_seconds() - t;
-}
 
 /* The mean game length the report gives, or -1. */
 static double mean_plies(const char *report)
@@ -74,7 +51,7 @@ int main(void)
                      "%s experiment orthodox --games %d --seed 1 --bot white=search:2000 "
                      "--bot black=greedy%s%s", prog, GAMES, runs[i].script ? " --rules " : "",
                      runs[i].script ? runs[i].script : "");
-            double t = timed(cmd, out, sizeof out);
+            double t = tu_timed_command(cmd, out, sizeof out);
             double m = mean_plies(out);
             if (t < 0 || m < 0) {
                 printf("bench_rules_search: %s failed\n", cmd);

@@ -15,13 +15,7 @@
 #include <time.h>
 
 #include "../core/game.h"
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "support/testutil.h"
 
 typedef struct TileCase {
     const char *name;
@@ -75,11 +69,11 @@ static int bench_perft_case(const TileCase *c)
     if (!g)
         return 1;
     int bad = game_perft(g, 2) != game_perft_generic(g, 2);
-    double t0 = now_seconds();
+    double t0 = tu_seconds();
     uint64_t fast = game_perft(g, c->depth);
-    double t1 = now_seconds();
+    double t1 = tu_seconds();
     uint64_t slow = game_perft_generic(g, c->depth);
-    double t2 = now_seconds();
+    double t2 = tu_seconds();
     bad |= fast != slow || (c->nodes && fast != c->nodes);
     printf("%-12s perft %d: %10" PRIu64 " nodes in %6.3f s = %5.2f M nodes/s (generic "
            "core path %6.3f s = %5.2f M nodes/s) %s\n",
@@ -137,7 +131,7 @@ static int bench_games(int sides, double budget)
 {
     int games = 0, ended = 0;
     long plies = 0;
-    double t0 = now_seconds(), t = 0;
+    double t0 = tu_seconds(), t = 0;
     while (games < 3 || t < budget) {
         int over = 0;
         int n = random_game(sides, 0x9E3779B97F4A7C15ULL * (uint64_t)(games + 1), &over);
@@ -146,7 +140,7 @@ static int bench_games(int sides, double budget)
         plies += n;
         ended += over;
         games++;
-        t = now_seconds() - t0;
+        t = tu_seconds() - t0;
     }
     printf("tile %d sides random games: %d in %.3f s = %.1f games/s, %ld plies = %.0f "
            "plies/s (%d ended, %d stopped at %d plies)\n",

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "testutil.h"
@@ -436,4 +437,28 @@ void tu_run_free(TuRun *r)
 {
     free(r->out);
     free(r->err);
+}
+
+/* ---- Benchmarks ---------------------------------------------------------- */
+
+double tu_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+double tu_timed_command(const char *cmd, char *buf, size_t n)
+{
+    double t = tu_seconds();
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return -1;
+    size_t k = fread(buf, 1, n - 1, p);
+    buf[k] = 0;
+    while (fgetc(p) != EOF)
+        ;
+    if (pclose(p) != 0)
+        return -1;
+    return tu_seconds() - t;
 }

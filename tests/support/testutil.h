@@ -177,4 +177,12 @@ void tu_chess_load(Position *p, const char *fen);
 /* The legal move of p written uci; fails the test if there is none. */
 Move tu_chess_move(const Position *p, const char *uci);
 
+/* ---- Benchmarks ---------------------------------------------------------- */
+/* Seconds on the monotonic clock, for differences. */
+double tu_seconds(void);
+/* Run cmd through the shell, its standard output into buf (at most n - 1
+ * bytes kept, the rest read and dropped): the seconds it took, or -1 when
+ * it could not start or did not exit 0. */
+double tu_timed_command(const char *cmd, char *buf, size_t n);
+
 #endif
