@@ -332,7 +332,11 @@ static int cmd_view(Batch *b, const char *arg, Error *e)
         free(msgs);
         return err_set(e, "out of memory");
     }
-    game_view(b->g, seat, v);
+    if (game_view(b->g, seat, v)) { /* incomplete: never shown */
+        free(v);
+        free(msgs);
+        return err_set(e, "out of memory");
+    }
     for (int i = 0; i < n; i++) {
         const char *m = game_message(b->g, i, seat);
         if (m)
@@ -370,7 +374,10 @@ static int cmd_status(Batch *b, const char *arg, Error *e)
         return err_set(e, "out of memory");
     RenderNames names;
     cli_names(b->g, &names);
-    game_view(b->g, -1, v);
+    if (game_view(b->g, -1, v)) { /* incomplete: never shown */
+        free(v);
+        return err_set(e, "out of memory");
+    }
     render_facts_json(v, &names, &b->json);
     free(v);
     StrBuf st = STRBUF_INIT;
@@ -392,7 +399,10 @@ static int cmd_position(Batch *b, const char *arg, Error *e)
     View *v = malloc(sizeof *v);
     if (!v)
         return err_set(e, "out of memory");
-    game_view(b->g, seat, v);
+    if (game_view(b->g, seat, v)) { /* incomplete: never shown */
+        free(v);
+        return err_set(e, "out of memory");
+    }
     int hidden = v->position[0] == '\0';
     if (!hidden) {
         sb_puts(&b->json, ",\"position\":");
