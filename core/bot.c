@@ -217,7 +217,7 @@ static long score_on_model(const BotInput *in, Game *m, const Action *a, View *s
             score = balance(in, scratch);
         if (pushed)
             game_pop(c);
-    } else if (c && !pushed) {
+    } else if (c) {
         hook_failed(c, failed, err);
     }
     if (!pushed)
@@ -320,8 +320,10 @@ static int child(Search *S, Game *m, const Action *a, int depth, int qply, int p
 {
     Game *c = NULL;
     if (game_pushable(m)) {
-        if (game_push(m, a))
+        if (game_push(m, a)) {
+            search_failed(S, m); /* a reaction's failure, or a refusal */
             return -1;
+        }
     } else {
         Error e;
         c = game_clone(m);

@@ -32,8 +32,9 @@
  *           hidden figures drawn among those the public facts leave), the
  *           scores summed, the budget shared.  With no position to search
  *           (a Masqués setup) it makes the greedy choice.  Look-ahead
- *           pushes and pops actions on the model (game_push) unless a
- *           house rule's reaction needs the whole path.
+ *           pushes and pops actions on the model (game_push; a house
+ *           rule's reaction runs inside the push and is undone by the
+ *           pop).
  *
  * Invariant: for the same input and the same generator state a bot makes
  * the same choice (tests compare twin games that differ only in what the

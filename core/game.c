@@ -41,13 +41,24 @@ typedef struct PlyMark {
     int nmsgs, nkeys;
     int offer_seat;
     unsigned offer_agreed;
+    int untexted; /* a pushed action's entry: its texts are written when read */
 } PlyMark;
+
+/* What game_push saves of a game with a reaction hook, beside the blob:
+ * whatever the reaction may change (issue 20 point 7). */
+typedef struct PushSave {
+    int ended, offer_seat;
+    unsigned offer_agreed;
+    Rng rng;
+    int nvars, var_at; /* its vars, at pushvars[var_at...] */
+} PushSave;
 
 /* A blob is kept before every SNAP_EVERY-th action. */
 #define SNAP_EVERY 64
 
-/* Repetition counts: open addressing, key -> how many times it occurs in
- * keys[] (a count may fall to 0; such slots are dropped when it grows). */
+/* Repetition counts: open addressing with linear probing, key -> how many
+ * times it occurs in keys[] (> 0; a key whose count falls to 0 leaves the
+ * table: rep_add). */
 typedef struct RepTable {
     uint64_t *key;
     int *count;
@@ -82,6 +93,11 @@ struct Game {
     int react_keyed;         /* ... after an action that pushed a key */
     unsigned char *pushed;   /* look-ahead: the blob before each game_push */
     int npushed, cappushed;
+    PushSave *saves;         /* ... and with a reaction, the rest it may change */
+    int capsaves;
+    GameVar *pushvars;       /* the vars saved before each push (saves[].var_at) */
+    int npushvars, cappushvars;
+    int quiet;               /* a pushed action's reaction: edits write no messages */
     GameVar vars[GAME_VARS_MAX]; /* a house rule's values (game_var_set) */
     int nvars;
     Error *fail;             /* with hooks: the error of the hook that made the
@@ -151,9 +167,14 @@ static void ev_free(Events *ev)
     ev->cap = 0;
 }
 
+static size_t rep_home(const RepTable *t, uint64_t k)
+{
+    return (size_t)((k ^ (k >> 29)) * 0x9E3779B97F4A7C15ull) & (t->cap - 1);
+}
+
 static size_t rep_slot(const RepTable *t, uint64_t k)
 {
-    size_t i = (size_t)((k ^ (k >> 29)) * 0x9E3779B97F4A7C15ull) & (t->cap - 1);
+    size_t i = rep_home(t, k);
     while (t->count[i] >= 0 && t->key[i] != k)
         i = (i + 1) & (t->cap - 1);
     return i;
@@ -172,7 +193,7 @@ static int rep_grow(RepTable *t)
     for (size_t i = 0; i < n.cap; i++)
         n.count[i] = -1; /* empty */
     for (size_t i = 0; i < t->cap; i++) {
-        if (t->count[i] <= 0)
+        if (t->count[i] < 0)
             continue;
         size_t j = rep_slot(&n, t->key[i]);
         n.key[j] = t->key[i];
@@ -197,6 +218,25 @@ static int rep_add(RepTable *t, uint64_t k, int delta)
         t->used++;
     }
     t->count[i] += delta;
+    if (t->count[i] > 0)
+        return 0;
+    /* The key is gone: its slot is emptied and the keys after it in the
+     * run move back where their probe starts allow, so a look-ahead that
+     * pushes and pops millions of positions leaves no trace (issue 20
+     * point 7: no table that grows with the keys ever seen). */
+    size_t mask = t->cap - 1;
+    for (size_t j = (i + 1) & mask; t->count[j] >= 0; j = (j + 1) & mask) {
+        size_t home = rep_home(t, t->key[j]);
+        /* j's key may fill slot i when its probe passed i: home is not in (i, j] */
+        int stays = i <= j ? (home > i && home <= j) : (home > i || home <= j);
+        if (!stays) {
+            t->key[i] = t->key[j];
+            t->count[i] = t->count[j];
+            i = j;
+        }
+    }
+    t->count[i] = -1;
+    t->used--;
     return 0;
 }
 
@@ -445,6 +485,13 @@ Game *game_clone(const Game *g)
     c->reacting = 0;
     c->pushed = NULL; /* a copy starts a look-ahead of its own */
     c->npushed = c->cappushed = 0;
+    c->saves = NULL;
+    c->capsaves = 0;
+    c->pushvars = NULL;
+    c->npushvars = c->cappushvars = 0;
+    c->quiet = 0;
+    for (int i = g->nhist - g->npushed; g->hooks.react && i < g->nhist; i++)
+        game_history(g, i); /* pushed entries get their texts before they are copied */
     c->cfg.scripts = NULL;
     c->cfg.nscripts = 0;
     c->fail = NULL;
@@ -493,6 +540,8 @@ void game_free(Game *g)
     free(g->marks);
     free(g->snaps);
     free(g->pushed);
+    free(g->saves);
+    free(g->pushvars);
     free(g->fail);
     ev_free(&g->msgs);
     free(g);
@@ -553,7 +602,26 @@ int game_history_len(const Game *g) { return g->nhist; }
 
 const HistoryEntry *game_history(const Game *g, int i)
 {
-    return i >= 0 && i < g->nhist ? &g->hist[i] : NULL;
+    if (i < 0 || i >= g->nhist)
+        return NULL;
+    if (g->marks[i].untexted) {
+        /* An action pushed in a game with a reaction: its texts are written
+         * now, in the position before it (the blob game_push kept).  They
+         * are a cache of what the entry is: the game is unchanged. */
+        HistoryEntry *h = &g->hist[i];
+        const VariantOps *v = g->cfg.variant;
+        const void *before = g->pushed + (size_t)(i - (g->nhist - g->npushed)) * v->state_size;
+        StrBuf b = STRBUF_INIT;
+        v->format(g, before, &h->action, FMT_RECORD, &b);
+        str_copy(h->text, sizeof h->text, sb_str(&b));
+        int failed = sb_failed(&b);
+        sb_free(&b);
+        v->format(g, before, &h->action, FMT_MACHINE, &b);
+        str_copy(h->machine, sizeof h->machine, sb_str(&b));
+        g->marks[i].untexted = failed || sb_failed(&b); /* out of memory: again */
+        sb_free(&b);
+    }
+    return &g->hist[i];
 }
 
 void game_history_text(const Game *g, int i, int seat, StrBuf *out)
@@ -827,7 +895,9 @@ int game_legal_play_of(const Game *g, int seat, ActionList *out)
     fail_clear(g);
     if (seat < 0 || seat >= g->cfg.nseats)
         return 0;
-    return legal_play(g, g->st, g->npushed, seat, out); /* the veto is told the pushed actions */
+    /* the veto is told the pushed actions (with a reaction they are in the
+     * history) */
+    return legal_play(g, g->st, g->hooks.react ? 0 : g->npushed, seat, out);
 }
 
 /* ---- Text --------------------------------------------------------------- */
@@ -1095,7 +1165,7 @@ int game_edit(Game *g, const Edit *ed, Error *e)
         return err_set(e, "unknown edit %d", ed->kind);
     int nmsgs = g->msgs.n;
     memcpy(g->scratch, g->st, v->state_size);
-    if (v->edit(g, g->scratch, ed, &g->msgs, e)) {
+    if (v->edit(g, g->scratch, ed, g->quiet ? NULL : &g->msgs, e)) {
         ev_truncate(&g->msgs, nmsgs);
         return -1;
     }
@@ -1271,7 +1341,7 @@ static int apply_known(Game *g, const Action *a, unsigned long failures, Error *
     else
         rc = apply_play(g, a, &h, e);
     if (rc == 0) {
-        PlyMark mark = {snap.nmsgs, snap.nkeys, snap.offer_seat, snap.offer_agreed};
+        PlyMark mark = {snap.nmsgs, snap.nkeys, snap.offer_seat, snap.offer_agreed, 0};
         if (g->msgs.failed || push_hist(g, &h, &mark))
             rc = err_set(e, "out of memory");
     }
@@ -1624,15 +1694,130 @@ int game_playout(const Game *g, Rng *rng, int max, Status *out)
 
 int game_pushable(const Game *g)
 {
-    return !g->hooks.react && !g->ended;
+    return !g->ended;
+}
+
+/* What push_reacted makes of an action. */
+#define PUSH_OK 0
+#define PUSH_REFUSED (-1) /* the reaction refused it: the action cannot be played */
+#define PUSH_HOOK (-2)    /* the reaction failed (g->fail says how) */
+#define PUSH_NOMEM (-3)   /* memory ran out, or the variant refused the action */
+
+/* game_pop for an action push_reacted pushed. */
+static void pop_reacted(Game *g)
+{
+    size_t sz = g->cfg.variant->state_size;
+    const PushSave *p = &g->saves[--g->npushed];
+    memcpy(g->st, g->pushed + (size_t)g->npushed * sz, sz);
+    keys_truncate(g, g->nkeys - 1);
+    g->nhist--;
+    g->ended = p->ended;
+    g->offer_seat = p->offer_seat;
+    g->offer_agreed = p->offer_agreed;
+    g->rng = p->rng;
+    g->nvars = p->nvars;
+    memcpy(g->vars, g->pushvars + p->var_at, (size_t)p->nvars * sizeof *g->vars);
+    g->npushvars = p->var_at;
+}
+
+/* game_push in a game with a reaction hook: the action applied by the
+ * variant, its history entry (texts written when read), its key, then the
+ * reaction, which may edit, end, keep values and draw from the generator
+ * as in play -- all undone by game_pop.  No messages: edits write none.
+ * (issue 20 point 7: the search and perft run a reaction without copying
+ * the game.)  listed: a is known to be in the legal list of this very
+ * position (perft made it), so the variant applies it unchecked. */
+static int push_reacted(Game *g, const Action *a, int listed)
+{
+    const VariantOps *v = g->cfg.variant;
+    size_t sz = v->state_size;
+    int cap = g->capsaves;
+    if (grow((void **)&g->pushed, &g->cappushed, g->npushed, sz, 16) ||
+        grow((void **)&g->saves, &cap, g->npushed, sizeof *g->saves, 16))
+        return PUSH_NOMEM;
+    g->capsaves = cap;
+    if (g->npushvars + g->nvars > g->cappushvars) {
+        int c = g->cappushvars ? g->cappushvars : 64;
+        while (c < g->npushvars + g->nvars)
+            c *= 2;
+        GameVar *pv = cv_realloc(g->pushvars, (size_t)c * sizeof *pv);
+        if (!pv)
+            return PUSH_NOMEM;
+        g->pushvars = pv;
+        g->cappushvars = c;
+    }
+    if (g->nhist == g->caphist) {
+        HistoryEntry h;
+        memset(&h, 0, sizeof h);
+        PlyMark m = {0, 0, 0, 0, 0};
+        if (push_hist(g, &h, &m)) /* grows both arrays */
+            return PUSH_NOMEM;
+        g->nhist--;
+    }
+    /* the blob before is kept, and the action applied in place */
+    memcpy(g->pushed + (size_t)g->npushed * sz, g->st, sz);
+    if (listed && v->version >= 5 && v->apply_listed) {
+        v->apply_listed(g, g->st, a);
+    } else if (v->apply(g, g->st, a, NULL)) {
+        memcpy(g->st, g->pushed + (size_t)g->npushed * sz, sz);
+        return PUSH_NOMEM;
+    }
+    PushSave *p = &g->saves[g->npushed];
+    p->ended = g->ended;
+    p->offer_seat = g->offer_seat;
+    p->offer_agreed = g->offer_agreed;
+    p->rng = g->rng;
+    p->nvars = g->nvars;
+    p->var_at = g->npushvars;
+    if (g->nvars)
+        memcpy(g->pushvars + g->npushvars, g->vars, (size_t)g->nvars * sizeof *g->vars);
+    PlyMark *m = &g->marks[g->nhist];
+    m->nmsgs = g->msgs.n;
+    m->nkeys = g->nkeys;
+    m->offer_seat = g->offer_seat;
+    m->offer_agreed = g->offer_agreed;
+    m->untexted = 1;
+    if (push_key(g, v->hash(g, g->st))) {
+        memcpy(g->st, g->pushed + (size_t)g->npushed * sz, sz);
+        return PUSH_NOMEM;
+    }
+    HistoryEntry *h = &g->hist[g->nhist++];
+    h->action = *a;
+    h->text[0] = h->machine[0] = '\0';
+    g->npushvars += g->nvars;
+    g->npushed++;
+    if (g->offer_seat >= 0 && !(g->offer_agreed & (1u << a->seat))) {
+        g->offer_seat = -1;
+        g->offer_agreed = 0;
+    }
+    unsigned long failures = cv_alloc_failures();
+    g->reacting = g->react_keyed = g->quiet = 1;
+    Error re;
+    re.msg[0] = '\0';
+    int r = g->hooks.react(g->hooks.ud, g, a, &re);
+    g->reacting = g->react_keyed = g->quiet = 0;
+    if (r == 0 && cv_alloc_failures() == failures)
+        return PUSH_OK;
+    if (r == -2) {
+        /* the error names the action, as game_apply's does */
+        const HistoryEntry *e = game_history(g, g->nhist - 1);
+        err_prefix(&re, "after %s", e ? e->text : "?");
+        fail_set(g, re.msg);
+    }
+    pop_reacted(g);
+    return r == 0 ? PUSH_NOMEM : r == -2 ? PUSH_HOOK : PUSH_REFUSED;
 }
 
 int game_push(Game *g, const Action *a)
 {
     const VariantOps *v = g->cfg.variant;
     size_t sz = v->state_size;
-    if (!game_pushable(g) || action_is_meta(a->kind) ||
-        grow((void **)&g->pushed, &g->cappushed, g->npushed, sz, 16))
+    fail_clear(g);
+    if (!game_pushable(g) || action_is_meta(a->kind))
+        return -1;
+    if (g->hooks.react)
+        return push_reacted(g, a, 0) == PUSH_OK ? 0 : -1;
+    if (grow((void **)&g->pushed, &g->cappushed, g->npushed, sz, 16))
         return -1;
     memcpy(g->scratch, g->st, sz);
     if (v->apply(g, g->scratch, a, NULL))
@@ -1653,6 +1838,10 @@ void game_pop(Game *g)
 {
     if (g->npushed <= 0)
         return;
+    if (g->hooks.react) {
+        pop_reacted(g);
+        return;
+    }
     size_t sz = g->cfg.variant->state_size;
     g->npushed--;
     memcpy(g->st, g->pushed + (size_t)g->npushed * sz, sz);
@@ -1732,47 +1921,87 @@ static void perft_done(PerftCtx *c, int depth)
 #define PERFT_NOMEM 1
 #define PERFT_HOOK 2 /* a hook failed: g->fail says how */
 
-/* Perft through whole games: each action applied to a clone (the action
- * taken from the node's list, so neither its legality nor its veto is
- * asked again), so a house rule's reaction (an edit, an end) acts in the
- * tree as in play.  What counts is what the engine's perft counts: a node
- * has children when the variant gives its seat to act play actions (a
- * mate or a stalemate has none); an automatic draw (the 75-move rule,
- * fivefold repetition, dead material) ends no game inside the tree, as in
- * the published perft counts; a game a reaction ended (game:finish) has
- * none either.  A leaf (depth 0) counts 1, whatever ended there.  An
- * action its reaction refuses is not counted, at the last ply too (it
- * cannot be played); a hook that fails stops the count.  Sets *failed
- * (PERFT_NOMEM, PERFT_HOOK) when it cannot count.  (issue 20 point 8) */
-static uint64_t perft_games(const Game *g, int depth, int *failed)
+/* Perft through a reaction: each action pushed (game_push: the reaction
+ * runs as in play, edits and ends included, and game_pop undoes it), on
+ * one copy of the game, with the action taken from the node's list, so
+ * neither its legality nor its veto is asked again.  What counts is what
+ * the engine's perft counts: a node has children when the variant gives
+ * its seat to act play actions (a mate or a stalemate has none); an
+ * automatic draw (the 75-move rule, fivefold repetition, dead material)
+ * ends no game inside the tree, as in the published perft counts; a game
+ * a reaction ended (game:finish) has none either.  A leaf (depth 0)
+ * counts 1, whatever ended there.  An action its reaction refuses is not
+ * counted, at the last ply too (it cannot be played); a hook that fails
+ * stops the count.  Sets *failed (PERFT_NOMEM, PERFT_HOOK) when it cannot
+ * count.  lists: one per remaining depth.  (issue 20 points 7 and 8) */
+static uint64_t perft_pushed(Game *g, ActionList *lists, int depth, int *failed)
 {
     if (depth <= 0)
         return 1;
     int seat = g->ended ? -1 : g->cfg.variant->to_act(g, g->st);
     if (seat < 0)
         return 0;
-    ActionList l = ACTIONLIST_INIT;
-    fail_clear(g);
-    if (legal_play(g, g->st, 0, seat, &l))
+    ActionList *l = &lists[depth];
+    al_clear(l);
+    if (legal_play(g, g->st, 0, seat, l))
         *failed |= PERFT_HOOK;
-    *failed |= l.failed ? PERFT_NOMEM : 0;
+    *failed |= l->failed ? PERFT_NOMEM : 0;
     uint64_t n = 0;
-    for (int i = 0; i < l.n && !*failed; i++) {
-        unsigned long f = cv_alloc_failures();
-        Game *c = game_clone(g);
-        Error e;
-        if (!c)
-            *failed |= PERFT_NOMEM;
-        else if (apply_known(c, &l.v[i], f, &e) == 0)
-            n += perft_games(c, depth - 1, failed); /* the last ply too: a refusal */
-        else if (cv_alloc_failures() != f) /* not a refusal: no count */
-            *failed |= PERFT_NOMEM;
-        if (c && fail_pass(c, g))
+    for (int i = 0; i < l->n && !*failed; i++) {
+        int rc = push_reacted(g, &l->v[i], 1);
+        if (rc == PUSH_OK) {
+            n += perft_pushed(g, lists, depth - 1, failed);
+            pop_reacted(g);
+        } else if (rc == PUSH_HOOK) {
             *failed |= PERFT_HOOK;
-        game_free(c);
+        } else if (rc == PUSH_NOMEM) {
+            *failed |= PERFT_NOMEM;
+        } /* PUSH_REFUSED: not counted */
     }
-    al_free(&l);
     return n;
+}
+
+/* perft_pushed on a copy of g (g unchanged; a hook's failure is passed to
+ * it); fn, when given, is told each root action's count. */
+static uint64_t perft_games(const Game *g, int depth, int *failed,
+                            void (*fn)(void *ud, const char *move, uint64_t n), void *ud)
+{
+    Game *c = game_clone(g);
+    ActionList *lists = cv_calloc(sizeof *lists * (size_t)(depth + 1));
+    uint64_t total = 0;
+    if (!c || !lists) {
+        *failed |= PERFT_NOMEM;
+    } else if (!fn || depth <= 0) {
+        total = perft_pushed(c, lists, depth, failed);
+    } else {
+        ActionList root = ACTIONLIST_INIT;
+        if (game_legal_play(c, &root))
+            *failed |= PERFT_HOOK;
+        *failed |= root.failed ? PERFT_NOMEM : 0;
+        for (int i = 0; i < root.n && !*failed; i++) {
+            int rc = push_reacted(c, &root.v[i], 1);
+            if (rc == PUSH_OK) {
+                uint64_t n = perft_pushed(c, lists, depth - 1, failed);
+                const HistoryEntry *h = game_history(c, c->nhist - 1);
+                if (!*failed)
+                    fn(ud, h->machine, n);
+                total += n;
+                pop_reacted(c);
+            } else if (rc == PUSH_HOOK) {
+                *failed |= PERFT_HOOK;
+            } else if (rc == PUSH_NOMEM) {
+                *failed |= PERFT_NOMEM;
+            }
+        }
+        al_free(&root);
+    }
+    if (c && fail_pass(c, g))
+        *failed |= PERFT_HOOK;
+    for (int i = 0; lists && i <= depth; i++)
+        al_free(&lists[i]);
+    free(lists);
+    game_free(c);
+    return total;
 }
 
 /* The perft functions' answer when they could not count. */
@@ -1790,7 +2019,7 @@ static uint64_t perft_top(const Game *g, int depth, int generic)
         return depth <= 0 ? 1 : 0;
     if (g->hooks.react) {
         int failed = 0;
-        uint64_t n = perft_games(g, depth, &failed);
+        uint64_t n = perft_games(g, depth, &failed, NULL, NULL);
         return failed ? perft_failure(failed) : n;
     }
     PerftCtx c;
@@ -1806,41 +2035,6 @@ static uint64_t perft_top(const Game *g, int depth, int generic)
 uint64_t game_perft(const Game *g, int depth) { return perft_top(g, depth, 0); }
 uint64_t game_perft_generic(const Game *g, int depth) { return perft_top(g, depth, 1); }
 
-/* game_perft_divide through whole games (a reaction hook is in place). */
-static uint64_t perft_divide_games(const Game *g, int depth,
-                                   void (*fn)(void *ud, const char *move, uint64_t n),
-                                   void *ud)
-{
-    ActionList root = ACTIONLIST_INIT;
-    int failed = game_legal_play(g, &root) ? PERFT_HOOK : root.failed ? PERFT_NOMEM : 0;
-    uint64_t total = 0;
-    for (int i = 0; !failed && i < root.n; i++) {
-        Game *c = game_clone(g);
-        Error e;
-        HistoryEntry h;
-        if (!c) {
-            failed = PERFT_NOMEM;
-            break;
-        }
-        unsigned long f = cv_alloc_failures();
-        if (apply_known(c, &root.v[i], f, &e) != 0) {
-            if (cv_alloc_failures() != f) /* not a refusal: no count */
-                failed |= PERFT_NOMEM;
-        } else {
-            uint64_t n = perft_games(c, depth - 1, &failed);
-            h = c->hist[c->nhist - 1];
-            if (fn && !failed)
-                fn(ud, h.machine, n);
-            total += n;
-        }
-        if (fail_pass(c, g))
-            failed |= PERFT_HOOK;
-        game_free(c);
-    }
-    al_free(&root);
-    return failed ? perft_failure(failed) : total;
-}
-
 uint64_t game_perft_divide(const Game *g, int depth,
                            void (*fn)(void *ud, const char *move, uint64_t n),
                            void *ud)
@@ -1848,8 +2042,11 @@ uint64_t game_perft_divide(const Game *g, int depth,
     fail_clear(g);
     if (depth <= 0)
         return 1;
-    if (g->hooks.react)
-        return perft_divide_games(g, depth, fn, ud);
+    if (g->hooks.react) {
+        int failed = 0;
+        uint64_t n = perft_games(g, depth, &failed, fn, ud);
+        return failed ? perft_failure(failed) : n;
+    }
     ActionList root = ACTIONLIST_INIT;
     int hook_failed = game_legal_play(g, &root);
     PerftCtx c;

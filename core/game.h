@@ -254,11 +254,16 @@ int game_playout(const Game *g, Rng *rng, int max, Status *out);
  * game_legal_play's list by the variant alone -- no texts, no history
  * entry, no messages -- with the repetition keys (so every draw rule
  * holds) and the veto's ply count following; game_pop takes the last
- * pushed action back exactly.  Only while game_pushable: a house rule's
- * reaction needs the whole path (game_apply on a copy).  While actions are
- * pushed, use only the reading functions and game_legal_play, push and
- * pop; a copy (game_clone) has a look-ahead of its own.  game_push: 0, or
- * -1 (the variant refused the action, not pushable, out of memory) with g
+ * pushed action back exactly.  With a house rule's reaction, game_push
+ * also gives the action a history entry (its texts written when read)
+ * and runs the reaction, which may edit the position, end the game, keep
+ * values and draw from the generator as in play (edits write no
+ * messages); game_pop undoes all of it (issue 20 point 7).  Only while
+ * game_pushable (the game is not over).  While actions are pushed, use
+ * only the reading functions and game_legal_play, push and pop; a copy
+ * (game_clone) has a look-ahead of its own.  game_push: 0, or -1 (the
+ * variant or the reaction refused the action, not pushable, out of
+ * memory, or a reaction failed: game_hook_error says so) with g
  * unchanged. */
 int game_pushable(const Game *g);
 int game_push(Game *g, const Action *a);

@@ -88,6 +88,7 @@ struct House {
     char where[128];            /* "file:line: " where it was met, if known */
     long call_ms;               /* wall milliseconds per call */
     struct timespec deadline;   /* of the call in progress */
+    int deadline_due;           /* ... to be set at its first check */
     unsigned ticks;             /* allocations since the clock was read */
     int close_depth;            /* coroutine closes in progress */
     int edits;                  /* edits of this call */
@@ -148,12 +149,40 @@ static void house_exceed(House *h, const char *limit)
 
 static void house_hook(lua_State *L, lua_Debug *ar);
 
+/* The clock of the deadlines: a coarse one where there is one (a few ms
+ * of resolution against a budget of a second, for a tenth of the cost of
+ * the precise clock: a search calls hooks a million times a minute). */
+#ifdef CLOCK_MONOTONIC_COARSE
+#define HOUSE_CLOCK CLOCK_MONOTONIC_COARSE
+#else
+#define HOUSE_CLOCK CLOCK_MONOTONIC
+#endif
+
 /* Past the call's deadline?  (Then the call fails with the time budget.) */
 static int house_late(House *h)
 {
     struct timespec ts;
     h->ticks = 0;
-    if (!h->deadline.tv_sec || clock_gettime(CLOCK_MONOTONIC, &ts))
+    if (h->deadline_due) {
+        /* The call's first check: the deadline runs from here.  What ran
+         * before is at most HOUSE_GRAIN instructions and no C work charged
+         * by size (that checks first), so a call still ends within its
+         * budget and a little; and a call too short to be checked at all
+         * (most are) never reads the clock (issue 20 point 7). */
+        h->deadline_due = 0;
+        if (clock_gettime(HOUSE_CLOCK, &h->deadline))
+            h->deadline.tv_sec = 0;
+        else {
+            h->deadline.tv_sec += h->call_ms / 1000;
+            h->deadline.tv_nsec += (h->call_ms % 1000) * 1000000L;
+            if (h->deadline.tv_nsec >= 1000000000L) {
+                h->deadline.tv_sec++;
+                h->deadline.tv_nsec -= 1000000000L;
+            }
+        }
+        return 0;
+    }
+    if (!h->deadline.tv_sec || clock_gettime(HOUSE_CLOCK, &ts))
         return 0;
     if (ts.tv_sec < h->deadline.tv_sec ||
         (ts.tv_sec == h->deadline.tv_sec && ts.tv_nsec < h->deadline.tv_nsec))
@@ -268,7 +297,17 @@ static void house_fail(House *h, int script, const char *msg)
 
 /* Run fn(L) with arg as its one argument, in protected mode, against a
  * fresh budget.  0, or -1 with the House's error set. */
+static int house_call(House *h, int hook, int script, int nargs);
+
 static int house_run(House *h, int hook, int script, lua_CFunction fn, void *arg)
+{
+    lua_pushcfunction(h->L, fn);
+    lua_pushlightuserdata(h->L, arg);
+    return house_call(h, hook, script, 1);
+}
+
+/* house_run for the function and its nargs arguments already pushed. */
+static int house_call(House *h, int hook, int script, int nargs)
 {
     lua_State *L = h->L;
     h->hook = hook;
@@ -280,18 +319,10 @@ static int house_run(House *h, int hook, int script, lua_CFunction fn, void *arg
     h->close_depth = h->edits = 0;
     h->has_refusal = h->refused = 0;
     h->deadline.tv_sec = 0;
-    if (clock_gettime(CLOCK_MONOTONIC, &h->deadline) == 0) {
-        h->deadline.tv_sec += h->call_ms / 1000;
-        h->deadline.tv_nsec += (h->call_ms % 1000) * 1000000L;
-        if (h->deadline.tv_nsec >= 1000000000L) {
-            h->deadline.tv_sec++;
-            h->deadline.tv_nsec -= 1000000000L;
-        }
-    }
-    lua_sethook(L, house_hook, LUA_MASKCOUNT, HOUSE_GRAIN);
-    lua_pushcfunction(L, fn);
-    lua_pushlightuserdata(L, arg);
-    int rc = lua_pcall(L, 1, 0, 0);
+    h->deadline_due = 1;
+    if (lua_gethookcount(L) != HOUSE_GRAIN || lua_gethook(L) != house_hook)
+        lua_sethook(L, house_hook, LUA_MASKCOUNT, HOUSE_GRAIN);
+    int rc = lua_pcall(L, nargs, 0, 0);
     if (rc == LUA_OK && !h->exceeded)
         return 0;
     char msg[sizeof h->refusal] = "the script broke a limit";
@@ -2166,6 +2197,7 @@ void house_free(House *h)
         h->spent = 0;
         h->exceeded = 0;
         h->deadline.tv_sec = 0;
+        h->deadline_due = 0;
         lua_close(h->L);
     }
     for (int i = 0; i < h->n; i++) {
@@ -2219,34 +2251,54 @@ static void push_game(lua_State *L, House *h, int script)
     lua_rawgeti(L, LUA_REGISTRYINDEX, h->s[script].game_ref);
 }
 
-/* Fill this script's action table with a (reused across calls). */
-/* action.text: the machine text of the action being judged, made when a
- * script reads it (most vetoes never do). */
+/* action.NAME, computed when read from the action of the call in
+ * progress (issue 20 point 7: a call that reads no field pays for none).
+ * Fields: kind, seat, from, to, figure, text; nil outside a call. */
 static int action_index(lua_State *L)
 {
     House *h = lua_touserdata(L, lua_upvalueindex(1));
-    const char *key = lua_tostring(L, 2);
-    if (!key || strcmp(key, "text") != 0 || !h->act || !h->g)
+    size_t len;
+    const char *key = lua_tolstring(L, 2, &len);
+    if (!key || !h->act || !h->g)
         return 0;
     const Action *a = h->act;
-    sb_reset(&h->tmp);
-    if (!action_is_meta(a->kind))
-        h->v->format(h->g, h->st, a, FMT_MACHINE, &h->tmp);
-    else
-        sb_puts(&h->tmp, action_kind_name(a->kind));
-    if (sb_failed(&h->tmp))
-        return luaL_error(L, "out of memory");
-    lua_pushstring(L, sb_str(&h->tmp));
+    int from = 0, to = 0;
+    switch (a->kind) {
+    case ACT_MOVE: case ACT_CHOOSE: from = to = 1; break;
+    case ACT_PLACE: case ACT_ANNOUNCE: to = 1; break;
+    case ACT_REVEAL: from = 1; to = !coord_eq(a->from, a->to); break;
+    default: break;
+    }
+    if (strcmp(key, "kind") == 0) {
+        lua_pushstring(L, action_kind_name(a->kind));
+    } else if (strcmp(key, "seat") == 0) {
+        lua_pushstring(L, game_seat_name(h->g, a->seat));
+    } else if (strcmp(key, "from") == 0 || strcmp(key, "to") == 0) {
+        Geometry geo = house_geo(h);
+        if (key[0] == 'f' ? from : to)
+            push_square(L, &geo, key[0] == 'f' ? a->from : a->to);
+        else
+            lua_pushnil(L);
+    } else if (strcmp(key, "figure") == 0) {
+        if (a->figure != FIG_NONE && a->figure < FIG_HIDDEN) {
+            char fig[2] = {figure_letter(a->figure), 0};
+            lua_pushstring(L, fig);
+        } else {
+            lua_pushnil(L);
+        }
+    } else if (strcmp(key, "text") == 0) {
+        sb_reset(&h->tmp);
+        if (!action_is_meta(a->kind))
+            h->v->format(h->g, h->st, a, FMT_MACHINE, &h->tmp);
+        else
+            sb_puts(&h->tmp, action_kind_name(a->kind));
+        if (sb_failed(&h->tmp))
+            return luaL_error(L, "out of memory");
+        lua_pushstring(L, sb_str(&h->tmp));
+    } else {
+        return 0;
+    }
     return 1;
-}
-
-/* action.NAME = value at the top, raw: the action is read-only to the
- * script (issue 20 point 4). */
-static void action_set(lua_State *L, const char *name)
-{
-    lua_pushstring(L, name);
-    lua_insert(L, -2);
-    lua_rawset(L, -3);
 }
 
 static int action_newindex(lua_State *L)
@@ -2256,12 +2308,15 @@ static int action_newindex(lua_State *L)
                       "game:history())");
 }
 
+/* The action of the call: one empty table per script whose fields
+ * action_index computes from h->act. */
 static void push_action(lua_State *L, House *h, int script, const Action *a)
 {
+    (void)a; /* h->act: the caller sets it */
     Script *sc = &h->s[script];
     if (sc->action_ref == LUA_NOREF) {
-        lua_createtable(L, 0, 6);
-        lua_createtable(L, 0, 1); /* action.text is written only when read */
+        lua_createtable(L, 0, 0);
+        lua_createtable(L, 0, 1);
         lua_pushlightuserdata(L, h);
         lua_pushcclosure(L, action_index, 1);
         lua_setfield(L, -2, "__index");
@@ -2276,35 +2331,6 @@ static void push_action(lua_State *L, House *h, int script, const Action *a)
         sc->action_ref = luaL_ref(L, LUA_REGISTRYINDEX);
     }
     lua_rawgeti(L, LUA_REGISTRYINDEX, sc->action_ref);
-    Geometry geo = house_geo(h);
-    int from = 0, to = 0;
-    switch (a->kind) {
-    case ACT_MOVE: case ACT_CHOOSE: from = to = 1; break;
-    case ACT_PLACE: case ACT_ANNOUNCE: to = 1; break;
-    case ACT_REVEAL: from = 1; to = !coord_eq(a->from, a->to); break;
-    default: break;
-    }
-    lua_pushstring(L, action_kind_name(a->kind));
-    action_set(L, "kind");
-    lua_pushstring(L, game_seat_name(h->g, a->seat));
-    action_set(L, "seat");
-    if (from)
-        push_square(L, &geo, a->from);
-    else
-        lua_pushnil(L);
-    action_set(L, "from");
-    if (to)
-        push_square(L, &geo, a->to);
-    else
-        lua_pushnil(L);
-    action_set(L, "to");
-    if (a->figure != FIG_NONE && a->figure < FIG_HIDDEN) {
-        char fig[2] = {figure_letter(a->figure), 0};
-        lua_pushstring(L, fig);
-    } else {
-        lua_pushnil(L);
-    }
-    action_set(L, "figure");
 }
 
 /* The position of a function for messages: "name:line". */
@@ -2479,8 +2505,19 @@ static int hook_react(void *ud, Game *g, const Action *act, Error *e)
          * keeps the old one's). */
         house_enter(h, g, g, game_state(g), game_rng(g));
         h->act = act;
-        HookArg a = {.h = h, .script = i, .a = act};
-        int rc = house_run(h, HOOK_REACT, i, call_react, &a);
+        int rc;
+        if (h->s[i].game_ref != LUA_NOREF && h->s[i].action_ref != LUA_NOREF) {
+            /* the objects exist (nothing left to fail outside the call):
+             * the script's function is called directly (issue 20 point 7) */
+            lua_State *L = h->L;
+            lua_rawgeti(L, LUA_REGISTRYINDEX, h->s[i].react_ref);
+            lua_rawgeti(L, LUA_REGISTRYINDEX, h->s[i].game_ref);
+            lua_rawgeti(L, LUA_REGISTRYINDEX, h->s[i].action_ref);
+            rc = house_call(h, HOOK_REACT, i, 2);
+        } else {
+            HookArg a = {.h = h, .script = i, .a = act};
+            rc = house_run(h, HOOK_REACT, i, call_react, &a);
+        }
         house_leave(h);
         if (rc) { /* refused on purpose, or broken */
             err_set(e, "%s", h->err);
