@@ -312,15 +312,16 @@ static long alphabeta(Search *S, Game *m, int depth, int ply, long alpha, long b
 static long quiesce(Search *S, Game *m, int ply, int qply, long alpha, long beta);
 
 /* Play a on m and search the position after it (alphabeta, or quiesce
- * when qply >= 0): pushed and popped (game_push), or on a copy when a
- * house rule's reaction needs the whole path.  0 and *v, or -1 when a
- * could not be played. */
+ * when qply >= 0): pushed and popped (game_push_vetted: a house rule's
+ * veto is asked of the actions the search tries, not of every action a
+ * node lists; its reaction runs in the push).  0 and *v, or -1 when a
+ * could not be played (forbidden, refused). */
 static int child(Search *S, Game *m, const Action *a, int depth, int qply, int ply,
                  long alpha, long beta, long *v)
 {
     Game *c = NULL;
     if (game_pushable(m)) {
-        if (game_push(m, a)) {
+        if (game_push_vetted(m, a)) {
             search_failed(S, m); /* a reaction's failure, or a refusal */
             return -1;
         }
@@ -466,7 +467,7 @@ static long quiesce(Search *S, Game *m, int ply, int qply, long alpha, long beta
     unsigned sides = game_seat_sides(m, seat);
     int mine = (sides & S->in->sides) != 0;
     ActionList l = ACTIONLIST_INIT;
-    if (game_legal_play_of(m, seat, &l) && search_failed(S, m)) {
+    if (game_legal_play_unvetted(m, seat, &l) && search_failed(S, m)) {
         al_free(&l);
         return stand;
     }
@@ -506,7 +507,7 @@ static long alphabeta(Search *S, Game *m, int depth, int ply, long alpha, long b
     unsigned sides = game_seat_sides(m, seat);
     int mine = (sides & S->in->sides) != 0;
     ActionList l = ACTIONLIST_INIT;
-    if (game_legal_play_of(m, seat, &l) && search_failed(S, m)) {
+    if (game_legal_play_unvetted(m, seat, &l) && search_failed(S, m)) {
         al_free(&l);
         return here;
     }

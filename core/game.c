@@ -890,6 +890,23 @@ int game_legal_play(const Game *g, ActionList *out)
     return game_legal_play_of(g, game_to_act(g), out);
 }
 
+int game_legal_play_unvetted(const Game *g, int seat, ActionList *out)
+{
+    fail_clear(g);
+    if (seat >= 0 && seat < g->cfg.nseats)
+        g->cfg.variant->legal(g, g->st, seat, out);
+    return 0;
+}
+
+int game_push_vetted(Game *g, const Action *a)
+{
+    fail_clear(g);
+    if (g->hooks.veto && !action_is_meta(a->kind) &&
+        vetoed_at(g, g->st, g->hooks.react ? 0 : g->npushed, a, NULL, 0))
+        return -1; /* forbidden, or the veto failed (g->fail says so) */
+    return game_push(g, a);
+}
+
 int game_legal_play_of(const Game *g, int seat, ActionList *out)
 {
     fail_clear(g);

@@ -265,6 +265,13 @@ int game_playout(const Game *g, Rng *rng, int max, Status *out);
  * variant or the reaction refused the action, not pushable, out of
  * memory, or a reaction failed: game_hook_error says so) with g
  * unchanged. */
+/* The look-ahead's lazy veto (issue 20 point 7): the variant's play
+ * actions of `seat` without asking a house rule's veto (0; no other
+ * answer), and game_push after asking the veto of that one action (-1
+ * when it is forbidden or the veto failed: game_hook_error says which).
+ * A search that tries few of a node's actions asks the veto few times. */
+int game_legal_play_unvetted(const Game *g, int seat, ActionList *out);
+int game_push_vetted(Game *g, const Action *a);
 int game_pushable(const Game *g);
 int game_push(Game *g, const Action *a);
 void game_pop(Game *g);
