@@ -75,6 +75,8 @@ typedef struct Script {
 
 struct House {
     int refs;                   /* the owner's and each game's (hooks.retain) */
+    int strs_ref;               /* the strings a hook call pushes often (STR_*) */
+    int pieces_ref;             /* the read-only piece tables given so far */
     GameScript *srcs;           /* copies of the scripts' names and texts */
     int nsrcs;
     lua_State *L;
@@ -1347,7 +1349,21 @@ static void house_truth(House *h)
     h->truth_ok = 0;
     if (!h->truth_blob)
         h->truth_blob = cv_realloc(NULL, size);
-    house_view(h, -1, all);
+    if (h->v->version < 2 || !h->v->hidden_info) {
+        /* The pieces are all the truth needs, and without hidden
+         * information a brief view -1 has them all: no status, no texts
+         * (a reaction asks at every node of a search: issue 20 point 7). */
+        memset(all, 0, offsetof(View, position));
+        all->position[0] = all->question[0] = all->info[0] = '\0';
+        all->brief = 1;
+        all->seat = -1;
+        all->nsides = game_nsides(h->g);
+        all->seat_to_act = all->draw_offer_seat = -1;
+        all->geo = house_geo(h);
+        h->v->view(h->g, h->st, -1, all);
+    } else {
+        house_view(h, -1, all);
+    }
     if (h->truth_blob) {
         memcpy(h->truth_blob, h->st, size);
         h->truth_g = h->g;
@@ -1377,29 +1393,150 @@ static void house_truth(House *h)
     }
 }
 
+/* ---- Strings a call pushes often -------------------------------------
+ * Made once per House, in one table of the registry, so a piece or an
+ * action field costs no string building or interning at every call (a
+ * reaction in a search runs a million times a minute: issue 20 point 7).
+ * Indices: */
+enum {
+    STR_SQUARE = 1, STR_X, STR_Y, STR_SIDE, STR_FIGURE, STR_MASKED, STR_MERGED,
+    STR_FIG = 16,                   /* + figure: its letter */
+    STR_KIND = STR_FIG + FIG__COUNT, /* + action kind: its name */
+    STR_CELL = 64,                  /* + y * 16 + x: a square of a board up to 16x16 */
+    STR__COUNT = STR_CELL + 256
+};
+
+/* Push h's string table (made at the first call: a Lua error if memory
+ * runs out, inside the call's protection). */
+static void push_strs(lua_State *L, House *h)
+{
+    if (h->strs_ref != LUA_NOREF) {
+        lua_rawgeti(L, LUA_REGISTRYINDEX, h->strs_ref);
+        return;
+    }
+    static const char *const keys[] = {"square", "x", "y", "side", "figure", "masked",
+                                       "merged"};
+    lua_createtable(L, STR__COUNT, 0);
+    for (int i = 0; i < (int)ARRAY_LEN(keys); i++) {
+        lua_pushstring(L, keys[i]);
+        lua_rawseti(L, -2, STR_SQUARE + i);
+    }
+    for (int f = 0; f < FIG__COUNT; f++) {
+        char fig[2] = {figure_letter(f), 0};
+        lua_pushstring(L, fig);
+        lua_rawseti(L, -2, STR_FIG + f);
+    }
+    for (int k = 0; k < ACT__COUNT && STR_KIND + k < STR_CELL; k++) {
+        lua_pushstring(L, action_kind_name(k));
+        lua_rawseti(L, -2, STR_KIND + k);
+    }
+    for (int y = 0; y < 16; y++)
+        for (int x = 0; x < 16; x++) {
+            char sq[4];
+            int n = 0;
+            sq[n++] = (char)('a' + x);
+            if (y + 1 >= 10)
+                sq[n++] = (char)('0' + (y + 1) / 10);
+            sq[n++] = (char)('0' + (y + 1) % 10);
+            lua_pushlstring(L, sq, (size_t)n);
+            lua_rawseti(L, -2, STR_CELL + y * 16 + x);
+        }
+    lua_pushvalue(L, -1);
+    h->strs_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+}
+
+/* push_square through the string table at index strs. */
+static void push_square_cached(lua_State *L, int strs, const Geometry *geo, Coord c)
+{
+    if (geo->bounded && c.x >= 0 && c.x < 16 && c.y >= 0 && c.y < 16)
+        lua_rawgeti(L, strs, STR_CELL + c.y * 16 + c.x);
+    else
+        push_square(L, geo, c);
+}
+
+/* t[strs[key]] = the value on top (t, strs: absolute indices). */
+static void set_str_key(lua_State *L, int t, int strs, int key)
+{
+    lua_rawgeti(L, strs, key);
+    lua_insert(L, -2);
+    lua_rawset(L, t);
+}
+
+static int piece_newindex(lua_State *L)
+{
+    return luaL_error(L, "a piece the game gives is read-only: a house rule keeps no "
+                      "state between calls (keep it in the game with game:set, or "
+                      "derive it from game:history())");
+}
+
+/* A piece as a table (square, x, y, side, figure, masked, merged).  On a
+ * board up to 16x16 the table is made once per House and given again
+ * whenever the same piece stands on the same square: read-only, so no
+ * call can see what another wrote (a veto that looks at the eight squares
+ * around a capture at every node of a search allocates nothing: issue 20
+ * point 7). */
 static void push_piece(lua_State *L, House *h, const Geometry *geo, const ViewPiece *p)
 {
+    lua_Integer key = 0;
+    if (geo->bounded && p->at.x >= 0 && p->at.x < 16 && p->at.y >= 0 && p->at.y < 16 &&
+        p->side >= -1 && p->side < MAX_SIDES && p->figure < FIG__COUNT)
+        key = 1 + ((((lua_Integer)(p->at.y * 16 + p->at.x) * (MAX_SIDES + 1) + p->side + 1) *
+                    FIG__COUNT + p->figure) * 4 +
+                   ((p->flags & VP_MASKED) ? 1 : 0) + ((p->flags & VP_MERGED) ? 2 : 0));
+    if (key) {
+        if (h->pieces_ref == LUA_NOREF) {
+            lua_newtable(L);
+            lua_createtable(L, 0, 4); /* [0]: the pieces' metatable */
+            lua_pushcfunction(L, piece_newindex);
+            lua_setfield(L, -2, "__newindex");
+            lua_pushboolean(L, 1);
+            lua_setfield(L, -2, HOUSE_RO);
+            lua_pushliteral(L, "locked");
+            lua_setfield(L, -2, "__metatable");
+            lua_rawseti(L, -2, 0);
+            h->pieces_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+        }
+        lua_rawgeti(L, LUA_REGISTRYINDEX, h->pieces_ref);
+        if (lua_rawgeti(L, -1, key) != LUA_TNIL) {
+            lua_remove(L, -2);
+            return;
+        }
+        lua_pop(L, 1);
+    }
+    push_strs(L, h);
+    int strs = lua_gettop(L);
     lua_createtable(L, 0, 7);
-    push_square(L, geo, p->at);
-    lua_setfield(L, -2, "square");
+    int t = lua_gettop(L);
+    push_square_cached(L, strs, geo, p->at);
+    set_str_key(L, t, strs, STR_SQUARE);
     lua_pushinteger(L, p->at.x);
-    lua_setfield(L, -2, "x");
+    set_str_key(L, t, strs, STR_X);
     lua_pushinteger(L, p->at.y);
-    lua_setfield(L, -2, "y");
+    set_str_key(L, t, strs, STR_Y);
     if (p->side >= 0) {
         lua_pushstring(L, game_side_name(h->g, p->side));
-        lua_setfield(L, -2, "side");
+        set_str_key(L, t, strs, STR_SIDE);
     }
-    char fig[2] = {figure_letter(p->figure), 0};
-    lua_pushstring(L, fig);
-    lua_setfield(L, -2, "figure");
+    if (p->figure < FIG__COUNT)
+        lua_rawgeti(L, strs, STR_FIG + p->figure);
+    else
+        lua_pushliteral(L, "");
+    set_str_key(L, t, strs, STR_FIGURE);
     if (p->flags & VP_MASKED) {
         lua_pushboolean(L, 1);
-        lua_setfield(L, -2, "masked");
+        set_str_key(L, t, strs, STR_MASKED);
     }
     if (p->flags & VP_MERGED) {
         lua_pushboolean(L, 1);
-        lua_setfield(L, -2, "merged");
+        set_str_key(L, t, strs, STR_MERGED);
+    }
+    lua_remove(L, strs);
+    if (key) { /* the cache is below the table */
+        lua_rawgeti(L, -2, 0);
+        lua_setmetatable(L, -2);
+        lua_pushvalue(L, -1);
+        lua_rawseti(L, -3, key);
+        lua_remove(L, -2);
     }
 }
 
@@ -2161,6 +2298,7 @@ House *house_load(const VariantOps *v, int nsides, const HouseSource *src, int n
     params_defaults(v, &h->scratch);
     sb_init(&h->log);
     sb_init(&h->tmp);
+    h->strs_ref = h->pieces_ref = LUA_NOREF;
     h->L = lua_newstate(house_alloc, h);
     if (!h->L) {
         err_set(e, "out of memory (the memory cap is too small for Lua)");
@@ -2270,13 +2408,19 @@ static int action_index(lua_State *L)
     default: break;
     }
     if (strcmp(key, "kind") == 0) {
-        lua_pushstring(L, action_kind_name(a->kind));
+        if (STR_KIND + a->kind < STR_CELL) {
+            push_strs(L, h);
+            lua_rawgeti(L, -1, STR_KIND + a->kind);
+        } else {
+            lua_pushstring(L, action_kind_name(a->kind));
+        }
     } else if (strcmp(key, "seat") == 0) {
         lua_pushstring(L, game_seat_name(h->g, a->seat));
     } else if (strcmp(key, "from") == 0 || strcmp(key, "to") == 0) {
         Geometry geo = house_geo(h);
+        push_strs(L, h);
         if (key[0] == 'f' ? from : to)
-            push_square(L, &geo, key[0] == 'f' ? a->from : a->to);
+            push_square_cached(L, lua_gettop(L), &geo, key[0] == 'f' ? a->from : a->to);
         else
             lua_pushnil(L);
     } else if (strcmp(key, "figure") == 0) {
