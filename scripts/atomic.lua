@@ -14,27 +14,30 @@
 -- three pieces at once, is refused as a whole and the capture with it.
 -- Adjacent Kings do not protect each other, and "exploding the enemy King"
 -- is a win declared by this rule, not a capture of the King.
-local function coords(square)
-  return square:byte(1) - 96, tonumber(square:sub(2))
-end
-
 local function name(f, r)
   return string.char(96 + f) .. r
 end
 
--- The (up to) eight squares around square.
-local function around(square)
-  local f, r = coords(square)
-  local t = {}
-  for df = -1, 1 do
-    for dr = -1, 1 do
-      local g, s = f + df, r + dr
-      if (df ~= 0 or dr ~= 0) and g >= 1 and g <= 8 and s >= 1 and s <= 8 then
-        t[#t + 1] = name(g, s)
+-- The (up to) eight squares around each square, made once at load (a
+-- veto and a reaction run at every node of a search: they look them up).
+local AROUND = {}
+for f = 1, 8 do
+  for r = 1, 8 do
+    local t = {}
+    for df = -1, 1 do
+      for dr = -1, 1 do
+        local g, s = f + df, r + dr
+        if (df ~= 0 or dr ~= 0) and g >= 1 and g <= 8 and s >= 1 and s <= 8 then
+          t[#t + 1] = name(g, s)
+        end
       end
     end
+    AROUND[name(f, r)] = t
   end
-  return t
+end
+
+local function around(square)
+  return AROUND[square]
 end
 
 -- Is this candidate (in the position before it) a capture?  A piece of the
@@ -89,8 +92,7 @@ rule {
   end,
   react = function(game, action)
     if action.kind ~= "move" then return end
-    local h = game:history()
-    local last = h[#h]
+    local last = game:history(-1) -- this move's entry alone: O(1) a ply
     if not last or not last.text:find("x", 1, true) then return end
     local mover = game:piece_at(action.to).side
     local blast, king = { action.to }, nil

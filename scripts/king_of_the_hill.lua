@@ -9,9 +9,11 @@ rule {
   description = "Bring your King to d4, d5, e4 or e5 and win at once.",
   variants = {"orthodox"},
   react = function(game, action)
-    if action.kind ~= "move" then return end
+    -- the square first: most moves end off the hill, and a reaction runs
+    -- at every node of a search
+    if action.kind ~= "move" or not hill[action.to] then return end
     local p = game:piece_at(action.to)
-    if p and p.figure == "K" and hill[action.to] then
+    if p and p.figure == "K" then
       game:finish(p.side, p.side .. "'s King reached the hill")
     end
   end,
