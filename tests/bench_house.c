@@ -3,9 +3,9 @@
  * perft 5 from the start, in one run: the fast path (no script), the
  * generic core path (legal/apply on blob copies, what a veto needs), a
  * script whose veto forbids nothing, and a realistic veto ("no queen moves
- * before move 5"); nodes/s and the ratios to the generic path.  Then
- * perft 4 with a reaction that does nothing: with a reaction, perft plays
- * through whole games (a game copy and game_apply per action), its price.
+ * before move 5"); nodes/s and the ratios to the generic path.  Then a
+ * reaction that does nothing: perft pushes every action it counts and
+ * runs the reaction in the push (issue 20 point 7), its price.
  *
  * Invariant: every count is checked (the no-op veto must give the plain
  * count; the realistic one the count the bench measured without scripts
@@ -37,7 +37,6 @@ static const char NOQUEEN[] =
 static const char NOREACT[] =
     "rule { name = 'no-op reaction', react = function(game, action) end }\n";
 
-#define START_4 197281ULL
 
 typedef struct Run {
     const char *name;
@@ -107,21 +106,18 @@ int main(void)
                depth, all[i]->name, all[i]->nodes, all[i]->seconds,
                (double)all[i]->nodes / all[i]->seconds / 1e6,
                generic.seconds / all[i]->seconds * (double)all[i]->nodes / (double)generic.nodes);
-    /* With a reaction, perft plays through whole games (a copy of the
-     * game per action, the reaction run): its price, at depth 4. */
-    Run generic4, react4;
-    int bad4 = run_script("generic core path, no script", NULL, 4, &generic4);
-    bad4 |= run_script("reaction that does nothing", NOREACT, 4, &react4);
-    bad4 |= generic4.nodes != START_4 || react4.nodes != START_4;
-    const Run *four[2] = {&generic4, &react4};
-    for (int i = 0; i < 2; i++)
-        printf("house orthodox perft 4, %-30s %9" PRIu64 " nodes in %6.3f s = %6.2f M nodes/s"
-               " (x%.3f of the generic path)\n",
-               four[i]->name, four[i]->nodes, four[i]->seconds,
-               (double)four[i]->nodes / four[i]->seconds / 1e6,
-               generic4.seconds / four[i]->seconds);
+    /* With a reaction, perft pushes every action it counts and runs the
+     * reaction in the push (issue 20 point 7: goal x0.1 of the generic
+     * path for a reaction that does nothing). */
+    Run react5;
+    int bad4 = run_script("reaction that does nothing", NOREACT, depth, &react5);
+    bad4 |= react5.nodes != START_5;
+    printf("house orthodox perft %d, %-30s %9" PRIu64 " nodes in %6.3f s = %6.2f M nodes/s"
+           " (x%.3f of the generic path; goal: at least x0.1)\n",
+           depth, react5.name, react5.nodes, react5.seconds,
+           (double)react5.nodes / react5.seconds / 1e6, generic.seconds / react5.seconds);
     if (bad || bad4)
-        printf("house bench: a count is WRONG (start perft 5 is %llu, 4 is %llu)\n",
-               (unsigned long long)START_5, (unsigned long long)START_4);
+        printf("house bench: a count is WRONG (start perft 5 is %llu)\n",
+               (unsigned long long)START_5);
     return bad || bad4;
 }
