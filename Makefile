@@ -39,10 +39,11 @@ CFLAGS  += -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Wshadow \
 LDFLAGS += $(SANFLAGS)
 LDLIBS  := $(PKG_LIBS) -lm
 
-LIB_SRC   := $(filter-out core/main.c,$(wildcard core/*.c)) $(wildcard variants/*/*.c)
+LIB_SRC   := $(filter-out core/cli/main.c,$(wildcard core/*.c core/*/*.c)) \
+             $(wildcard variants/*/*.c)
 LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o)
 LIB       := $(BUILD)/libchessvar.a
-MAIN_OBJ  := $(BUILD)/core/main.o
+MAIN_OBJ  := $(BUILD)/core/cli/main.o
 SUPPORT_SRC := $(wildcard tests/support/*.c)
 SUPPORT_OBJ := $(SUPPORT_SRC:%.c=$(BUILD)/%.o)
 TEST_SRC  := $(wildcard tests/test_*.c)

@@ -293,7 +293,7 @@ typedef struct VariantOps {
 
     /* ---- version 5 ---- */
     /* Optional, with hidden_info: the position as `seat` knows it, for the
-     * search bot's sampling (core/bot.h): the variant's position string
+     * search bot's sampling (core/lab/bot.h): the variant's position string
      * with every fact the seat may not know left open, in the variant's
      * own notation, and nothing else (twin games that differ only in what
      * the seat cannot know give the same text).  Empty when there is no

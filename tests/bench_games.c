@@ -5,7 +5,7 @@
  *   core  the legal list of the seat to act, an action drawn from it,
  *         game_apply (every rule, draw rules included, checked at every
  *         ply by the core's status);
- *   bot   the random bot (core/bot.h): the same, but through the seat's
+ *   bot   the random bot (core/lab/bot.h): the same, but through the seat's
  *         BotInput (its View, legal list and messages built each ply);
  *   playout  game_playout: the same draws, on a copy, without history
  *         texts or messages (the same games: tests/test_bot.c).
@@ -26,7 +26,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../core/bot.h"
+#include "../core/lab/bot.h"
 #include "../core/game.h"
 #include "support/testutil.h"
 

@@ -18,7 +18,7 @@
 #include <time.h>
 
 #include "../core/game.h"
-#include "../core/house.h"
+#include "../core/lua/house.h"
 #include "support/testutil.h"
 
 #define START_5 4865609ULL

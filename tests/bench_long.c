@@ -20,8 +20,8 @@
 #include <time.h>
 
 #include "../core/game.h"
-#include "../core/house.h"
-#include "../core/record.h"
+#include "../core/lua/house.h"
+#include "../core/record/record.h"
 #include "support/testutil.h"
 
 static const char *const CYCLE[] = {"Nf3", "Nf6", "Ng1", "Ng8"};

@@ -6,7 +6,7 @@
  * illegal one loses) and every end (mate, stalemate, the draw rules); a
  * game still going after MAX_PLIES plies is scored a draw.  Prints one
  * line per game, then the score with its 95% interval and the Elo
- * difference (core/stats.h; docs/EXPERIMENTS.md gives the method), and
+ * difference (core/lab/stats.h; docs/EXPERIMENTS.md gives the method), and
  * the depth chessvar's search reached on average (its info lines).
  *
  * CHESSVAR_UCI_GAMES sets the number of games (default 24, even).  Skips
@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 #include "../core/game.h"
-#include "../core/stats.h"
+#include "../core/lab/stats.h"
 
 #define MAX_PLIES 300
 #define MOVE_SECONDS 20

@@ -22,8 +22,8 @@
 #include <string.h>
 
 #include "../core/game.h"
-#include "../core/record.h"
-#include "../core/render.h"
+#include "../core/record/record.h"
+#include "../core/cli/render.h"
 #include "../variants/orthodox/bitboard.h"
 #include "../variants/orthodox/chess.h"
 #include "support/testutil.h"

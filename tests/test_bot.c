@@ -1,5 +1,5 @@
 /*
- * test_bot.c -- machine players (issue 12, core/bot.h): the random and
+ * test_bot.c -- machine players (issue 12, core/lab/bot.h): the random and
  * greedy bots play every variant and every seat to the end through the
  * legal list; the same seed gives the same game; greedy takes the
  * material and the win in front of it; a bot's choices depend only on
@@ -19,9 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/bot.h"
+#include "../core/lab/bot.h"
 #include "../core/game.h"
-#include "../core/house.h"
+#include "../core/lua/house.h"
 #include "support/testutil.h"
 
 static void assert_has(const char *text, const char *want)

@@ -20,7 +20,7 @@
 #include <cmocka.h>
 
 #include "../core/game.h"
-#include "../core/house.h"
+#include "../core/lua/house.h"
 #include "support/testutil.h"
 
 static void assert_has(const char *hay, const char *needle)

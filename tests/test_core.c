@@ -19,8 +19,8 @@
 #include <string.h>
 
 #include "../core/game.h"
-#include "../core/cli.h"
-#include "../core/render.h"
+#include "../core/cli/cli.h"
+#include "../core/cli/render.h"
 #include "../variants/orthodox/orthodox.h"
 #include "support/testutil.h"
 #include "support/toy_variant.h"

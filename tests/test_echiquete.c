@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "../core/game.h"
-#include "../core/record.h"
+#include "../core/record/record.h"
 #include "../variants/echiquete/echiquete.h"
 #include "support/testutil.h"
 

@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "../core/game.h"
-#include "../core/house.h"
+#include "../core/lua/house.h"
 #include "support/testutil.h"
 
 #define BUDGET 10000000L

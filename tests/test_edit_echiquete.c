@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "../core/game.h"
-#include "../core/house.h"
+#include "../core/lua/house.h"
 #include "support/testutil.h"
 
 /* An Échiqueté game (two seats) from pos (NULL: the start) whose reaction

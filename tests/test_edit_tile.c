@@ -25,7 +25,7 @@
 #include <string.h>
 
 #include "../core/game.h"
-#include "../core/house.h"
+#include "../core/lua/house.h"
 #include "../variants/tile/tile.h"
 #include "support/testutil.h"
 #include "support/tile_brute.h"

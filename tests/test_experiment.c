@@ -22,8 +22,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "../core/bot.h"
-#include "../core/experiment.h"
+#include "../core/lab/bot.h"
+#include "../core/lab/experiment.h"
 #include "../core/json.h"
 #include "support/testutil.h"
 

@@ -1,5 +1,5 @@
 /*
- * test_house.c -- house rules in Lua 5.4 (core/house.c, issue 11,
+ * test_house.c -- house rules in Lua 5.4 (core/lua/house.c, issue 11,
  * docs/HOUSE-RULES.md): each capability on a real game (HOUSE1
  * parameters, HOUSE2 values, HOUSE3 setup, HOUSE4 vetoes, HOUSE5
  * reactions, HOUSE6 inspection on every variant) and the hostile scripts
@@ -21,8 +21,8 @@
 #include <time.h>
 
 #include "../core/game.h"
-#include "../core/house.h"
-#include "../core/record.h"
+#include "../core/lua/house.h"
+#include "../core/record/record.h"
 #include "support/testutil.h"
 
 #define SMALL_BUDGET 200000L

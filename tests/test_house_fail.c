@@ -22,10 +22,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/bot.h"
-#include "../core/experiment.h"
+#include "../core/lab/bot.h"
+#include "../core/lab/experiment.h"
 #include "../core/game.h"
-#include "../core/house.h"
+#include "../core/lua/house.h"
 #include "support/testutil.h"
 
 #define SMALL_BUDGET 200000L

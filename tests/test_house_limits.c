@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "../core/game.h"
-#include "../core/house.h"
+#include "../core/lua/house.h"
 #include "support/testutil.h"
 
 #define TEST_MS 50L

@@ -15,9 +15,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../core/bot.h"
+#include "../core/lab/bot.h"
 #include "../core/game.h"
-#include "../core/house.h"
+#include "../core/lua/house.h"
 #include "support/testutil.h"
 
 /* A shipped script (or a text) loaded against orthodox chess, and a game

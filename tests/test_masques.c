@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "../core/game.h"
-#include "../core/record.h"
+#include "../core/record/record.h"
 #include "support/testutil.h"
 
 enum { W = 0, B = 1 };

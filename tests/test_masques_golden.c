@@ -24,10 +24,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/cli.h"
+#include "../core/cli/cli.h"
 #include "../core/game.h"
-#include "../core/record.h"
-#include "../core/render.h"
+#include "../core/record/record.h"
+#include "../core/cli/render.h"
 #include "support/testutil.h"
 
 #define GOLDEN_DIR "tests/data/masques"

@@ -29,9 +29,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/cli.h"
+#include "../core/cli/cli.h"
 #include "../core/game.h"
-#include "../core/render.h"
+#include "../core/cli/render.h"
 #include "support/testutil.h"
 
 #if TU_SANITIZED

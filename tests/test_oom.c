@@ -23,9 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/cli.h"
+#include "../core/cli/cli.h"
 #include "../core/game.h"
-#include "../core/record.h"
+#include "../core/record/record.h"
 #include "support/testutil.h"
 
 /* One game and the texts played into it, one operation after another. */

@@ -1,5 +1,5 @@
 /*
- * test_record.c -- game records (core/record.c, docs/RECORDS.md): saved
+ * test_record.c -- game records (core/record/record.c, docs/RECORDS.md): saved
  * games load back as the same game (orthodox ORTH-8 offers and resignation,
  * the toy variant's hidden secrets, choices, capture and takeover,
  * parameters and positions); every kind of corrupt record is an error
@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include "../core/game.h"
-#include "../core/record.h"
+#include "../core/record/record.h"
 #include "../variants/orthodox/orthodox.h"
 #include "support/testutil.h"
 #include "support/toy_variant.h"

@@ -21,8 +21,8 @@
 #include <unistd.h>
 
 #include "../core/game.h"
-#include "../core/house.h"
-#include "../core/record.h"
+#include "../core/lua/house.h"
+#include "../core/record/record.h"
 #include "../core/sha256.h"
 #include "support/testutil.h"
 

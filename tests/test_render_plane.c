@@ -21,9 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/cli.h"
+#include "../core/cli/cli.h"
 #include "../core/game.h"
-#include "../core/render.h"
+#include "../core/cli/render.h"
 #include "support/testutil.h"
 #include "support/toy_variant.h"
 

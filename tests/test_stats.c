@@ -1,5 +1,5 @@
 /*
- * test_stats.c -- core/stats.c against values worked out by hand (the
+ * test_stats.c -- core/lab/stats.c against values worked out by hand (the
  * arithmetic is in the comments) and published ones (Newcombe 1998's
  * examples of the Wilson interval and of his method 10 for a difference of
  * proportions).
@@ -15,7 +15,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../core/stats.h"
+#include "../core/lab/stats.h"
 
 #define NEAR(x, want, tol) assert_true(fabs((x) - (want)) < (tol))
 

@@ -19,7 +19,7 @@
 
 #include "support/testutil.h"
 #include "support/tile_doc.h"
-#include "../core/render.h"
+#include "../core/cli/render.h"
 
 #define TEXT 128
 

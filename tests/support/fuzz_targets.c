@@ -15,11 +15,11 @@
 #include <string.h>
 
 #include "fuzz_targets.h"
-#include "../../core/bot.h"
-#include "../../core/cli.h"
+#include "../../core/lab/bot.h"
+#include "../../core/cli/cli.h"
 #include "../../core/game.h"
-#include "../../core/house.h"
-#include "../../core/record.h"
+#include "../../core/lua/house.h"
+#include "../../core/record/record.h"
 #include "../../core/sha256.h"
 
 

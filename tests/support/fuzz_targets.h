@@ -21,11 +21,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Batch mode (core/cli.h, batch_*): byte 0 picks the variant and the
+/* Batch mode (core/cli/cli.h, batch_*): byte 0 picks the variant and the
  * output (JSON or text), byte 1 a few parameters, byte 2 the seed, byte 3
  * how often the costly checks run; the rest is command lines. */
 int fuzz_batch(const uint8_t *data, size_t size);
-/* Record text (core/record.h, record_load). */
+/* Record text (core/record/record.h, record_load). */
 int fuzz_record(const uint8_t *data, size_t size);
 /* Byte 0 picks the variant (and parameters), the rest is a position
  * string (GameConfig.position). */

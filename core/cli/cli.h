@@ -13,10 +13,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "game.h"
+#include "../game.h"
 #include "render.h"
-#include "util.h"
-#include "variant.h"
+#include "../util.h"
+#include "../variant.h"
 
 /* Exit statuses (docs/PROTOCOL.md, "Exit status"). */
 enum {

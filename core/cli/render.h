@@ -10,9 +10,9 @@
 #ifndef CHESSVAR_RENDER_H
 #define CHESSVAR_RENDER_H
 
-#include "action.h"
-#include "util.h"
-#include "variant.h"
+#include "../action.h"
+#include "../util.h"
+#include "../variant.h"
 
 /* Public names of the game's sides and seats ("white", "black"). */
 typedef struct RenderNames {

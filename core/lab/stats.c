@@ -1,5 +1,5 @@
 /*
- * stats.c -- intervals for experiments (core/stats.h).
+ * stats.c -- intervals for experiments (core/lab/stats.h).
  *
  * Invariant: pure functions of their arguments; no NaN escapes (every
  * division is guarded by the sample size).

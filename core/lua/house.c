@@ -1,7 +1,7 @@
 /*
  * house.c -- house rules: Lua 5.4 scripts loaded into a sandbox of their
  * own, giving the core parameters, a value table and the setup, veto and
- * react hooks (core/house.h, docs/HOUSE-RULES.md, notes: the contract).
+ * react hooks (core/lua/house.h, docs/HOUSE-RULES.md, notes: the contract).
  *
  * One lua_State per House, made with an allocator that refuses past the
  * House's memory cap.  Every entry from C runs inside one lua_pcall, so no

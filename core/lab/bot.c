@@ -1,6 +1,6 @@
 /*
  * bot.c -- machine players: the random, greedy and search levels
- * (core/bot.h).
+ * (core/lab/bot.h).
  *
  * Invariant: bot_choose reads only its BotInput.  A model game is built
  * from the View's position string, which a variant fills only when the

@@ -1,6 +1,6 @@
 /*
  * experiment.c -- playing the games of an experiment and reporting what
- * they show (core/experiment.h).  The statistics are core/stats.c's; the
+ * they show (core/lab/experiment.h).  The statistics are core/lab/stats.c's; the
  * methods are documented in docs/EXPERIMENTS.md.
  *
  * Invariant: the report, the JSON and the chart are functions of
@@ -68,7 +68,7 @@ int exp_play(const ExpInfo *x, long index, int set, Game *g, ExpGame *out, Error
             al_free(&l);
             return err_set(e, "out of memory");
         } else if (l.n > 0) {
-            /* the random bot's own draw (core/bot.h: uniform over the play
+            /* the random bot's own draw (core/lab/bot.h: uniform over the play
              * actions, which lead the seat's legal list) without building
              * its input: the same action for the same generator */
             out->choices += l.n;

@@ -20,8 +20,8 @@
 #ifndef CHESSVAR_RECORD_H
 #define CHESSVAR_RECORD_H
 
-#include "game.h"
-#include "util.h"
+#include "../game.h"
+#include "../util.h"
 
 /* Append the record of g to out.  0, or -1 if g cannot be written as a
  * record (an action whose text is empty or holds a line break); out may

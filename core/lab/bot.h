@@ -43,9 +43,9 @@
 #ifndef CHESSVAR_BOT_H
 #define CHESSVAR_BOT_H
 
-#include "game.h"
-#include "util.h"
-#include "variant.h"
+#include "../game.h"
+#include "../util.h"
+#include "../variant.h"
 
 enum BotLevel { BOT_RANDOM = 0, BOT_GREEDY = 1, BOT_SEARCH = 2, BOT__COUNT };
 

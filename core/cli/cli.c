@@ -7,7 +7,7 @@
  * before a game is started.  Errors go to stderr as "chessvar CMD: ...".
  */
 #include "cli.h"
-#include "house.h"
+#include "../lua/house.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "record.h"
+#include "../record/record.h"
 
 enum {
     OPT_FEN = 1 << 0,

@@ -29,9 +29,9 @@
 #include <editline/readline.h>
 
 #include "cli.h"
-#include "bot.h"
-#include "house.h"
-#include "record.h"
+#include "../lab/bot.h"
+#include "../lua/house.h"
+#include "../record/record.h"
 
 typedef struct Play {
     Game *g;

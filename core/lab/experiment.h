@@ -24,9 +24,9 @@
 #include <stdint.h>
 
 #include "bot.h"
-#include "game.h"
-#include "json.h"
-#include "util.h"
+#include "../game.h"
+#include "../json.h"
+#include "../util.h"
 
 #define EXP_MAX_SETS 2
 #define EXP_MAX_RULES 16

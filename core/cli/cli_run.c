@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bot.h"
+#include "../lab/bot.h"
 #include "cli.h"
-#include "record.h"
+#include "../record/record.h"
 
 struct Batch {
     Game *g;
@@ -251,7 +251,7 @@ static int cmd_as(Batch *b, const char *arg, Error *e)
 }
 
 /* `bot LEVEL`: a bot decides for the asking seat, from what that seat may
- * know (core/bot.h), and its action is answered like a typed one. */
+ * know (core/lab/bot.h), and its action is answered like a typed one. */
 static int cmd_bot(Batch *b, const char *arg, Error *e)
 {
     BotSpec spec;

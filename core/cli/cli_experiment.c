@@ -2,7 +2,7 @@
  * cli_experiment.c -- `chessvar experiment` and `chessvar merge`: many bot
  * games under one or two rule sets, played in one process or several,
  * whole or as one shard of a larger run, and the report of what they show
- * (core/experiment.h computes it; docs/EXPERIMENTS.md explains it).
+ * (core/lab/experiment.h computes it; docs/EXPERIMENTS.md explains it).
  *
  * Invariant: the games and the report depend only on the command line
  * (variant, rules, bots, seed, games), never on --jobs or --shard: game i
@@ -22,12 +22,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bot.h"
+#include "../lab/bot.h"
 #include "cli.h"
-#include "experiment.h"
-#include "house.h"
-#include "record.h"
-#include "sha256.h"
+#include "../lab/experiment.h"
+#include "../lua/house.h"
+#include "../record/record.h"
+#include "../sha256.h"
 
 #define DEFAULT_GAMES 100
 #define DEFAULT_MAX_PLIES 1000

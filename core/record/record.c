@@ -14,8 +14,8 @@
 /* realpath (a link is followed to the record it names) is XSI. */
 #define _XOPEN_SOURCE 700
 #include "record.h"
-#include "house.h"
-#include "sha256.h"
+#include "../lua/house.h"
+#include "../sha256.h"
 
 #include <errno.h>
 #include <fcntl.h>

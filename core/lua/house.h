@@ -14,7 +14,7 @@
  * parameters and values the scripts set.
  *
  * The texts are the game's, not the files': a record carries them, so a
- * game replays without the files (core/record.c).
+ * game replays without the files (core/record/record.c).
  *
  * Invariant: nothing a script does reaches a seat except through the
  * game's own channels (a veto's reason, a finished game's reason): print
@@ -25,10 +25,10 @@
 #define CHESSVAR_HOUSE_H
 
 #include <stddef.h>
-#include "game.h"
-#include "params.h"
-#include "util.h"
-#include "variant.h"
+#include "../game.h"
+#include "../params.h"
+#include "../util.h"
+#include "../variant.h"
 
 /* One script: the name it is known by (the file name as given) and its
  * text (any bytes; a binary chunk is refused). */

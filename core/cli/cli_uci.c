@@ -1,6 +1,6 @@
 /*
  * cli_uci.c -- `chessvar uci`: the UCI protocol for orthodox chess with
- * the search bot (core/bot.h), so chess GUIs and match tools can use it.
+ * the search bot (core/lab/bot.h), so chess GUIs and match tools can use it.
  *
  * Commands: uci (the id, the options, uciok), debug on|off, isready,
  * setoption name NAME value V, register, ucinewgame, position
@@ -41,7 +41,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bot.h"
+#include "../lab/bot.h"
 #include "cli.h"
 
 /* The longest line read, in characters (its newline not counted). */
