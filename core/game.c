@@ -1733,7 +1733,8 @@ static void pop_reacted(Game *g)
     g->offer_agreed = p->offer_agreed;
     g->rng = p->rng;
     g->nvars = p->nvars;
-    memcpy(g->vars, g->pushvars + p->var_at, (size_t)p->nvars * sizeof *g->vars);
+    if (p->nvars) /* pushvars is NULL until a value was kept */
+        memcpy(g->vars, g->pushvars + p->var_at, (size_t)p->nvars * sizeof *g->vars);
     g->npushvars = p->var_at;
 }
 
