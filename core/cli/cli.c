@@ -43,7 +43,8 @@ enum {
     OPT_SAVE_GAMES = 1 << 20,
     OPT_COMPARE = 1 << 21,
     OPT_TRUST_RULES = 1 << 22,
-    OPT_HOOK_MS = 1 << 23
+    OPT_HOOK_MS = 1 << 23,
+    OPT_HOOK_GAME_MS = 1 << 24
 };
 
 typedef struct OptionDef {
@@ -90,6 +91,9 @@ static const OptionDef OPTIONS[] = {
                                             "(play --load replays it)"},
     {"--hook-ms", OPT_HOOK_MS, "MS", "wall time of one house-rule hook call (1 .. 600000; "
                                      "default 1000)"},
+    {"--hook-game-ms", OPT_HOOK_GAME_MS, "MS", "wall time of all of one game's house-rule "
+                                               "hook calls together (1 .. 86400000; "
+                                               "default 300000)"},
     {"--compare", OPT_COMPARE, NULL, "the --rules and --param after it make a second "
                                      "rule set, B, played on the same seeds"},
 };
@@ -116,7 +120,7 @@ static int cmd_check(const CliOptions *o);
 
 #define GAME_OPTS \
     (OPT_FEN | OPT_SEED | OPT_LOAD | OPT_PARAM | OPT_SIDES | OPT_SEATS | OPT_RULES | \
-     OPT_TRUST_RULES | OPT_HOOK_MS)
+     OPT_TRUST_RULES | OPT_HOOK_MS | OPT_HOOK_GAME_MS)
 
 static const CommandDef COMMANDS[] = {
     {"menu", "[--ascii] [--seed N] [--bottom SIDE]", OPT_ASCII | OPT_SEED | OPT_BOTTOM,
@@ -153,7 +157,8 @@ static const CommandDef COMMANDS[] = {
      "[movetime MS] [wtime MS btime MS winc MS binc MS movestogo N] [mate N]\n"
      "[searchmoves M...] [infinite] [ponder], stop, ponderhit, quit; an info\n"
      "line per search depth; input is read while it thinks.  docs/BOTS.md.", cli_uci},
-    {"check", "FILE... [--variant NAME] [--hook-ms MS]", OPT_VARIANT | OPT_HOOK_MS,
+    {"check", "FILE... [--variant NAME] [--hook-ms MS] [--hook-game-ms MS]",
+     OPT_VARIANT | OPT_HOOK_MS | OPT_HOOK_GAME_MS,
      VARIANT_NONE,
      "check house-rule scripts without playing",
      "Loads each script against the variant (orthodox unless --variant says),\n"
@@ -194,7 +199,7 @@ static const CommandDef COMMANDS[] = {
                    "                   [--compare [--rules FILE]... [--param NAME=VALUE]...]",
      OPT_FEN | OPT_SEED | OPT_PARAM | OPT_SIDES | OPT_SEATS | OPT_RULES | OPT_BOT | OPT_JSON |
          OPT_GAMES | OPT_JOBS | OPT_MAX_PLIES | OPT_SHARD | OPT_SVG | OPT_SAVE_GAMES |
-         OPT_COMPARE | OPT_HOOK_MS,
+         OPT_COMPARE | OPT_HOOK_MS | OPT_HOOK_GAME_MS,
      VARIANT_REQUIRED,
      "play many bot games and report what the rules do (wins, draws, length)",
      "Seats without --bot are played by the random bot; the players rotate\n"
@@ -445,6 +450,12 @@ static int option_value(const CommandDef *c, const OptionDef *d,
             return usage_error(c->name, "--hook-ms %s: milliseconds from 1 to 600000", val);
         house_set_default_ms(n);
         break;
+    case OPT_HOOK_GAME_MS: /* issue 20 point 2: a game's hook calls together */
+        if (parse_int(val, 1, 86400000, &n))
+            return usage_error(c->name, "--hook-game-ms %s: milliseconds from 1 to "
+                                        "86400000", val);
+        house_set_default_game_ms(n);
+        break;
     case OPT_DELAY:
         if (parse_int(val, 0, 60000, &o->delay_ms))
             return usage_error(c->name, "--delay %s: milliseconds from 0 to 60000", val);
@@ -679,6 +690,7 @@ static int cli_dispatch(int argc, char **argv, const char **name)
     memset(&o, 0, sizeof o);
     o.depth = -1;
     house_set_default_ms(0); /* until --hook-ms says otherwise */
+    house_set_default_game_ms(0); /* and --hook-game-ms */
     const CommandDef *c;
     int first = 2;
     if (argc < 2) {

@@ -1494,6 +1494,8 @@ static Game *game_again(const Game *g, Error *e)
 {
     GameConfig c = *game_config(g);
     GameHooks k = game_hooks(g);
+    if (house_of(g)) /* a new game: its hooks' total time budget is whole */
+        house_new_game(house_of(g));
     c.seed = cli_fresh_seed();
     if (game_setup_made(g))
         c.position = NULL;

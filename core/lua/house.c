@@ -21,6 +21,7 @@
 #include <lauxlib.h>
 #include <lua.h>
 #include <lualib.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +43,12 @@
  * no string is long enough for one instruction on it (==, upper, ..) to
  * run for long. */
 #define HOUSE_DEFAULT_MS 1000L     /* wall milliseconds per hook call */
+/* ... and a game's calls together (the game, its copies and every bot's
+ * look-ahead in it share its House): 300 s, far above what any rule that
+ * plays pays in a game (a search bot's 1,000-ply game with atomic
+ * captures spends a few seconds), so only a script slow at every call
+ * meets it, and a game ends in minutes whatever its scripts do. */
+#define HOUSE_DEFAULT_GAME_MS 300000L
 #define HOUSE_STRING_MAX ((size_t)1 << 20) /* bytes of one string */
 #define HOUSE_BIG_ALLOC 65536      /* an allocation this large checks the clock */
 /* Issue 20 point 1: Lua 5.4.4 runs the __close handlers of a coroutine
@@ -62,6 +69,17 @@
 enum { HOOK_LOAD, HOOK_SETUP, HOOK_VETO, HOOK_REACT, HOOK_CLOSE, HOOK_START };
 static const char *const HOOK_NAMES[] = {"load", "setup", "veto", "react", "close", "start"};
 
+/* Keys no script can make (light userdata), in the metatables of the
+ * sandbox's read-only views: HOUSE_RO gives the store behind one (or
+ * true), HOUSE_FROZEN marks a table frozen after loading and gives the
+ * metatable it had (or false). */
+static const char house_ro_key, house_frozen_key;
+#define HOUSE_RO ((const void *)&house_ro_key)
+#define HOUSE_FROZEN ((const void *)&house_frozen_key)
+/* What every refused write of state says (issue 20 point 4). */
+#define NO_STATE "a house rule keeps no state between calls (keep it in the game " \
+                 "with game:set, or derive it from game:history())"
+
 typedef struct Script {
     char *name;
     char *title, *desc;
@@ -71,6 +89,10 @@ typedef struct Script {
     int ruled;                  /* rule{} was called */
     char **assigns;             /* "NAME=VALUE" in the order met */
     int nassigns;
+    /* Issue 20 point 4: the upvalues its hooks reach, as they were once it
+     * loaded (closure, index, value triples), checked after every call. */
+    int ups_ref, nups;
+    int *upn;                   /* each one's index in its closure */
 } Script;
 
 struct House {
@@ -89,6 +111,12 @@ struct House {
     const char *limit;          /* the limit exceeded: what the call fails with */
     char where[128];            /* "file:line: " where it was met, if known */
     long call_ms;               /* wall milliseconds per call */
+    long game_ms;               /* wall milliseconds of a game's calls together */
+    long long game_ns;          /* spent by this game's calls so far */
+    int game_deadline;          /* the call's deadline is the game's */
+    long long game_left;        /* of the game's total when the call began */
+    struct timespec started;    /* the call's first check (0: none) */
+    char game_limit[96];        /* the game's budget exceeded, in words */
     struct timespec deadline;   /* of the call in progress */
     int deadline_due;           /* ... to be set at its first check */
     unsigned ticks;             /* allocations since the clock was read */
@@ -108,6 +136,15 @@ struct House {
     char refusal[400];
     int has_refusal, refused;
     StrBuf log;
+    /* Issue 20 point 4: each call's number (a coroutine may be resumed
+     * only in the call that made it), the registry's table of where each
+     * coroutine was made, the names tostring gives tables, functions and
+     * threads in the call ids_serial (a count, never an address), and the
+     * frozen tables' stores (a store -> its table). */
+    unsigned serial, ids_serial, mts_serial;
+    int born_ref, ids_ref, frozen_ref;
+    int mts_ref;                /* the metatables setmetatable gave in call mts_serial */
+    long ids_next;
     /* The call in progress. */
     int hook, cur;
     Game *mg;                   /* setup, react: the game, writable */
@@ -131,10 +168,21 @@ struct House {
 /* ---- Memory, time and the instruction budget ------------------------- */
 
 static long house_default_ms = HOUSE_DEFAULT_MS;
+static long house_default_game_ms = HOUSE_DEFAULT_GAME_MS;
 
 void house_set_default_ms(long ms)
 {
     house_default_ms = ms > 0 ? ms : HOUSE_DEFAULT_MS;
+}
+
+void house_set_default_game_ms(long ms)
+{
+    house_default_game_ms = ms > 0 ? ms : HOUSE_DEFAULT_GAME_MS;
+}
+
+void house_new_game(House *h)
+{
+    h->game_ns = 0;
 }
 
 static const char LIMIT_INSTRUCTIONS[] = "instruction budget exceeded";
@@ -172,11 +220,26 @@ static int house_late(House *h)
          * budget and a little; and a call too short to be checked at all
          * (most are) never reads the clock (issue 20 point 7). */
         h->deadline_due = 0;
-        if (clock_gettime(HOUSE_CLOCK, &h->deadline))
+        h->started.tv_sec = 0;
+        if (clock_gettime(HOUSE_CLOCK, &h->deadline)) {
             h->deadline.tv_sec = 0;
-        else {
-            h->deadline.tv_sec += h->call_ms / 1000;
-            h->deadline.tv_nsec += (h->call_ms % 1000) * 1000000L;
+        } else {
+            /* its own budget, or what is left of the game's (issue 20
+             * point 2): a game already past it fails at once */
+            h->started = h->deadline;
+            long long allow = (long long)h->call_ms * 1000000LL;
+            if (h->game_left < allow) {
+                h->game_deadline = 1;
+                if (h->game_left <= 0) {
+                    house_exceed(h, h->game_limit);
+                    if (h->L)
+                        lua_sethook(h->L, house_hook, LUA_MASKCOUNT, 1);
+                    return 1;
+                }
+                allow = h->game_left;
+            }
+            h->deadline.tv_sec += (time_t)(allow / 1000000000LL);
+            h->deadline.tv_nsec += (long)(allow % 1000000000LL);
             if (h->deadline.tv_nsec >= 1000000000L) {
                 h->deadline.tv_sec++;
                 h->deadline.tv_nsec -= 1000000000L;
@@ -189,7 +252,7 @@ static int house_late(House *h)
     if (ts.tv_sec < h->deadline.tv_sec ||
         (ts.tv_sec == h->deadline.tv_sec && ts.tv_nsec < h->deadline.tv_nsec))
         return 0;
-    house_exceed(h, LIMIT_TIME);
+    house_exceed(h, h->game_deadline ? h->game_limit : LIMIT_TIME);
     /* Met in the allocator or in C, the count hook of the main thread
      * fails the call at its next instruction, not 1000 later (a
      * coroutine's does within its grain). */
@@ -297,6 +360,26 @@ static void house_fail(House *h, int script, const char *msg)
     h->has_err = 1;
 }
 
+static int ups_restore(House *h, int script, int report);
+
+/* Has a metatable given in this call a __mode field now? */
+static int mts_weak(House *h)
+{
+    lua_State *L = h->L;
+    int weak = 0;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, h->mts_ref);
+    lua_pushnil(L);
+    while (!weak && lua_next(L, -2)) {
+        lua_pop(L, 1);
+        lua_pushliteral(L, "__mode");
+        weak = lua_type(L, -2) == LUA_TTABLE && lua_rawget(L, -2) != LUA_TNIL;
+        lua_pop(L, 1);
+    }
+    lua_settop(L, lua_gettop(L) - (weak ? 2 : 1));
+    return weak;
+}
+static void where_defined(lua_State *L, int idx, char *buf, size_t n);
+
 /* Run fn(L) with arg as its one argument, in protected mode, against a
  * fresh budget.  0, or -1 with the House's error set. */
 static int house_call(House *h, int hook, int script, int nargs);
@@ -320,11 +403,40 @@ static int house_call(House *h, int hook, int script, int nargs)
     h->where[0] = 0;
     h->close_depth = h->edits = 0;
     h->has_refusal = h->refused = 0;
+    h->serial++;
+    /* issue 20 point 2: what is left of the game's total, for the
+     * deadline set at the call's first check (house_late) */
+    h->game_left = hook != HOOK_LOAD ? (long long)h->game_ms * 1000000LL - h->game_ns
+                                     : LLONG_MAX;
+    h->game_deadline = 0;
     h->deadline.tv_sec = 0;
     h->deadline_due = 1;
     if (lua_gethookcount(L) != HOUSE_GRAIN || lua_gethook(L) != house_hook)
         lua_sethook(L, house_hook, LUA_MASKCOUNT, HOUSE_GRAIN);
     int rc = lua_pcall(L, nargs, 0, 0);
+    /* issue 20 point 4: no weak table, and what the script made while
+     * loading is as it was (a changed upvalue gets its value back) */
+    int ok = rc == LUA_OK && !h->exceeded, broke = 0;
+    if (ok && h->mts_ref != LUA_NOREF && h->mts_serial == h->serial && mts_weak(h)) {
+        house_fail(h, script, "a metatable got a __mode field after setmetatable: weak "
+                              "tables are not allowed in house rules (what a weak table "
+                              "loses depends on when the collector runs, which differs "
+                              "from run to run)");
+        broke = 1;
+    }
+    if (hook != HOOK_LOAD && script >= 0 && h->s[script].nups &&
+        ups_restore(h, script, ok && !broke))
+        broke = 1;
+    /* the game's total counts each call long enough to have been checked,
+     * from its first check (a shorter one reads no clock: its time is that
+     * of fewer than HOUSE_GRAIN instructions) */
+    struct timespec t1;
+    if (hook != HOOK_LOAD && !h->deadline_due && h->started.tv_sec &&
+        clock_gettime(HOUSE_CLOCK, &t1) == 0)
+        h->game_ns += (long long)(t1.tv_sec - h->started.tv_sec) * 1000000000LL +
+                      (t1.tv_nsec - h->started.tv_nsec);
+    if (broke)
+        return -1;
     if (rc == LUA_OK && !h->exceeded)
         return 0;
     char msg[sizeof h->refusal] = "the script broke a limit";
@@ -601,16 +713,62 @@ static void lib_sized(lua_State *L, const char *name)
     lua_setfield(L, -2, name);
 }
 
+static int frozen_mt(lua_State *L, int idx);
+static int raw_target(lua_State *L, int idx);
+
+/* Note the metatable at idx as given in this call: a __mode added to it
+ * later in the call fails the call (mts_weak). */
+static void mts_note(lua_State *L, int idx)
+{
+    House *h = lua_house(L);
+    if (h->mts_ref == LUA_NOREF || h->mts_serial != h->serial) {
+        luaL_unref(L, LUA_REGISTRYINDEX, h->mts_ref);
+        h->mts_ref = LUA_NOREF;
+        lua_newtable(L);
+        h->mts_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+        h->mts_serial = h->serial;
+    }
+    lua_rawgeti(L, LUA_REGISTRYINDEX, h->mts_ref);
+    lua_pushvalue(L, idx);
+    lua_pushboolean(L, 1);
+    lua_rawset(L, -3);
+    lua_pop(L, 1);
+}
+
+static void co_born(lua_State *L, int idx);
+static void co_check(lua_State *L, int idx, const char *fn);
+static int sb_cowrapped(lua_State *L);
+
 /* setmetatable: a __gc metamethod runs with hooks off (no budget could
- * stop it), so a metatable holding one is refused. */
+ * stop it), so a metatable holding one is refused; so is __mode (issue
+ * 20 point 4: when a weak table loses an entry depends on when the
+ * collector runs, which no game decides).  A table frozen after loading
+ * keeps its metatable; a frozen table given as a metatable gives its
+ * contents (its store: Lua reads metamethods raw). */
 static int sb_setmetatable(lua_State *L)
 {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    if (frozen_mt(L, 1))
+        return luaL_error(L, "setmetatable: the table was made while the script loaded, "
+                          "and " NO_STATE);
     if (lua_type(L, 2) == LUA_TTABLE) {
+        if (frozen_mt(L, 2)) {
+            lua_pop(L, 1);
+            if (raw_target(L, 2))
+                lua_replace(L, 2);
+        }
         lua_pushliteral(L, "__gc");
         if (lua_rawget(L, 2) != LUA_TNIL)
             return luaL_error(L, "setmetatable: __gc metamethods are not allowed "
                               "in house rules (a finalizer cannot be interrupted)");
         lua_pop(L, 1);
+        lua_pushliteral(L, "__mode");
+        if (lua_rawget(L, 2) != LUA_TNIL)
+            return luaL_error(L, "setmetatable: __mode (weak tables) is not allowed in "
+                              "house rules (what a weak table loses depends on when the "
+                              "collector runs, which differs from run to run)");
+        lua_pop(L, 1);
+        mts_note(L, 2);
     }
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_insert(L, 1);
@@ -702,6 +860,7 @@ static int sb_coclose(lua_State *L)
         lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
         return lua_gettop(L);
     }
+    co_check(L, 1, "coroutine.close");
     if (close_guarded(L, co) == LUA_OK) {
         lua_pushboolean(L, 1);
         return 1;
@@ -712,7 +871,9 @@ static int sb_coclose(lua_State *L)
 }
 
 /* coroutine.create / wrap: the new thread gets the count hook (threads
- * inherit it anyway; this keeps it true if that ever changes). */
+ * inherit it anyway; this keeps it true if that ever changes) and is
+ * noted as this call's (issue 20 point 4: it may be resumed in this call
+ * only); wrap's function checks that at each call. */
 static int sb_cocreate(lua_State *L)
 {
     int wrap = lua_toboolean(L, lua_upvalueindex(2));
@@ -724,10 +885,15 @@ static int sb_cocreate(lua_State *L)
         co = lua_tothread(L, -1);
     else if (lua_getupvalue(L, -1, 1)) {
         co = lua_tothread(L, -1);
-        lua_pop(L, 1);
+        if (co) {
+            co_born(L, -1);
+            lua_pushcclosure(L, sb_cowrapped, 2);
+        }
     }
     if (!co)
         return luaL_error(L, "coroutine: no thread was made");
+    if (!wrap)
+        co_born(L, -1);
     lua_sethook(co, house_hook, LUA_MASKCOUNT, HOUSE_GRAIN);
     return 1;
 }
@@ -802,6 +968,8 @@ static int sb_randomseed(lua_State *L)
                       "game's seeded generator");
 }
 
+static void push_name(lua_State *L, int idx);
+
 /* print: into the log; once the log is full, at once (issue 20 point 2:
  * it used to search the whole log for its mark at every argument). */
 static int sb_print(lua_State *L)
@@ -813,7 +981,8 @@ static int sb_print(lua_State *L)
     house_charge(L, n);
     for (int i = 1; i <= n; i++) {
         size_t len;
-        const char *s = luaL_tolstring(L, i, &len);
+        push_name(L, i);
+        const char *s = lua_tolstring(L, -1, &len);
         if (h->log.len + len + 2 > HOUSE_LOG_MAX) {
             sb_puts(&h->log, "[log full]\n");
             h->log_full = 1;
@@ -888,6 +1057,8 @@ static int key_cmp(const void *pa, const void *pb)
     }
 }
 
+static void table_contents(lua_State *L, int idx);
+
 /* Push the keys of the table at idx (absolute), sorted, as a list; n gets
  * how many. */
 static void sorted_keys(lua_State *L, int idx, lua_Integer *nout)
@@ -948,6 +1119,8 @@ static int sb_next(lua_State *L)
 {
     luaL_checktype(L, 1, LUA_TTABLE);
     lua_settop(L, 2);
+    table_contents(L, 1); /* a view's store (issue 20 point 4) */
+    lua_replace(L, 1);
     lua_Integer n;
     sorted_keys(L, 1, &n);
     lua_Integer at = 0;
@@ -973,8 +1146,9 @@ static int sb_next(lua_State *L)
     return 1;
 }
 
-/* pairs' iterator: upvalues the sorted keys and the place reached; a key
- * whose value was cleared during the walk is passed over. */
+/* pairs' iterator: upvalues the sorted keys, the place reached and the
+ * table's contents (a view's store); a key whose value was cleared
+ * during the walk is passed over. */
 static int sb_pairs_step(lua_State *L)
 {
     lua_Integer at = lua_tointeger(L, lua_upvalueindex(2));
@@ -983,7 +1157,7 @@ static int sb_pairs_step(lua_State *L)
         if (lua_rawgeti(L, lua_upvalueindex(1), at) == LUA_TNIL)
             break;
         lua_pushvalue(L, -1);
-        if (lua_rawget(L, 1) != LUA_TNIL) {
+        if (lua_rawget(L, lua_upvalueindex(3)) != LUA_TNIL) {
             lua_pushinteger(L, at);
             lua_replace(L, lua_upvalueindex(2));
             return 2;
@@ -1006,10 +1180,12 @@ static int sb_pairs(lua_State *L)
     }
     luaL_checktype(L, 1, LUA_TTABLE);
     lua_settop(L, 1);
+    table_contents(L, 1);
     lua_Integer n;
-    sorted_keys(L, 1, &n);
+    sorted_keys(L, 2, &n);
     lua_pushinteger(L, 0);
-    lua_pushcclosure(L, sb_pairs_step, 2);
+    lua_pushvalue(L, 2);
+    lua_pushcclosure(L, sb_pairs_step, 3);
     lua_pushvalue(L, 1);
     lua_pushnil(L);
     return 3;
@@ -1024,7 +1200,6 @@ static int sb_pairs(lua_State *L)
  * rawset on the globals or on the action table, is an error naming the
  * global.  (Upvalues and the tables a script made while loading stay
  * writable: see docs/HOUSE-RULES.md, "Open points".) */
-#define HOUSE_RO "__house_ro" /* in a protected metatable: the store, or true */
 
 static int sb_envset(lua_State *L)
 {
@@ -1058,7 +1233,7 @@ static int raw_target(lua_State *L, int idx)
 {
     if (!lua_getmetatable(L, idx))
         return 0;
-    int ty = lua_getfield(L, -1, HOUSE_RO);
+    int ty = lua_rawgetp(L, -1, HOUSE_RO);
     lua_remove(L, -2);
     if (ty == LUA_TNIL) {
         lua_pop(L, 1);
@@ -1079,12 +1254,20 @@ static int sb_rawget(lua_State *L)
     return 1;
 }
 
+static const char *key_words(lua_State *L, int idx, char *buf, size_t n);
+
 static int sb_rawset(lua_State *L)
 {
     luaL_checktype(L, 1, LUA_TTABLE);
     luaL_checkany(L, 2);
     luaL_checkany(L, 3);
     lua_settop(L, 3);
+    if (frozen_mt(L, 1)) {
+        char key[80];
+        return luaL_error(L, "rawset: the table's field %s cannot be set in a hook: the "
+                          "table was made while the script loaded, and " NO_STATE,
+                          key_words(L, 2, key, sizeof key));
+    }
     if (raw_target(L, 1)) {
         if (lua_type(L, -1) != LUA_TTABLE || lua_house(L)->hook != HOOK_LOAD)
             return luaL_error(L, "rawset: %s cannot be written in a hook: a house rule "
@@ -1117,13 +1300,513 @@ static void env_guard(lua_State *L, House *h)
     lua_pushcclosure(L, sb_envpairs, 1);
     lua_setfield(L, -2, "__pairs");
     lua_pushvalue(L, store);
-    lua_setfield(L, -2, HOUSE_RO);
+    lua_rawsetp(L, -2, HOUSE_RO);
     lua_pushliteral(L, "locked");
     lua_setfield(L, -2, "__metatable");
     lua_setmetatable(L, -2);
     lua_pushvalue(L, -1);
     lua_setfield(L, store, "_G");
     lua_remove(L, store);
+}
+
+/* ---- The sandbox: what a script made while loading is frozen ---------
+ * (issue 20 point 4.)  A hook may read what its script built while it
+ * loaded -- tables of squares, helper functions, counters' start values --
+ * but writing it would carry state from one call to the next, past the
+ * game it belongs to (an experiment's next game, an action taken back, a
+ * bot's look-ahead, a record replayed).  So once every script has loaded,
+ * each table its hooks can reach (through globals, upvalues, other
+ * tables, metatables) becomes a read-only view of a hidden store that
+ * holds its contents: reads, #, pairs, next, ipairs, rawget and the
+ * table library see the contents, a write is refused.  A table keeps its
+ * identity (a key stays a key), so the script cannot tell, except that
+ * writing fails.  Each upvalue the hooks reach is remembered with its
+ * value and checked after every call: one that changed fails the call and
+ * gets its value back.  A coroutine made while loading cannot be resumed
+ * or closed in a hook (coroutine.resume, wrap, close below).  Tables,
+ * functions and coroutines made within a call are the script's own. */
+
+/* The name of key idx for a message: 'name', [3], or its type. */
+static const char *key_words(lua_State *L, int idx, char *buf, size_t n)
+{
+    if (lua_type(L, idx) == LUA_TSTRING)
+        snprintf(buf, n, "'%s'", lua_tostring(L, idx));
+    else if (lua_type(L, idx) == LUA_TNUMBER && lua_isinteger(L, idx))
+        snprintf(buf, n, "[%lld]", (long long)lua_tointeger(L, idx));
+    else
+        snprintf(buf, n, "a key of type %s", luaL_typename(L, idx));
+    return buf;
+}
+
+static int sb_frozen_newindex(lua_State *L)
+{
+    char key[80];
+    return luaL_error(L, "the table's field %s cannot be set in a hook: the table was "
+                      "made while the script loaded, and %s",
+                      key_words(L, 2, key, sizeof key), NO_STATE);
+}
+
+/* #t of a frozen table: its store's (upvalue 1). */
+static int sb_frozen_len(lua_State *L)
+{
+    lua_pushinteger(L, (lua_Integer)lua_rawlen(L, lua_upvalueindex(1)));
+    return 1;
+}
+
+/* A frozen table's store's __index, where the table had a function:
+ * the function (upvalue 1) called with the table (upvalue 2), never with
+ * the store. */
+static int sb_frozen_index(lua_State *L)
+{
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_pushvalue(L, lua_upvalueindex(2));
+    lua_pushvalue(L, 2);
+    lua_call(L, 2, 1);
+    return 1;
+}
+
+/* The frozen table at idx's metatable's HOUSE_FROZEN field (its original
+ * metatable, or false) pushed, or 0 (nothing pushed) if it is not frozen. */
+static int frozen_mt(lua_State *L, int idx)
+{
+    if (!lua_getmetatable(L, idx))
+        return 0;
+    if (lua_rawgetp(L, -1, HOUSE_FROZEN) == LUA_TNIL) {
+        lua_pop(L, 2);
+        return 0;
+    }
+    lua_remove(L, -2);
+    return 1;
+}
+
+/* The contents of table idx, as a table pushed: its store if it is a
+ * view (frozen, or the globals), else itself. */
+static void table_contents(lua_State *L, int idx)
+{
+    idx = lua_absindex(L, idx);
+    if (raw_target(L, idx)) {
+        if (lua_type(L, -1) == LUA_TTABLE)
+            return;
+        lua_pop(L, 1);
+    }
+    lua_pushvalue(L, idx);
+}
+
+/* Queue value idx for the walk (queue at q, *qn entries). */
+static void walk_push(lua_State *L, int q, lua_Integer *qn, int idx)
+{
+    int ty = lua_type(L, idx);
+    if (ty != LUA_TTABLE && ty != LUA_TFUNCTION)
+        return;
+    lua_pushvalue(L, idx);
+    lua_rawseti(L, q, ++*qn);
+}
+
+/* Freeze table t (absolute index; its metatable is none of the sandbox's
+ * own views), queueing what it holds. */
+static void freeze_table(lua_State *L, House *h, int t, int q, lua_Integer *qn)
+{
+    int base = lua_gettop(L);
+    int m = 0;
+    if (lua_getmetatable(L, t)) {
+        m = lua_gettop(L);
+        walk_push(L, q, qn, m);
+        table_contents(L, m);
+    } else {
+        lua_pushnil(L);
+    }
+    int mc = lua_gettop(L); /* the metatable's contents, or nil */
+    lua_newtable(L);
+    int st = lua_gettop(L);
+    lua_Integer n = 0;
+    lua_pushnil(L);
+    while (lua_next(L, t)) {
+        walk_push(L, q, qn, -2);
+        walk_push(L, q, qn, -1);
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_rawset(L, st);
+        n++;
+    }
+    house_charge(L, 2.0 * (double)n);
+    lua_pushnil(L);
+    while (lua_next(L, st)) {
+        lua_pop(L, 1);
+        lua_pushvalue(L, -1);
+        lua_pushnil(L);
+        lua_rawset(L, t);
+    }
+    lua_newtable(L);
+    int fm = lua_gettop(L);
+    if (m) { /* its metamethods, but no finalizer, weakness or protection */
+        lua_pushnil(L);
+        while (lua_next(L, mc)) {
+            const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "";
+            if (!strcmp(k, "__gc") || !strcmp(k, "__mode") || !strcmp(k, "__metatable")) {
+                lua_pop(L, 1);
+                continue;
+            }
+            lua_pushvalue(L, -2);
+            lua_insert(L, -2);
+            lua_rawset(L, fm);
+        }
+    }
+    int ity = lua_getfield(L, fm, "__index");
+    if (ity != LUA_TNIL) { /* what the store lacks, the old __index gives */
+        lua_createtable(L, 0, 1);
+        if (ity == LUA_TFUNCTION) {
+            lua_pushvalue(L, -2);
+            lua_pushvalue(L, t);
+            lua_pushcclosure(L, sb_frozen_index, 2);
+        } else {
+            lua_pushvalue(L, -2);
+        }
+        lua_setfield(L, -2, "__index");
+        lua_setmetatable(L, st);
+    }
+    lua_pop(L, 1);
+    lua_pushvalue(L, st);
+    lua_setfield(L, fm, "__index");
+    lua_pushcfunction(L, sb_frozen_newindex);
+    lua_setfield(L, fm, "__newindex");
+    if (lua_getfield(L, fm, "__len") == LUA_TNIL) {
+        lua_pushvalue(L, st);
+        lua_pushcclosure(L, sb_frozen_len, 1);
+        lua_setfield(L, fm, "__len");
+    }
+    lua_pop(L, 1);
+    lua_pushvalue(L, st);
+    lua_rawsetp(L, fm, HOUSE_RO);
+    if (m)
+        lua_pushvalue(L, m);
+    else
+        lua_pushboolean(L, 0);
+    lua_rawsetp(L, fm, HOUSE_FROZEN);
+    lua_pushliteral(L, "frozen"); /* Lua's setmetatable refuses to replace it */
+    lua_setfield(L, fm, "__metatable");
+    lua_setmetatable(L, t);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, h->frozen_ref); /* store -> table */
+    lua_pushvalue(L, st);
+    lua_pushvalue(L, t);
+    lua_rawset(L, -3);
+    lua_settop(L, base);
+}
+
+/* Freeze the table at idx, which holds only strings (game.sides,
+ * game.seats). */
+static void freeze_one(lua_State *L, House *h, int idx)
+{
+    idx = lua_absindex(L, idx);
+    lua_newtable(L);
+    lua_Integer qn = 0;
+    freeze_table(L, h, idx, lua_gettop(L), &qn);
+    lua_pop(L, 1);
+}
+
+/* Remember upvalue n of the Lua function at f (once per upvalue: closures
+ * share them) in ups, with its value. */
+static void ups_note(lua_State *L, Script *sc, int f, int n, int ups, int seen)
+{
+    lua_pushlightuserdata(L, lua_upvalueid(L, f, n));
+    if (lua_rawget(L, seen) != LUA_TNIL) {
+        lua_pop(L, 1);
+        return;
+    }
+    lua_pop(L, 1);
+    lua_pushlightuserdata(L, lua_upvalueid(L, f, n));
+    lua_pushboolean(L, 1);
+    lua_rawset(L, seen);
+    int *upn = realloc(sc->upn, sizeof *upn * (size_t)(sc->nups + 1));
+    if (!upn)
+        luaL_error(L, "out of memory");
+    sc->upn = upn;
+    upn[sc->nups] = n;
+    lua_pushvalue(L, f);
+    lua_rawseti(L, ups, 2 * sc->nups + 1);
+    lua_getupvalue(L, f, n);
+    lua_rawseti(L, ups, 2 * sc->nups + 2);
+    sc->nups++;
+}
+
+/* Freeze what script h->cur's hooks reach (run by house_run after every
+ * script has loaded). */
+static int freeze_script(lua_State *L)
+{
+    House *h = lua_touserdata(L, 1);
+    Script *sc = &h->s[h->cur];
+    lua_settop(L, 0);
+    lua_newtable(L); /* 1: seen */
+    lua_newtable(L); /* 2: the queue */
+    lua_newtable(L); /* 3: upvalues: closure, value, ... */
+    lua_newtable(L); /* 4: upvalue ids seen */
+    lua_Integer qn = 0;
+    int refs[] = {sc->setup_ref, sc->veto_ref, sc->react_ref, sc->start_ref};
+    for (size_t i = 0; i < ARRAY_LEN(refs); i++)
+        if (refs[i] != LUA_NOREF) {
+            lua_rawgeti(L, LUA_REGISTRYINDEX, refs[i]);
+            lua_rawseti(L, 2, ++qn);
+        }
+    for (lua_Integer qi = 1; qi <= qn; qi++) {
+        lua_settop(L, 4);
+        lua_rawgeti(L, 2, qi);
+        lua_pushnil(L);
+        lua_rawseti(L, 2, qi);
+        lua_pushvalue(L, 5);
+        if (lua_rawget(L, 1) != LUA_TNIL)
+            continue;
+        lua_pushvalue(L, 5);
+        lua_pushboolean(L, 1);
+        lua_rawset(L, 1);
+        if (lua_type(L, 5) == LUA_TFUNCTION) {
+            if (lua_iscfunction(L, 5))
+                continue; /* the sandbox's: a script cannot change its upvalues */
+            house_charge(L, 1);
+            for (int n = 1; lua_getupvalue(L, 5, n); n++) {
+                ups_note(L, sc, 5, n, 3, 4);
+                walk_push(L, 2, &qn, -1);
+                lua_pop(L, 1);
+            }
+        } else if (raw_target(L, 5)) {
+            /* a view the sandbox made (the globals, an action): its
+             * store is read-only already; what it holds is walked */
+            if (lua_type(L, -1) == LUA_TTABLE) {
+                int st = lua_gettop(L);
+                lua_pushnil(L);
+                while (lua_next(L, st)) {
+                    walk_push(L, 2, &qn, -2);
+                    walk_push(L, 2, &qn, -1);
+                    lua_pop(L, 1);
+                }
+            }
+        } else {
+            freeze_table(L, h, 5, 2, &qn);
+        }
+    }
+    lua_settop(L, 3);
+    sc->ups_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    return 0;
+}
+
+/* After a call of script `script`: each upvalue its hooks reach gets back
+ * the value it had once the script loaded; 1 if one had changed and
+ * report is set (the call then fails, with h's error saying which). */
+static int ups_restore(House *h, int script, int report)
+{
+    lua_State *L = h->L;
+    Script *sc = &h->s[script];
+    int changed = 0;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, sc->ups_ref);
+    int t = lua_gettop(L);
+    for (int i = 0; i < sc->nups; i++) {
+        lua_rawgeti(L, t, 2 * i + 1);
+        const char *name = lua_getupvalue(L, -1, sc->upn[i]);
+        lua_rawgeti(L, t, 2 * i + 2);
+        if (lua_rawequal(L, -1, -2)) {
+            lua_pop(L, 3);
+            continue;
+        }
+        if (report && !changed) {
+            char at[128], msg[sizeof h->refusal];
+            where_defined(L, -3, at, sizeof at);
+            snprintf(msg, sizeof msg, "the variable '%s' (an upvalue of the function at %s) "
+                     "was changed in the call: it was made while the script loaded, and "
+                     NO_STATE, name && *name ? name : "?", at);
+            house_fail(h, script, msg);
+        }
+        changed = 1;
+        lua_setupvalue(L, -3, sc->upn[i]);
+        lua_pop(L, 2);
+    }
+    lua_settop(L, t - 1);
+    return changed && report;
+}
+
+/* getmetatable: a frozen table's is the one it had (or its
+ * __metatable field); an object whose metatable is a frozen table's
+ * store has that table. */
+static int sb_getmetatable(lua_State *L)
+{
+    luaL_checkany(L, 1);
+    lua_settop(L, 1);
+    if (frozen_mt(L, 1)) {
+        if (lua_type(L, -1) == LUA_TTABLE && lua_getfield(L, -1, "__metatable") != LUA_TNIL)
+            return 1;
+        lua_settop(L, 2);
+        if (!lua_toboolean(L, 2))
+            lua_pushnil(L);
+        return 1;
+    }
+    if (lua_getmetatable(L, 1)) {
+        lua_rawgeti(L, LUA_REGISTRYINDEX, lua_house(L)->frozen_ref);
+        lua_pushvalue(L, 2);
+        if (lua_rawget(L, -2) == LUA_TTABLE) {
+            if (lua_getfield(L, -1, "__metatable") != LUA_TNIL)
+                return 1;
+            lua_pop(L, 1);
+            return 1;
+        }
+        lua_settop(L, 1);
+    }
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, 1, 1);
+    return 1;
+}
+
+/* rawlen: a view's store's. */
+static int sb_rawlen(lua_State *L)
+{
+    int ty = lua_type(L, 1);
+    luaL_argexpected(L, ty == LUA_TTABLE || ty == LUA_TSTRING, 1, "table or string");
+    lua_settop(L, 1);
+    if (ty == LUA_TTABLE && raw_target(L, 1) && lua_type(L, -1) == LUA_TTABLE)
+        lua_replace(L, 1);
+    lua_pushinteger(L, (lua_Integer)lua_rawlen(L, 1));
+    return 1;
+}
+
+/* ---- The sandbox: coroutines live within one call (issue 20 point 4) -- */
+
+/* Note co (at idx) as made in the call in progress. */
+static void co_born(lua_State *L, int idx)
+{
+    House *h = lua_house(L);
+    idx = lua_absindex(L, idx);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, h->born_ref);
+    lua_pushvalue(L, idx);
+    lua_pushinteger(L, (lua_Integer)h->serial);
+    lua_rawset(L, -3);
+    lua_pop(L, 1);
+}
+
+/* Fail unless the coroutine at idx was made in this call. */
+static void co_check(lua_State *L, int idx, const char *fn)
+{
+    House *h = lua_house(L);
+    idx = lua_absindex(L, idx);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, h->born_ref);
+    lua_pushvalue(L, idx);
+    lua_rawget(L, -2);
+    int ok = lua_isinteger(L, -1) && (unsigned)lua_tointeger(L, -1) == h->serial;
+    lua_pop(L, 2);
+    if (!ok)
+        luaL_error(L, "%s: the coroutine was made in an earlier call (while the script "
+                   "loaded): a coroutine lives within one call, as %s", fn, NO_STATE);
+}
+
+static int sb_coresume(lua_State *L)
+{
+    lua_State *co = lua_tothread(L, 1);
+    luaL_argexpected(L, co, 1, "coroutine");
+    co_check(L, 1, "coroutine.resume");
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+    return lua_gettop(L);
+}
+
+/* A function coroutine.wrap made: Lua's (upvalue 1), on its thread
+ * (upvalue 2). */
+static int sb_cowrapped(lua_State *L)
+{
+    lua_pushvalue(L, lua_upvalueindex(2));
+    co_check(L, -1, "coroutine.wrap");
+    lua_pop(L, 1);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+    return lua_gettop(L);
+}
+
+/* ---- The sandbox: no addresses (issue 20 point 4) ---------------------
+ * Lua names a table, function or coroutine by its address, which differs
+ * from run to run: tostring, print and string.format's %s name it
+ * "table: 1", "function: 2" ... instead, numbered in the order the call
+ * first names them (so the same call names them the same); %p is
+ * refused. */
+static void push_name(lua_State *L, int idx)
+{
+    idx = lua_absindex(L, idx);
+    int ty = lua_type(L, idx);
+    int plain = ty == LUA_TTABLE || ty == LUA_TFUNCTION || ty == LUA_TTHREAD ||
+                ty == LUA_TUSERDATA || ty == LUA_TLIGHTUSERDATA;
+    if (plain && luaL_getmetafield(L, idx, "__tostring") != LUA_TNIL) {
+        lua_pop(L, 1);
+        plain = 0;
+    }
+    if (!plain) {
+        luaL_tolstring(L, idx, NULL);
+        return;
+    }
+    House *h = lua_house(L);
+    if (h->ids_ref == LUA_NOREF || h->ids_serial != h->serial) {
+        luaL_unref(L, LUA_REGISTRYINDEX, h->ids_ref);
+        h->ids_ref = LUA_NOREF;
+        lua_newtable(L);
+        h->ids_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+        h->ids_serial = h->serial;
+        h->ids_next = 0;
+    }
+    lua_rawgeti(L, LUA_REGISTRYINDEX, h->ids_ref);
+    lua_pushvalue(L, idx);
+    lua_Integer id;
+    if (lua_rawget(L, -2) == LUA_TNUMBER) {
+        id = lua_tointeger(L, -1);
+    } else {
+        id = ++h->ids_next;
+        lua_pushvalue(L, idx);
+        lua_pushinteger(L, id);
+        lua_rawset(L, -4);
+    }
+    lua_pop(L, 2);
+    int named = luaL_getmetafield(L, idx, "__name");
+    if (named != LUA_TNIL && named != LUA_TSTRING)
+        lua_pop(L, 1);
+    lua_pushfstring(L, "%s: %I", named == LUA_TSTRING ? lua_tostring(L, -1)
+                                                      : luaL_typename(L, idx),
+                    (LUAI_UACINT)id);
+    if (named == LUA_TSTRING)
+        lua_remove(L, -2);
+}
+
+static int sb_tostring(lua_State *L)
+{
+    luaL_checkany(L, 1);
+    lua_settop(L, 1);
+    push_name(L, 1);
+    return 1;
+}
+
+/* string.format: %p refused, %s of a table, function or coroutine by
+ * its name (push_name). */
+static int sb_format(lua_State *L)
+{
+    size_t lf;
+    const char *f = luaL_checklstring(L, 1, &lf);
+    int arg = 1, top = lua_gettop(L);
+    for (size_t i = 0; i < lf; i++) {
+        if (f[i] != '%')
+            continue;
+        if (++i < lf && f[i] == '%')
+            continue;
+        while (i < lf && strchr("-+ #0123456789.", f[i]))
+            i++;
+        if (i >= lf)
+            break; /* Lua's own error */
+        arg++;
+        if (f[i] == 'p')
+            return luaL_error(L, "string.format: '%%p' is not allowed in house rules (an "
+                              "address differs from run to run)");
+        if (f[i] == 's' && arg <= top && lua_type(L, arg) != LUA_TSTRING &&
+            lua_type(L, arg) != LUA_TNUMBER) {
+            push_name(L, arg);
+            lua_replace(L, arg);
+        }
+    }
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, 1);
+    return 1;
 }
 
 /* ---- The sandbox: building it ---------------------------------------- */
@@ -1168,6 +1851,7 @@ static void lib_string(lua_State *L)
     lib_wrap(L, "gmatch", sb_pattern, 1, 0);
     lib_wrap(L, "gsub", sb_pattern, 0, 0);
     lib_wrap(L, "rep", sb_rep, 0, 0);
+    lib_wrap(L, "format", sb_format, 0, 0);
 }
 
 /* The shared string metatable: its methods are a sandboxed copy that no
@@ -1198,8 +1882,7 @@ static void sandbox_env(lua_State *L, House *h)
 {
     static const char *const base[] = {
         "assert", "ipairs", "pcall",
-        "select", "tonumber", "tostring", "type", "rawequal",
-        "rawlen", "getmetatable"};
+        "select", "tonumber", "type", "rawequal"};
     lua_newtable(L);
     lua_pushglobaltable(L);
     for (size_t i = 0; i < ARRAY_LEN(base); i++) {
@@ -1212,7 +1895,14 @@ static void sandbox_env(lua_State *L, House *h)
     lua_getfield(L, -1, "xpcall");
     lua_pushcclosure(L, sb_xpcall, 1);
     lua_setfield(L, -3, "xpcall");
+    lua_getfield(L, -1, "getmetatable");
+    lua_pushcclosure(L, sb_getmetatable, 1);
+    lua_setfield(L, -3, "getmetatable");
     lua_pop(L, 1);
+    lua_pushcfunction(L, sb_tostring);
+    lua_setfield(L, -2, "tostring");
+    lua_pushcfunction(L, sb_rawlen);
+    lua_setfield(L, -2, "rawlen");
     lua_pushcfunction(L, sb_print);
     lua_setfield(L, -2, "print");
     lua_pushcfunction(L, sb_next);
@@ -1250,6 +1940,7 @@ static void sandbox_env(lua_State *L, House *h)
     lib_wrap(L, "create", sb_cocreate, 0, 0);
     lib_wrap(L, "wrap", sb_cocreate, 1, 0);
     lib_wrap(L, "close", sb_coclose, 0, 0);
+    lib_wrap(L, "resume", sb_coresume, 0, 0);
     lua_setfield(L, -2, "coroutine");
     env_guard(L, h);
 }
@@ -1950,12 +2641,14 @@ static void push_game_object(lua_State *L, House *h, int nsides, int nseats,
         lua_pushstring(L, sides[i]);
         lua_rawseti(L, -2, i + 1);
     }
+    freeze_one(L, h, -1);
     lua_setfield(L, -2, "sides");
     lua_createtable(L, nseats, 0);
     for (int i = 0; i < nseats; i++) {
         lua_pushstring(L, seats[i]);
         lua_rawseti(L, -2, i + 1);
     }
+    freeze_one(L, h, -1);
     lua_setfield(L, -2, "seats");
     lua_setfield(L, -2, "__index");
     lua_pushcfunction(L, sb_locked);
@@ -2195,6 +2888,15 @@ static int load_libs(lua_State *L)
         lua_pop(L, 1);
     }
     sandbox_strings(L);
+    House *h = lua_house(L);
+    lua_newtable(L); /* where each coroutine was made: weak keys, unseen by scripts */
+    lua_createtable(L, 0, 1);
+    lua_pushliteral(L, "k");
+    lua_setfield(L, -2, "__mode");
+    lua_setmetatable(L, -2);
+    h->born_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    lua_newtable(L);
+    h->frozen_ref = luaL_ref(L, LUA_REGISTRYINDEX);
     return 0;
 }
 
@@ -2225,7 +2927,7 @@ static int load_one(House *h, const HouseSource *src, int i)
 {
     Script *sc = &h->s[i];
     sc->setup_ref = sc->veto_ref = sc->react_ref = sc->start_ref = LUA_NOREF;
-    sc->game_ref = sc->action_ref = LUA_NOREF;
+    sc->game_ref = sc->action_ref = sc->ups_ref = LUA_NOREF;
     sc->name = cv_strdup(src->name ? src->name : "(script)");
     if (!sc->name) {
         str_copy(h->err, sizeof h->err, "out of memory");
@@ -2294,6 +2996,11 @@ House *house_load(const VariantOps *v, int nsides, const HouseSource *src, int n
     h->budget = lim && lim->instructions > 0 ? lim->instructions : HOUSE_DEFAULT_INSTRUCTIONS;
     h->cap = lim && lim->memory > 0 ? lim->memory : HOUSE_DEFAULT_MEMORY;
     h->call_ms = lim && lim->ms > 0 ? lim->ms : house_default_ms;
+    h->game_ms = lim && lim->game_ms > 0 ? lim->game_ms : house_default_game_ms;
+    snprintf(h->game_limit, sizeof h->game_limit, "the game's total time budget for "
+             "house-rule hooks (%ld %s) is exceeded", h->game_ms % 1000 ? h->game_ms
+             : h->game_ms / 1000, h->game_ms % 1000 ? "ms" : "s");
+    h->ids_ref = h->born_ref = h->frozen_ref = h->mts_ref = LUA_NOREF;
     h->messages = lim && lim->messages > 0 ? lim->messages : HOUSE_GAME_MESSAGES;
     params_defaults(v, &h->scratch);
     sb_init(&h->log);
@@ -2312,6 +3019,13 @@ House *house_load(const VariantOps *v, int nsides, const HouseSource *src, int n
     }
     for (int i = 0; i < n; i++) {
         if (load_one(h, &src[i], i)) {
+            err_set(e, "%s", h->err);
+            house_free(h);
+            return NULL;
+        }
+    }
+    for (int i = 0; i < n; i++) { /* issue 20 point 4: what they made is frozen */
+        if (house_run(h, HOOK_LOAD, i, freeze_script, h)) {
             err_set(e, "%s", h->err);
             house_free(h);
             return NULL;
@@ -2347,6 +3061,7 @@ void house_free(House *h)
         for (int k = 0; k < sc->nassigns; k++)
             free(sc->assigns[k]);
         free(sc->assigns);
+        free(sc->upn);
     }
     free(h->s);
     free(h->view);
@@ -2468,7 +3183,7 @@ static void push_action(lua_State *L, House *h, int script, const Action *a)
         lua_pushcclosure(L, action_newindex, 1);
         lua_setfield(L, -2, "__newindex");
         lua_pushboolean(L, 1);
-        lua_setfield(L, -2, HOUSE_RO);
+        lua_rawsetp(L, -2, HOUSE_RO);
         lua_pushliteral(L, "locked");
         lua_setfield(L, -2, "__metatable");
         lua_setmetatable(L, -2);
@@ -2719,6 +3434,7 @@ GameHooks house_hooks(House *h)
 {
     GameHooks k;
     memset(&k, 0, sizeof k);
+    house_new_game(h);
     k.ud = h;
     int veto = 0, react = 0, setup = 0, start = 0;
     for (int i = 0; i < h->n; i++) {

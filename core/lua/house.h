@@ -39,6 +39,8 @@ typedef struct HouseLimits {
     long instructions; /* per call into a script (default 10,000,000) */
     size_t memory;     /* bytes for all the scripts of a game (default 64 MiB) */
     long ms;           /* wall milliseconds per call (default: house_set_default_ms) */
+    long game_ms;      /* wall milliseconds of all a game's calls together
+                          (default: house_set_default_game_ms) */
     int messages;      /* a game's messages past which a reaction's edit is
                           refused (default 100,000: each edit writes one per seat) */
 } HouseLimits;
@@ -46,6 +48,11 @@ typedef struct HouseLimits {
 /* The wall time a hook call may take where HouseLimits gives none
  * (`--hook-ms`; 0: the default, 1000 ms). */
 void house_set_default_ms(long ms);
+/* The wall time all the hook calls of one game may take together, where
+ * HouseLimits gives none (`--hook-game-ms`; 0: the default, 300 s).  A
+ * game's copies and every bot's look-ahead in it share its House, and so
+ * its budget (issue 20 point 2). */
+void house_set_default_game_ms(long ms);
 
 typedef struct House House;
 
@@ -70,8 +77,11 @@ int house_params(House *h, Params *p, Error *e);
 int house_setup_script(const House *h);
 
 /* The hooks for game_new_hooked (ud is h; each game and clone made with
- * them holds h until it is freed). */
+ * them holds h until it is freed).  A new game starts: its total time
+ * budget is whole again (house_new_game). */
 GameHooks house_hooks(House *h);
+/* A new game starts on h: the time its hooks have spent is forgotten. */
+void house_new_game(House *h);
 /* Copies of the scripts as given to house_load (house_count of them), for
  * GameConfig.scripts: a record carries them. */
 const GameScript *house_scripts(const House *h);
