@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -285,6 +286,293 @@ static void test_issue20_p4_line_breaks_refused_where_made(void **state)
     tu_run_free(&r);
 }
 
+/* Issue 20 point 4: state a script keeps outside the game -- a file-level
+ * local (an upvalue of its hooks), a table built while it loads, a
+ * coroutine made while it loads, the library tables, _ENV -- is refused
+ * at the first call that changes it, naming the script, the hook and
+ * what was written, and pointing to game:set (before: `check` said ok and
+ * the state outlived the game).  The same in check, run, play and
+ * experiment. */
+static void test_issue20_p4_load_time_state_is_refused(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *file, *want;
+    } bad[] = {
+        {"tests/house/upvalue_counter.lua",
+         "house rule tests/house/upvalue_counter.lua, react: the local 'plies' (an upvalue "
+         "of the function at tests/house/upvalue_counter.lua:13) cannot be changed in a "
+         "hook (it is set back): it was made while the script loaded, and a house rule "
+         "keeps no state between calls (keep it in the game with game:set, or derive it "
+         "from game:history())"},
+        {"tests/house/loaded_table.lua",
+         "house rule tests/house/loaded_table.lua, react: tests/house/loaded_table.lua:13: "
+         "the table's field [1] cannot be set in a hook: the table was made while the "
+         "script loaded, and a house rule keeps no state between calls (keep it in the "
+         "game with game:set"},
+        {"tests/house/load_coroutine.lua",
+         "house rule tests/house/load_coroutine.lua, react: "
+         "tests/house/load_coroutine.lua:11: coroutine.resume: the coroutine was made in "
+         "an earlier call (while the script loaded): a coroutine lives within one call, as "
+         "a house rule keeps no state between calls (keep it in the game with game:set"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char args[256];
+        TuRun r;
+        snprintf(args, sizeof args, "check %s", bad[i].file);
+        tu_run(&r, args, NULL);
+        assert_int_equal(r.status, 1);
+        assert_has(r.out, bad[i].want);
+        tu_run_free(&r);
+        snprintf(args, sizeof args, "run orthodox --rules %s", bad[i].file);
+        tu_run(&r, args, "e4\nstatus\n");
+        assert_int_equal(r.status, 1);
+        assert_has(r.out, "error: after e4: ");
+        assert_has(r.out, bad[i].want);
+        assert_has(r.out, "white to move (0 actions played)");
+        tu_run_free(&r);
+        snprintf(args, sizeof args, "play orthodox --ascii --rules %s", bad[i].file);
+        tu_run(&r, args, "e4\nquit\nyes\n");
+        assert_has(r.out, "error: after e4: ");
+        assert_has(r.out, bad[i].want);
+        tu_run_free(&r);
+        for (int j = 1; j <= 2; j++) {
+            snprintf(args, sizeof args, "experiment orthodox --games 4 --seed 5 --rules %s "
+                     "--bot white=random --bot black=random --jobs %d", bad[i].file, j);
+            tu_run(&r, args, NULL);
+            assert_int_equal(r.status, 1);
+            assert_string_equal(r.out, "");
+            assert_has(r.err, bad[i].want);
+            tu_run_free(&r);
+        }
+    }
+    /* the library tables, a coroutine.wrap and _ENV made while loading */
+    static const struct {
+        const char *name, *text, *want;
+    } inl[] = {
+        {"lib_write.lua",
+         "rule { name = 'L', veto = function(game, action)\n"
+         "  string.calls = (string.calls or 0) + 1 end }\n",
+         "house rule %s, veto: %s:2: the table's field 'calls' cannot be set in a hook"},
+        {"wrap_load.lua",
+         "local next_n = coroutine.wrap(function() local n = 0\n"
+         "  while true do n = n + 1; coroutine.yield(n) end end)\n"
+         "rule { name = 'W', veto = function(game, action)\n"
+         "  if next_n() > 100 then return 'late' end end }\n",
+         "house rule %s, veto: %s:4: coroutine.wrap: the coroutine was made in an earlier "
+         "call"},
+        {"env_write.lua",
+         "rule { name = 'E', veto = function(game, action)\n"
+         "  _ENV = {} end }\n",
+         "house rule %s, veto: the local '_ENV' (an upvalue of the function at %s:1) "
+         "cannot be changed in a hook"},
+    };
+    for (size_t i = 0; i < sizeof inl / sizeof inl[0]; i++) {
+        const char *path = script(inl[i].name, inl[i].text);
+        char want[512], args[256];
+        snprintf(want, sizeof want, inl[i].want, path, path);
+        snprintf(args, sizeof args, "check %s", path);
+        TuRun r;
+        tu_run(&r, args, NULL);
+        assert_int_equal(r.status, 1);
+        assert_has(r.out, want);
+        assert_has(r.out, "keep it in the game with game:set");
+        tu_run_free(&r);
+    }
+}
+
+/* Issue 20 point 4: a rule counting plies in a file-level local gave
+ * different experiment reports with --jobs 1 and --jobs 2 (the count
+ * outlived each game of a worker); now both refuse it, the same way. */
+static void test_issue20_p4_upvalue_experiment_jobs_agree(void **state)
+{
+    (void)state;
+    char *err[2];
+    for (int j = 0; j < 2; j++) {
+        char args[256];
+        snprintf(args, sizeof args, "experiment orthodox --games 6 --seed 5 --rules "
+                 "tests/house/upvalue_counter.lua --bot white=random --bot black=random "
+                 "--jobs %d", j + 1);
+        TuRun r;
+        tu_run(&r, args, NULL);
+        assert_int_equal(r.status, 1);
+        assert_string_equal(r.out, "");
+        /* which game fails first with --jobs 2 depends on the workers:
+         * the message after the game's name is the same */
+        const char *m = strstr(r.err, "house rule ");
+        assert_non_null(m);
+        err[j] = strdup(m);
+        tu_run_free(&r);
+    }
+    assert_string_equal(err[0], err[1]);
+    free(err[0]);
+    free(err[1]);
+}
+
+/* The variant a shipped script names first in its variants field
+ * (orthodox when it has none). */
+static void script_variant(const char *text, char *out, size_t n)
+{
+    snprintf(out, n, "orthodox");
+    const char *v = strstr(text, "variants = {\"");
+    if (v) {
+        v += strlen("variants = {\"");
+        snprintf(out, n, "%.*s", (int)strcspn(v, "\""), v);
+    }
+}
+
+/* Issue 20 point 4: --jobs 1 and --jobs 2 give byte-identical reports for
+ * every shipped script (each with its variant) and for a rule whose state
+ * is all in the game (game:set) and in load-time tables it only reads. */
+static void test_issue20_p4_jobs_agree_for_shipped_scripts(void **state)
+{
+    (void)state;
+    DIR *d = opendir("scripts");
+    assert_non_null(d);
+    char files[32][128];
+    int n = 0;
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL && n < 31) {
+        size_t len = strlen(de->d_name);
+        if (len > 4 && strcmp(de->d_name + len - 4, ".lua") == 0)
+            snprintf(files[n++], sizeof files[0], "scripts/%s", de->d_name);
+    }
+    closedir(d);
+    assert_true(n >= 9);
+    snprintf(files[n++], sizeof files[0], "tests/house/kept_count.lua");
+    for (int i = 0; i < n; i++) {
+        char *text = tu_read_file(files[i]);
+        assert_non_null(text);
+        char variant[32];
+        script_variant(text, variant, sizeof variant);
+        free(text);
+        char *out[2];
+        for (int j = 0; j < 2; j++) {
+            char args[8192];
+            snprintf(args, sizeof args, "experiment %s --games 4 --seed 7 --max-plies 120 "
+                     "--rules %s --jobs %d", variant, files[i], j + 1);
+            TuRun r;
+            tu_run(&r, args, NULL);
+            if (r.status != 0)
+                fail_msg("%s failed:\n%s%s", args, r.out, r.err);
+            out[j] = strdup(r.out);
+            tu_run_free(&r);
+        }
+        if (strcmp(out[0], out[1]) != 0)
+            fail_msg("%s: --jobs 1 and --jobs 2 differ:\n%s\n----\n%s", files[i], out[0],
+                     out[1]);
+        free(out[0]);
+        free(out[1]);
+    }
+}
+
+/* Issue 20 point 4: a game played live and its record loaded end the
+ * same way.  Before, a rule counting reactions in a file-level local
+ * ended the live game at the fourth reaction it saw, an undo
+ * notwithstanding, and the saved record did not load ("Result says
+ * 1/2-1/2 but replaying the actions gives *"); now the count is refused
+ * at the first reaction.  Kept with game:set, the count is taken back
+ * with the actions, and the record replays to the same end. */
+static void test_issue20_p4_live_and_replay_agree(void **state)
+{
+    (void)state;
+    TuRun r;
+    tu_run(&r, "run orthodox --rules tests/house/upvalue_finish.lua",
+           "e4\ne5\nundo 2\ne4\ne5\nstatus\n");
+    assert_int_equal(r.status, 1);
+    assert_has(r.out, "react: the local 'n' (an upvalue of the function at "
+                      "tests/house/upvalue_finish.lua:7) cannot be changed in a hook");
+    assert_null(strstr(r.out, "game over"));
+    tu_run_free(&r);
+    const char *rec = script("kept_finish.rec", "");
+    char cmds[256], args[256];
+    snprintf(cmds, sizeof cmds, "e4\ne5\nundo 2\ne4\ne5\nstatus\nNf3\nNc6\nstatus\nsave %s\n",
+             rec);
+    tu_run(&r, "run orthodox --rules tests/house/kept_finish.lua", cmds);
+    assert_int_equal(r.status, 0);
+    assert_has(r.out, "white to move (2 actions played)\n");
+    assert_has(r.out, "game over: 1/2-1/2, draw (fourth reaction) (4 actions played)\n");
+    tu_run_free(&r);
+    snprintf(args, sizeof args, "run orthodox --load %s --trust-rules", rec);
+    tu_run(&r, args, "status\nundo 2\nstatus\nNf3\nNc6\nstatus\n");
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "game over: 1/2-1/2, draw (fourth reaction) (4 actions "
+                               "played)\n"
+                               "undone 2; white to move\n"
+                               "white to move (2 actions played)\n"
+                               "white: Nf3 (g1f3)\n"
+                               "message to white, black: white plays Nf3\n"
+                               "black to move\n"
+                               "black: Nc6 (b8c6)\n"
+                               "message to white, black: black plays Nc6\n"
+                               "message to white, black: game over: 1/2-1/2 (fourth "
+                               "reaction)\n"
+                               "game over: 1/2-1/2, draw (fourth reaction)\n"
+                               "game over: 1/2-1/2, draw (fourth reaction) (4 actions "
+                               "played)\n");
+    tu_run_free(&r);
+}
+
+/* Issue 20 point 4: what a script built while loading reads in a hook as
+ * before it was frozen (a class and its methods, an __index function, a
+ * list through #, ipairs, pairs, next, rawget, rawlen, table.concat and
+ * unpack), each way of writing it is refused (tests/house/frozen_reads.lua
+ * asserts both), and tostring, print and string.format name tables and
+ * functions by a count within the call, the same in every run (before:
+ * "table: 0x55d1c2a3b4c0", a different address in every process). */
+static void test_issue20_p4_frozen_tables_read_as_before(void **state)
+{
+    (void)state;
+    TuRun r;
+    tu_run(&r, "check tests/house/frozen_reads.lua", NULL);
+    if (r.status != 0)
+        fail_msg("%s%s", r.out, r.err);
+    assert_has(r.out, "tests/house/frozen_reads.lua: ok (Frozen reads)\n"
+                      "  print: table: 3\tfunction: 4\ttable: 1\ttable: 2\n");
+    assert_null(strstr(r.out, "0x"));
+    tu_run_free(&r);
+}
+
+/* Issue 20 point 4: string.format's %p (an address) and weak tables
+ * (what they lose depends on when the collector runs) are refused,
+ * __mode given with setmetatable or added to a metatable after it. */
+static void test_issue20_p4_no_addresses_no_weak_tables(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *name, *text, *want;
+    } bad[] = {
+        {"format_p.lua",
+         "rule { name = 'P', veto = function(game, action)\n"
+         "  return string.format('%p', {}) end }\n",
+         "house rule %s, veto: %s:2: string.format: '%%p' is not allowed in house rules"},
+        {"weak.lua",
+         "rule { name = 'W', veto = function(game, action)\n"
+         "  local t = setmetatable({}, {__mode = 'k'}) end }\n",
+         "house rule %s, veto: %s:2: setmetatable: __mode (weak tables) is not allowed"},
+        {"weak_late.lua",
+         "rule { name = 'W', veto = function(game, action)\n"
+         "  local mt = {}\n  local t = setmetatable({}, mt)\n  mt.__mode = 'v' end }\n",
+         "house rule %s, veto: a metatable got a __mode field after setmetatable: weak "
+         "tables are not allowed in house rules"},
+        {"weak_load.lua",
+         "local mt = {}\nlocal cache = setmetatable({}, mt)\nmt.__mode = 'k'\n"
+         "rule { name = 'W' }\n",
+         "house rule %s, load: a metatable got a __mode field after setmetatable"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        const char *path = script(bad[i].name, bad[i].text);
+        char want[512], args[256];
+        snprintf(want, sizeof want, bad[i].want, path, path);
+        snprintf(args, sizeof args, "check %s", path);
+        TuRun r;
+        tu_run(&r, args, NULL);
+        assert_int_equal(r.status, 1);
+        assert_has(r.out, want);
+        tu_run_free(&r);
+    }
+}
+
 static int cleanup(void **state)
 {
     (void)state;
@@ -307,6 +595,12 @@ int main(void)
         cmocka_unit_test(test_issue20_p4_experiment_jobs_agree),
         cmocka_unit_test(test_issue20_p4_undo_replays_the_same),
         cmocka_unit_test(test_issue20_p4_line_breaks_refused_where_made),
+        cmocka_unit_test(test_issue20_p4_load_time_state_is_refused),
+        cmocka_unit_test(test_issue20_p4_upvalue_experiment_jobs_agree),
+        cmocka_unit_test(test_issue20_p4_jobs_agree_for_shipped_scripts),
+        cmocka_unit_test(test_issue20_p4_live_and_replay_agree),
+        cmocka_unit_test(test_issue20_p4_frozen_tables_read_as_before),
+        cmocka_unit_test(test_issue20_p4_no_addresses_no_weak_tables),
     };
     return cmocka_run_group_tests(tests, NULL, cleanup);
 }

@@ -1587,6 +1587,31 @@ static int freeze_script(lua_State *L)
     return 0;
 }
 
+/* Where upvalue n of the closure at f is, for a message: the hook that
+ * was called, if it holds it, else the closure. */
+static void ups_where(lua_State *L, Script *sc, int hook, int f, int n, char *buf,
+                      size_t len)
+{
+    int ref = hook == HOOK_SETUP ? sc->setup_ref : hook == HOOK_VETO ? sc->veto_ref
+              : hook == HOOK_REACT ? sc->react_ref : hook == HOOK_START ? sc->start_ref
+              : LUA_NOREF;
+    void *id = lua_upvalueid(L, f, n);
+    int at = f;
+    if (ref != LUA_NOREF) {
+        lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
+        for (int k = 1; lua_getupvalue(L, -1, k); k++) {
+            lua_pop(L, 1);
+            if (lua_upvalueid(L, -1, k) == id) {
+                at = lua_gettop(L);
+                break;
+            }
+        }
+    }
+    where_defined(L, at, buf, len);
+    if (ref != LUA_NOREF)
+        lua_pop(L, 1);
+}
+
 /* After a call of script `script`: each upvalue its hooks reach gets back
  * the value it had once the script loaded; 1 if one had changed and
  * report is set (the call then fails, with h's error saying which). */
@@ -1607,10 +1632,10 @@ static int ups_restore(House *h, int script, int report)
         }
         if (report && !changed) {
             char at[128], msg[sizeof h->refusal];
-            where_defined(L, -3, at, sizeof at);
-            snprintf(msg, sizeof msg, "the variable '%s' (an upvalue of the function at %s) "
-                     "was changed in the call: it was made while the script loaded, and "
-                     NO_STATE, name && *name ? name : "?", at);
+            ups_where(L, sc, h->hook, lua_gettop(L) - 2, sc->upn[i], at, sizeof at);
+            snprintf(msg, sizeof msg, "the local '%s' (an upvalue of the function at %s) "
+                     "cannot be changed in a hook (it is set back): it was made while the "
+                     "script loaded, and " NO_STATE, name && *name ? name : "?", at);
             house_fail(h, script, msg);
         }
         changed = 1;
