@@ -301,6 +301,94 @@ static void test_issue20_2_hook_ms_option(void **state)
     tu_run_free(&r);
 }
 
+/* Issue 20 point 2: a game has a total budget too.  A veto slow but well
+ * inside its per-call time (tests/house/slow_legal.lua, at least some
+ * tenths of a millisecond a call, 20 calls a legal list) meets a total of
+ * 1 ms, in run, experiment and check, and names it; under the default
+ * (300 s) the same commands play.  No time is asserted. */
+static void test_issue20_2_game_budget_at_the_interfaces(void **state)
+{
+    (void)state;
+    static const char want[] = "house rule tests/house/slow_legal.lua, veto: "
+                               "tests/house/slow_legal.lua:";
+    static const char budget[] = "the game's total time budget for house-rule hooks "
+                                 "(1 ms) is exceeded";
+    TuRun r;
+    tu_run(&r, "run orthodox --rules tests/house/slow_legal.lua --hook-game-ms 1",
+           "legal\ne4\nlegal\n");
+    assert_int_equal(r.status, 1);
+    assert_has(r.out, want);
+    assert_has(r.out, budget);
+    tu_run_free(&r);
+    tu_run(&r, "run orthodox --rules tests/house/slow_legal.lua", "legal\ne4\nlegal\n");
+    assert_int_equal(r.status, 0);
+    assert_null(strstr(r.out, "budget"));
+    tu_run_free(&r);
+    tu_run(&r, "experiment orthodox --games 2 --max-plies 6 --seed 3 --rules "
+               "tests/house/slow_legal.lua --hook-game-ms 1", NULL);
+    assert_int_equal(r.status, 1);
+    assert_has(r.err, want);
+    assert_has(r.err, budget);
+    tu_run_free(&r);
+    tu_run(&r, "experiment orthodox --games 2 --max-plies 6 --seed 3 --rules "
+               "tests/house/slow_legal.lua", NULL);
+    assert_int_equal(r.status, 0);
+    assert_has(r.out, "Orthodox chess, 2 games");
+    tu_run_free(&r);
+    tu_run(&r, "check --hook-game-ms 1 tests/house/slow_legal.lua", NULL);
+    assert_int_equal(r.status, 1);
+    assert_has(r.out, budget);
+    tu_run_free(&r);
+    tu_run(&r, "check --hook-game-ms 0 tests/house/slow_legal.lua", NULL);
+    assert_int_equal(r.status, 2);
+    assert_has(r.err, "--hook-game-ms 0: milliseconds from 1 to 86400000");
+    tu_run_free(&r);
+}
+
+/* Issue 20 point 2: the game's budget is shared by its copies (a bot's
+ * look-ahead, a legal list on a clone) and whole again for a new game of
+ * the same House (an experiment's next game).  Black's veto loops until
+ * the game's 600 ms are spent (the call's own 1 s is more); a copy of
+ * that game then fails at its first veto's first check of the clock; a new
+ * game's white list (20 short calls) plays. */
+static void test_issue20_2_game_budget_is_per_game(void **state)
+{
+    (void)state;
+    HouseLimits lim;
+    memset(&lim, 0, sizeof lim);
+    lim.game_ms = 600;
+    lim.instructions = 1000000000000L; /* the clock stops the loop, not a count */
+    Scripted s;
+    scripted_text(&s, "spend.lua",
+                  "rule { name = 'Spend', veto = function(game, action)\n"
+                  "  if game:side_to_move() == 'black' then while true do end end\n"
+                  "  local x = 0\n"
+                  "  for i = 1, 5000 do x = x + i end end }\n",
+                  &lim);
+    ActionList l = ACTIONLIST_INIT;
+    assert_int_equal(game_legal_play(s.g, &l), 0);
+    assert_int_equal(l.n, 20);
+    Game *copy = game_clone(s.g);
+    tu_play(s.g, 0, "e4");
+    al_clear(&l);
+    assert_int_equal(game_legal_play(s.g, &l), -1);
+    assert_has(game_hook_error(s.g), "house rule spend.lua, veto: spend.lua:2: the game's "
+                                     "total time budget for house-rule hooks (600 ms) is "
+                                     "exceeded");
+    al_clear(&l);
+    assert_int_equal(game_legal_play(copy, &l), -1); /* white's, on a copy */
+    assert_has(game_hook_error(copy), "spend.lua:4: the game's total time budget");
+    GameHooks k = house_hooks(s.h); /* a new game */
+    Game *next = tu_game(&(TuGame){.seed = 8, .hooks = &k});
+    al_clear(&l);
+    assert_int_equal(game_legal_play(next, &l), 0);
+    assert_int_equal(l.n, 20);
+    al_free(&l);
+    game_free(next);
+    game_free(copy);
+    scripted_close(&s);
+}
+
 /* Issue 20 points 2 and 3: a reaction making 500,000 edits (each writes a
  * message per seat into the game, outside the memory cap) is stopped at
  * 1000, the move refused and the game as it was. */
@@ -373,6 +461,8 @@ int main(void)
         cmocka_unit_test(test_issue20_2_long_strings_are_refused),
         cmocka_unit_test(test_issue20_2_ordinary_table_work_still_runs),
         cmocka_unit_test(test_issue20_2_hook_ms_option),
+        cmocka_unit_test(test_issue20_2_game_budget_at_the_interfaces),
+        cmocka_unit_test(test_issue20_2_game_budget_is_per_game),
         cmocka_unit_test(test_issue20_3_edit_flood_is_refused),
         cmocka_unit_test(test_issue20_3_game_messages_are_bounded),
         cmocka_unit_test(test_issue20_3_long_finish_reason_is_refused),
