@@ -1451,6 +1451,7 @@ static int undo_by_replay(Game *g, int n, Error *e)
      * generator where that setup left it. */
     r->rng = g->rng_start;
     r->rng_start = g->rng_start;
+    r->setup_made = g->setup_made; /* and it came from the setup */
     for (int i = 0; i < g->nhist - n; i++) {
         if (game_apply(r, &g->hist[i].action, e)) {
             game_free(r);

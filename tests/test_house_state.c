@@ -573,6 +573,28 @@ static void test_issue20_p4_no_addresses_no_weak_tables(void **state)
     }
 }
 
+/* Issue 20 point 4 (found by fuzz_house's undo-then-replay check): a
+ * game whose start a setup built, with a reaction, taken back: the
+ * replayed game forgot that its start came from the setup, so its record
+ * said Position instead of SetupPosition (and play's new game kept the
+ * same start). */
+static void test_issue20_p4_undo_keeps_the_setup(void **state)
+{
+    (void)state;
+    const char *rec = script("undo_setup.rec", "");
+    char cmds[256];
+    snprintf(cmds, sizeof cmds, "e4\nundo\nsave %s\n", rec);
+    TuRun r;
+    tu_run(&r, "run orthodox --seed 4 --rules scripts/chess960.lua --rules "
+               "scripts/king_of_the_hill.lua", cmds);
+    assert_int_equal(r.status, 0);
+    tu_run_free(&r);
+    char *text = tu_read_file(rec);
+    assert_non_null(text);
+    assert_has(text, "[SetupPosition \"");
+    free(text);
+}
+
 static int cleanup(void **state)
 {
     (void)state;
@@ -601,6 +623,7 @@ int main(void)
         cmocka_unit_test(test_issue20_p4_live_and_replay_agree),
         cmocka_unit_test(test_issue20_p4_frozen_tables_read_as_before),
         cmocka_unit_test(test_issue20_p4_no_addresses_no_weak_tables),
+        cmocka_unit_test(test_issue20_p4_undo_keeps_the_setup),
     };
     return cmocka_run_group_tests(tests, NULL, cleanup);
 }
