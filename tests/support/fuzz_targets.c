@@ -997,14 +997,94 @@ static int house_ply(Game *g, Rng *rng, int bot, const Action *stale, Action *pl
     return rc == 0 ? 0 : -1;
 }
 
+/* Issue 20 point 4: every script's hooks also call game:get and game:set
+ * with hostile keys and values.  A prologue wraps rule{}: before each
+ * veto, react and start of the script it picks, by the history's length,
+ * a key (empty, with a zero byte, too long, not a word, of another type,
+ * or bytes of the input itself) and a value (out of range, not an
+ * integer, too long, of every type, or the input's bytes) and calls
+ * game:set (caught; uncaught every fifth ply for one input in seven: the
+ * error must then name the script) and game:get, and counts its calls in a key of its own.
+ * What is accepted is part of the game: the harness undoes and replays
+ * each ply, and saves and loads the game, and must get it back. */
+static char *vars_prologue(const char *script, size_t len, unsigned pick, size_t *outlen)
+{
+    StrBuf b = STRBUF_INIT;
+    sb_puts(&b, "local FZ = \"");
+    for (size_t i = 0; i < len && i < 8 + pick % 32; i++)
+        sb_printf(&b, "\\%03u", (unsigned char)script[(i * 7 + pick) % len]);
+    sb_printf(&b, "\"\nlocal LOUD = %s\n", pick % 7 == 0 ? "true" : "false");
+    sb_puts(&b,
+        "local HK = {'', 'a\\0b', string.rep('k', 25), 'k\\195\\169', 'x y', '__index', "
+        "'n', 1, true, FZ}\n"
+        "local HV = {0, -1, math.maxinteger, math.mininteger, 1.5, 0/0, '', "
+        "string.rep('v', 65), '\\0\\1\\255', true, false, {}, print, FZ, 'word'}\n"
+        "local rule0 = rule\n"
+        "local function poke(game, set)\n"
+        "  local n = #game:history()\n"
+        "  local k, v = HK[n % #HK + 1], HV[n // #HK % #HV + 1]\n"
+        "  if set then\n"
+        "    if LOUD and n % 5 == 4 then game:set(k, v) else pcall(game.set, game, k, v) end\n"
+        "    local c = game:get('fz_calls')\n"
+        "    game:set('fz_calls', (math.type(c) == 'integer' and c < 1000000 and c or 0) + 1)\n"
+        "  end\n"
+        "  pcall(game.get, game, k)\n"
+        "  return game:get('fz_calls')\n"
+        "end\n"
+        "rule = function(t)\n"
+        "  if type(t) == 'table' then\n"
+        "    local v, r, s = t.veto, t.react, t.start\n"
+        "    if type(v) == 'function' then\n"
+        "      t.veto = function(game, action) poke(game, false) return v(game, action) end\n"
+        "    end\n"
+        "    t.react = function(game, action) poke(game, true)\n"
+        "      if type(r) == 'function' then return r(game, action) end end\n"
+        "    t.start = function(game) poke(game, true)\n"
+        "      if type(s) == 'function' then return s(game) end end\n"
+        "  end\n"
+        "  return rule0(t)\n"
+        "end\n");
+    sb_putn(&b, script, len);
+    char *out = malloc(b.len + 1);
+    memcpy(out, sb_str(&b), b.len + 1);
+    *outlen = b.len;
+    sb_free(&b);
+    return out;
+}
+
+/* Undo the last ply and play it again: the same game (its values kept in
+ * the game included), when both are allowed. */
+static void check_undo_replay(const Game *g, const char *script)
+{
+    int n = game_history_len(g);
+    if (n == 0 || game_hook_error(g))
+        return;
+    Game *c = game_clone(g);
+    Error e;
+    Action a = game_history(g, n - 1)->action;
+    if (!c || game_undo(c, 1, &e) != 0) {
+        game_free(c);
+        return;
+    }
+    if (game_apply(c, &a, &e) != 0) {
+        if (!game_hook_error(c))
+            fuzz_fail(script, strlen(script), "a ply undone cannot be played again: %s",
+                      e.msg);
+    } else if (!game_same(g, c)) {
+        fuzz_fail(script, strlen(script), "undo then replay of the last ply gives another "
+                  "game");
+    }
+    game_free(c);
+}
+
 int fuzz_house(const uint8_t *data, size_t size)
 {
     if (size < 3)
         return 0;
     int v = data[0] % NVARIANTS;
-    char *script = malloc(size - 2);
-    memcpy(script, data + 3, size - 3);
-    script[size - 3] = '\0';
+    size_t slen;
+    char *script = vars_prologue((const char *)data + 3, size - 3,
+                                 (unsigned)data[1] * 31u + data[2], &slen);
     house_set_default_ms(FUZZ_HOOK_MS);
     HouseLimits lim;
     memset(&lim, 0, sizeof lim);
@@ -1016,7 +1096,7 @@ int fuzz_house(const uint8_t *data, size_t size)
     memset(&src, 0, sizeof src);
     src.name = HOUSE_SCRIPT;
     src.text = script;
-    src.len = size - 3;
+    src.len = slen;
     const VariantOps *ops = variant_find(VARIANTS[v]);
     int nsides = v == V_TILE ? 2 + data[0] / NVARIANTS % 5 : 0;
     Error e;
@@ -1064,8 +1144,11 @@ int fuzz_house(const uint8_t *data, size_t size)
                 break;
             last = a;
             have_last = 1;
+            check_undo_replay(g, script);
         }
         check_house_perft(g, script);
+        if (!game_hook_error(g)) /* every call ran: a replay runs them again */
+            check_save_load(g, script);
         Status st;
         game_status(g, &st);
         house_note("%s: %d plies, %s%s%s", VARIANTS[v], game_history_len(g),
