@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "../core/util.h"
 #include "support/testutil.h"
 
 static void assert_has(const char *hay, const char *needle)
@@ -429,17 +430,22 @@ static void test_issue20_p4_jobs_agree_for_shipped_scripts(void **state)
     (void)state;
     DIR *d = opendir("scripts");
     assert_non_null(d);
-    char files[32][128];
+    char *files[32];
     int n = 0;
     struct dirent *de;
     while ((de = readdir(d)) != NULL && n < 31) {
         size_t len = strlen(de->d_name);
-        if (len > 4 && strcmp(de->d_name + len - 4, ".lua") == 0)
-            snprintf(files[n++], sizeof files[0], "scripts/%s", de->d_name);
+        if (len > 4 && strcmp(de->d_name + len - 4, ".lua") == 0) {
+            files[n] = malloc(len + 9);
+            assert_non_null(files[n]);
+            memcpy(files[n], "scripts/", 8);
+            memcpy(files[n] + 8, de->d_name, len + 1);
+            n++;
+        }
     }
     closedir(d);
     assert_true(n >= 9);
-    snprintf(files[n++], sizeof files[0], "tests/house/kept_count.lua");
+    files[n++] = strdup("tests/house/kept_count.lua");
     for (int i = 0; i < n; i++) {
         char *text = tu_read_file(files[i]);
         assert_non_null(text);
@@ -448,21 +454,23 @@ static void test_issue20_p4_jobs_agree_for_shipped_scripts(void **state)
         free(text);
         char *out[2];
         for (int j = 0; j < 2; j++) {
-            char args[8192];
-            snprintf(args, sizeof args, "experiment %s --games 4 --seed 7 --max-plies 120 "
-                     "--rules %s --jobs %d", variant, files[i], j + 1);
+            StrBuf args = STRBUF_INIT;
+            sb_printf(&args, "experiment %s --games 4 --seed 7 --max-plies 120 --rules %s "
+                      "--jobs %d", variant, files[i], j + 1);
             TuRun r;
-            tu_run(&r, args, NULL);
+            tu_run(&r, sb_str(&args), NULL);
             if (r.status != 0)
-                fail_msg("%s failed:\n%s%s", args, r.out, r.err);
+                fail_msg("%s failed:\n%s%s", sb_str(&args), r.out, r.err);
             out[j] = strdup(r.out);
             tu_run_free(&r);
+            sb_free(&args);
         }
         if (strcmp(out[0], out[1]) != 0)
             fail_msg("%s: --jobs 1 and --jobs 2 differ:\n%s\n----\n%s", files[i], out[0],
                      out[1]);
         free(out[0]);
         free(out[1]);
+        free(files[i]);
     }
 }
 

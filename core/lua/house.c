@@ -65,6 +65,9 @@
 #define HOUSE_EDITS_MAX 1000       /* edits per reaction call */
 #define HOUSE_GAME_MESSAGES 100000 /* messages a game may hold when a script edits */
 #define HOUSE_REASON_MAX 200       /* bytes of a game:finish reason */
+/* Issue 20 point 4: the upvalues a script's hooks may reach (each is
+ * compared after every call; a rule uses tens). */
+#define HOUSE_UPVALUES_MAX 4096
 
 enum { HOOK_LOAD, HOOK_SETUP, HOOK_VETO, HOOK_REACT, HOOK_CLOSE, HOOK_START };
 static const char *const HOOK_NAMES[] = {"load", "setup", "veto", "react", "close", "start"};
@@ -1516,7 +1519,11 @@ static void ups_note(lua_State *L, Script *sc, int f, int n, int ups, int seen)
     lua_pushlightuserdata(L, lua_upvalueid(L, f, n));
     lua_pushboolean(L, 1);
     lua_rawset(L, seen);
-    int *upn = realloc(sc->upn, sizeof *upn * (size_t)(sc->nups + 1));
+    if (sc->nups >= HOUSE_UPVALUES_MAX)
+        luaL_error(L, "the hooks reach more than %d local variables of the script "
+                   "(upvalues), and each is checked after every call: keep fewer",
+                   HOUSE_UPVALUES_MAX);
+    int *upn = cv_realloc(sc->upn, sizeof *upn * (size_t)(sc->nups + 1));
     if (!upn)
         luaL_error(L, "out of memory");
     sc->upn = upn;
