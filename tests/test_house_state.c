@@ -362,6 +362,29 @@ static void test_issue20_p4_load_time_state_is_refused(void **state)
          "  if next_n() > 100 then return 'late' end end }\n",
          "house rule %s, veto: %s:4: coroutine.wrap: the coroutine was made in an earlier "
          "call"},
+        /* the upvalues checked are those some reachable function may
+         * assign (read from its bytecode): a closure made in the hook, a
+         * helper, one nested twice, one in a table */
+        {"closure_write.lua",
+         "local n = 0\nrule { name = 'C', react = function(game, action)\n"
+         "  local f = function() n = n + 1 end; f() end }\n",
+         "house rule %s, react: the local 'n' (an upvalue of the function at %s:2) "
+         "cannot be changed in a hook"},
+        {"helper_write.lua",
+         "local n = 0\nlocal function bump() n = n + 1 end\n"
+         "rule { name = 'H', react = function(game, action) bump() end }\n",
+         "house rule %s, react: the local 'n' (an upvalue of the function at %s:2) "
+         "cannot be changed in a hook"},
+        {"nested_write.lua",
+         "local n = 0\nrule { name = 'N', react = function(game, action)\n"
+         "  (function() (function() n = 1 end)() end)() end }\n",
+         "house rule %s, react: the local 'n' (an upvalue of the function at %s:2) "
+         "cannot be changed in a hook"},
+        {"table_fn_write.lua",
+         "local n = 0\nlocal T = {bump = function() n = n + 1 end}\n"
+         "rule { name = 'T', react = function(game, action) T.bump() end }\n",
+         "house rule %s, react: the local 'n' (an upvalue of the function at %s:2) "
+         "cannot be changed in a hook"},
         {"env_write.lua",
          "rule { name = 'E', veto = function(game, action)\n"
          "  _ENV = {} end }\n",

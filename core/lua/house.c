@@ -1535,8 +1535,181 @@ static void ups_note(lua_State *L, Script *sc, int f, int n, int ups, int seen)
     sc->nups++;
 }
 
+/* ---- Which upvalues a function writes --------------------------------
+ * Comparing every upvalue after every call costs tens of nanoseconds
+ * each, on a path a search runs 10^5 to 10^6 times a second; most of a
+ * script's upvalues (its tables, helper functions, constants) are never
+ * assigned.  Only SETUPVAL assigns one (scripts have no debug library),
+ * so the functions its hooks reach are read as Lua dumps them (stripped)
+ * and only the upvalues some instruction of theirs, or of a function
+ * nested in them, assigns are checked.  The reading knows Lua 5.4's dump
+ * format; anything it does not expect makes every upvalue checked. */
+#define DUMP_SETUPVAL 10 /* OP_SETUPVAL in Lua 5.4: UpValue[B] := R[A] */
+#define DUMP_DEPTH 64    /* nested functions followed; deeper: all checked */
+
+typedef struct Dump {
+    const unsigned char *p;
+    size_t n, at;
+    int bad;
+} Dump;
+
+static int dump_write(lua_State *L, const void *p, size_t sz, void *ud)
+{
+    (void)L;
+    StrBuf *b = ud;
+    sb_putn(b, p, sz);
+    return sb_failed(b);
+}
+
+static unsigned d_byte(Dump *d)
+{
+    if (d->at >= d->n) {
+        d->bad = 1;
+        return 0;
+    }
+    return d->p[d->at++];
+}
+
+static size_t d_size(Dump *d)
+{
+    size_t x = 0;
+    unsigned b;
+    int k = 0;
+    do {
+        b = d_byte(d);
+        if (++k > 9)
+            d->bad = 1;
+        x = (x << 7) | (b & 0x7f);
+    } while (!(b & 0x80) && !d->bad);
+    return x;
+}
+
+static void d_skip(Dump *d, size_t n)
+{
+    if (n > d->n - d->at) {
+        d->bad = 1;
+        d->at = d->n;
+    } else {
+        d->at += n;
+    }
+}
+
+static void d_string(Dump *d)
+{
+    size_t n = d_size(d);
+    if (n)
+        d_skip(d, n - 1);
+}
+
+/* One function of the dump: w[i] set for each of its upvalues i that it,
+ * or a function nested in it, assigns; *nup gets how many it has, inst
+ * and idx where each comes from (in the enclosing function's stack or
+ * its upvalue idx). */
+static void d_function(Dump *d, unsigned char *w, unsigned char *inst, unsigned char *idx,
+                       int *nup, int depth)
+{
+    if (depth > DUMP_DEPTH) {
+        d->bad = 1;
+        return;
+    }
+    d_string(d);              /* source */
+    d_size(d);                /* linedefined */
+    d_size(d);                /* lastlinedefined */
+    d_skip(d, 3);             /* numparams, is_vararg, maxstacksize */
+    size_t ncode = d_size(d);
+    if (d->bad || ncode > (d->n - d->at) / 4) {
+        d->bad = 1;
+        return;
+    }
+    unsigned char set[256] = {0};
+    for (size_t i = 0; i < ncode; i++) {
+        uint32_t ins;
+        memcpy(&ins, d->p + d->at + 4 * i, 4);
+        if ((ins & 0x7f) == DUMP_SETUPVAL)
+            set[(ins >> 16) & 0xff] = 1;
+    }
+    d->at += 4 * ncode;
+    size_t nk = d_size(d);
+    for (size_t i = 0; i < nk && !d->bad; i++) {
+        unsigned t = d_byte(d);
+        if (t == 0x03 || t == 0x13)      /* an integer, a float */
+            d_skip(d, 8);
+        else if (t == 0x04 || t == 0x14) /* a string */
+            d_string(d);
+    }
+    size_t nu = d_size(d);
+    if (nu > 255) {
+        d->bad = 1;
+        return;
+    }
+    for (size_t i = 0; i < nu && !d->bad; i++) {
+        inst[i] = (unsigned char)d_byte(d);
+        idx[i] = (unsigned char)d_byte(d);
+        d_byte(d); /* kind */
+    }
+    *nup = (int)nu;
+    for (size_t i = 0; i < 256; i++)
+        if (set[i] && i >= nu)
+            d->bad = 1;
+        else if (set[i])
+            w[i] = 1;
+    size_t np = d_size(d);
+    for (size_t i = 0; i < np && !d->bad; i++) {
+        unsigned char pw[256] = {0}, pinst[256], pidx[256];
+        int pn = 0;
+        d_function(d, pw, pinst, pidx, &pn, depth + 1);
+        for (int j = 0; j < pn && !d->bad; j++)
+            if (pw[j] && !pinst[j]) { /* the nested one assigns our upvalue */
+                if (pidx[j] >= nu)
+                    d->bad = 1;
+                else
+                    w[pidx[j]] = 1;
+            }
+    }
+    size_t nl = d_size(d); /* the debug part (empty once stripped) */
+    d_skip(d, nl);
+    size_t na = d_size(d);
+    for (size_t i = 0; i < na && !d->bad; i++) {
+        d_size(d);
+        d_size(d);
+    }
+    size_t nv = d_size(d);
+    for (size_t i = 0; i < nv && !d->bad; i++) {
+        d_string(d);
+        d_size(d);
+        d_size(d);
+    }
+    size_t nn = d_size(d);
+    for (size_t i = 0; i < nn && !d->bad; i++)
+        d_string(d);
+}
+
+/* w[i] for each upvalue i (of n) of the Lua function at the top that it
+ * or a function nested in it may assign: all of them when its dump is
+ * not what this reading expects. */
+static void fn_writes(lua_State *L, unsigned char *w, int n)
+{
+    static const unsigned char head[] = {0x1b, 'L', 'u', 'a', 0x54, 0x00, 0x19, 0x93,
+                                         '\r', '\n', 0x1a, '\n', 4};
+    StrBuf b = STRBUF_INIT;
+    memset(w, 0, 256);
+    int ok = lua_dump(L, dump_write, &b, 1) == 0 && !sb_failed(&b) &&
+             b.len > sizeof head + 20 && memcmp(b.s, head, sizeof head) == 0;
+    if (ok) {
+        Dump d = {(const unsigned char *)b.s, b.len, sizeof head + 2 + 16, 0};
+        unsigned char inst[256], idx[256];
+        int nup = 0;
+        unsigned main_nup = d_byte(&d);
+        d_function(&d, w, inst, idx, &nup, 0);
+        ok = !d.bad && d.at == d.n && nup == n && (int)main_nup == n;
+    }
+    sb_free(&b);
+    if (!ok)
+        memset(w, 1, 256);
+}
+
 /* Freeze what script h->cur's hooks reach (run by house_run after every
- * script has loaded). */
+ * script has loaded), and note the upvalues they may assign. */
 static int freeze_script(lua_State *L)
 {
     House *h = lua_touserdata(L, 1);
@@ -1545,7 +1718,8 @@ static int freeze_script(lua_State *L)
     lua_newtable(L); /* 1: seen */
     lua_newtable(L); /* 2: the queue */
     lua_newtable(L); /* 3: upvalues: closure, value, ... */
-    lua_newtable(L); /* 4: upvalue ids seen */
+    lua_newtable(L); /* 4: upvalue ids noted */
+    lua_newtable(L); /* 5: upvalue ids some function may assign */
     lua_Integer qn = 0;
     int refs[] = {sc->setup_ref, sc->veto_ref, sc->react_ref, sc->start_ref};
     for (size_t i = 0; i < ARRAY_LEN(refs); i++)
@@ -1554,26 +1728,38 @@ static int freeze_script(lua_State *L)
             lua_rawseti(L, 2, ++qn);
         }
     for (lua_Integer qi = 1; qi <= qn; qi++) {
-        lua_settop(L, 4);
+        lua_settop(L, 5);
         lua_rawgeti(L, 2, qi);
         lua_pushnil(L);
         lua_rawseti(L, 2, qi);
-        lua_pushvalue(L, 5);
+        lua_pushvalue(L, 6);
         if (lua_rawget(L, 1) != LUA_TNIL)
             continue;
-        lua_pushvalue(L, 5);
+        lua_pushvalue(L, 6);
         lua_pushboolean(L, 1);
         lua_rawset(L, 1);
-        if (lua_type(L, 5) == LUA_TFUNCTION) {
-            if (lua_iscfunction(L, 5))
+        if (lua_type(L, 6) == LUA_TFUNCTION) {
+            if (lua_iscfunction(L, 6))
                 continue; /* the sandbox's: a script cannot change its upvalues */
-            house_charge(L, 1);
-            for (int n = 1; lua_getupvalue(L, 5, n); n++) {
-                ups_note(L, sc, 5, n, 3, 4);
+            house_charge(L, 100);
+            unsigned char w[256];
+            lua_Debug ar;
+            lua_pushvalue(L, 6);
+            lua_getinfo(L, ">u", &ar);
+            lua_pushvalue(L, 6);
+            fn_writes(L, w, ar.nups);
+            lua_pop(L, 1);
+            for (int n = 1; lua_getupvalue(L, 6, n); n++) {
+                if (w[(n - 1) & 0xff]) {
+                    lua_pushlightuserdata(L, lua_upvalueid(L, 6, n));
+                    lua_pushboolean(L, 1);
+                    lua_rawset(L, 5);
+                }
+                ups_note(L, sc, 6, n, 3, 4);
                 walk_push(L, 2, &qn, -1);
                 lua_pop(L, 1);
             }
-        } else if (raw_target(L, 5)) {
+        } else if (raw_target(L, 6)) {
             /* a view the sandbox made (the globals, an action): its
              * store is read-only already; what it holds is walked */
             if (lua_type(L, -1) == LUA_TTABLE) {
@@ -1586,9 +1772,33 @@ static int freeze_script(lua_State *L)
                 }
             }
         } else {
-            freeze_table(L, h, 5, 2, &qn);
+            freeze_table(L, h, 6, 2, &qn);
         }
     }
+    /* keep only the upvalues some function may assign */
+    lua_settop(L, 5);
+    int k = 0;
+    for (int i = 0; i < sc->nups; i++) {
+        lua_rawgeti(L, 3, 2 * i + 1);
+        lua_pushlightuserdata(L, lua_upvalueid(L, -1, sc->upn[i]));
+        int assigned = lua_rawget(L, 5) != LUA_TNIL;
+        lua_pop(L, 1);
+        if (assigned) {
+            lua_rawseti(L, 3, 2 * k + 1);
+            lua_rawgeti(L, 3, 2 * i + 2);
+            lua_rawseti(L, 3, 2 * k + 2);
+            sc->upn[k++] = sc->upn[i];
+        } else {
+            lua_pop(L, 1);
+        }
+    }
+    for (int i = k; i < sc->nups; i++) {
+        lua_pushnil(L);
+        lua_rawseti(L, 3, 2 * i + 1);
+        lua_pushnil(L);
+        lua_rawseti(L, 3, 2 * i + 2);
+    }
+    sc->nups = k;
     lua_settop(L, 3);
     sc->ups_ref = luaL_ref(L, LUA_REGISTRYINDEX);
     return 0;
