@@ -5,7 +5,7 @@ rule {
     name = "Slow but legal",
     veto = function(game, action)
         local x = 0
-        for i = 1, 100000 do x = x + i end
+        for i = 1, 400000 do x = x + i end
         if x < 0 then return "never" end
     end,
 }
