@@ -626,6 +626,32 @@ static void test_issue20_p4_undo_keeps_the_setup(void **state)
     free(text);
 }
 
+/* Issue 20 point 4: the piece tables game:pieces() gives are cached per
+ * House (issue 20 point 7) and given again to later calls: a write to one
+ * of their fields (p.x = 9) was kept, and every later call of every game
+ * of the House saw the piece moved.  Now a piece is frozen like a table
+ * made while loading: reading works (fields, pairs, rawget), writing is
+ * refused naming the piece. */
+static void test_issue20_p4_pieces_are_read_only(void **state)
+{
+    (void)state;
+    const char *path = script("piece_write.lua",
+        "rule { name = 'Piece', veto = function(game, action)\n"
+        "  local p = game:pieces()[1]\n"
+        "  assert(rawget(p, 'square') == p.square and next(p) ~= nil)\n"
+        "  if p.x > 50 then return 'a piece far away' end\n"
+        "  p.x = p.x + 100 end }\n");
+    char want[512], args[256];
+    snprintf(want, sizeof want, "house rule %s, veto: %s:5: a piece the game gives is "
+             "read-only", path, path);
+    snprintf(args, sizeof args, "check %s", path);
+    TuRun r;
+    tu_run(&r, args, NULL);
+    assert_int_equal(r.status, 1);
+    assert_has(r.out, want);
+    tu_run_free(&r);
+}
+
 static int cleanup(void **state)
 {
     (void)state;
@@ -655,6 +681,7 @@ int main(void)
         cmocka_unit_test(test_issue20_p4_frozen_tables_read_as_before),
         cmocka_unit_test(test_issue20_p4_no_addresses_no_weak_tables),
         cmocka_unit_test(test_issue20_p4_undo_keeps_the_setup),
+        cmocka_unit_test(test_issue20_p4_pieces_are_read_only),
     };
     return cmocka_run_group_tests(tests, NULL, cleanup);
 }

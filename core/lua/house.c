@@ -1268,8 +1268,10 @@ static int sb_rawset(lua_State *L)
     if (frozen_mt(L, 1)) {
         char key[80];
         return luaL_error(L, "rawset: the table's field %s cannot be set in a hook: the "
-                          "table was made while the script loaded, and " NO_STATE,
-                          key_words(L, 2, key, sizeof key));
+                          "table %s, and " NO_STATE, key_words(L, 2, key, sizeof key),
+                          lua_type(L, -1) == LUA_TSTRING ? "is a piece the game gives"
+                                                         : "was made while the script "
+                                                           "loaded");
     }
     if (raw_target(L, 1)) {
         if (lua_type(L, -1) != LUA_TTABLE || lua_house(L)->hook != HOOK_LOAD)
@@ -2404,7 +2406,7 @@ static int piece_newindex(lua_State *L)
 
 /* A piece as a table (square, x, y, side, figure, masked, merged).  On a
  * board up to 16x16 the table is made once per House and given again
- * whenever the same piece stands on the same square: read-only, so no
+ * whenever the same piece stands on the same square: frozen, so no
  * call can see what another wrote (a veto that looks at the eight squares
  * around a capture at every node of a search allocates nothing: issue 20
  * point 7). */
@@ -2419,14 +2421,6 @@ static void push_piece(lua_State *L, House *h, const Geometry *geo, const ViewPi
     if (key) {
         if (h->pieces_ref == LUA_NOREF) {
             lua_newtable(L);
-            lua_createtable(L, 0, 4); /* [0]: the pieces' metatable */
-            lua_pushcfunction(L, piece_newindex);
-            lua_setfield(L, -2, "__newindex");
-            lua_pushboolean(L, 1);
-            lua_setfield(L, -2, HOUSE_RO);
-            lua_pushliteral(L, "locked");
-            lua_setfield(L, -2, "__metatable");
-            lua_rawseti(L, -2, 0);
             h->pieces_ref = luaL_ref(L, LUA_REGISTRYINDEX);
         }
         lua_rawgeti(L, LUA_REGISTRYINDEX, h->pieces_ref);
@@ -2465,8 +2459,16 @@ static void push_piece(lua_State *L, House *h, const Geometry *geo, const ViewPi
     }
     lua_remove(L, strs);
     if (key) { /* the cache is below the table */
-        lua_rawgeti(L, -2, 0);
-        lua_setmetatable(L, -2);
+        /* Read-only as a frozen table is (issue 20 point 4): its fields
+         * in a store, so no call can change one that a later call reads
+         * (a metatable's __newindex alone guards only missing keys). */
+        freeze_one(L, h, -1);
+        lua_getmetatable(L, -1);
+        lua_pushcfunction(L, piece_newindex);
+        lua_setfield(L, -2, "__newindex");
+        lua_pushliteral(L, "locked");
+        lua_rawsetp(L, -2, HOUSE_FROZEN);
+        lua_pop(L, 1);
         lua_pushvalue(L, -1);
         lua_rawseti(L, -3, key);
         lua_remove(L, -2);
