@@ -10,8 +10,9 @@
 #   make deps         apt-get install the Debian packages that are missing
 
 CC      ?= cc
-PKGS    := lua5.4 cmocka libedit
-DEB_PKGS := build-essential pkg-config liblua5.4-dev libcmocka-dev libedit-dev tmux parallel
+PKGS    := lua5.4 cmocka libedit libqrencode
+DEB_PKGS := build-essential pkg-config liblua5.4-dev libcmocka-dev libedit-dev tmux parallel \
+            libcivetweb-dev libqrencode-dev
 
 SANITIZE ?=
 ifeq ($(SANITIZE),)
@@ -29,7 +30,7 @@ ifeq ($(ARCH),x86_64)
 endif
 
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs lua5.4 libedit 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs lua5.4 libedit libqrencode 2>/dev/null)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
 
 CFLAGS  ?= $(OPT) -g
@@ -37,11 +38,16 @@ CFLAGS  += -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Wshadow \
            -Wpointer-arith -Wstrict-prototypes -Wmissing-prototypes -Werror \
            $(MARCH) $(SANFLAGS) $(PKG_CFLAGS) -MMD -MP
 LDFLAGS += $(SANFLAGS)
-LDLIBS  := $(PKG_LIBS) -lm
+# civetweb (chessvar serve) ships no pkg-config file: linked by name.
+LDLIBS  := $(PKG_LIBS) -lcivetweb -lpthread -lm
 
 LIB_SRC   := $(filter-out core/cli/main.c,$(wildcard core/*.c core/*/*.c)) \
              $(wildcard variants/*/*.c)
-LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o)
+# The page (web/) is built into the program: tools/embed.c writes its
+# files' bytes into a C file (issue 21).
+WEB_FILES := $(sort $(shell find web -type f 2>/dev/null))
+WEB_GEN   := $(BUILD)/gen/web_files.c
+LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/web_files.o
 LIB       := $(BUILD)/libchessvar.a
 MAIN_OBJ  := $(BUILD)/core/cli/main.o
 SUPPORT_SRC := $(wildcard tests/support/*.c)
@@ -80,6 +86,18 @@ $(LIB): $(LIB_OBJ)
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/tools/embed: tools/embed.c
+	@mkdir -p $(dir $@)
+	$(CC) $(OPT) -std=c11 -Wall -Wextra -Werror -o $@ $<
+
+# web (the folder) is a prerequisite too: a file added or removed remakes it.
+$(WEB_GEN): $(BUILD)/tools/embed $(WEB_FILES) $(wildcard web)
+	@mkdir -p $(dir $@)
+	$(BUILD)/tools/embed web $(WEB_FILES) > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/gen/web_files.o: $(WEB_GEN)
+	$(CC) $(CFLAGS) -Icore -c -o $@ $<
 
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(SUPPORT_OBJ) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(CMOCKA_LIBS)

@@ -44,7 +44,11 @@ enum {
     OPT_COMPARE = 1 << 21,
     OPT_TRUST_RULES = 1 << 22,
     OPT_HOOK_MS = 1 << 23,
-    OPT_HOOK_GAME_MS = 1 << 24
+    OPT_HOOK_GAME_MS = 1 << 24,
+    OPT_PORT = 1 << 25,
+    OPT_HOST = 1 << 26,
+    OPT_DATA = 1 << 27,
+    OPT_SCRIPTS = 1 << 28
 };
 
 typedef struct OptionDef {
@@ -94,6 +98,13 @@ static const OptionDef OPTIONS[] = {
     {"--hook-game-ms", OPT_HOOK_GAME_MS, "MS", "wall time of all of one game's house-rule "
                                                "hook calls together (1 .. 86400000; "
                                                "default 300000)"},
+    {"--port", OPT_PORT, "P", "the port to listen on (default 8080; 0: a free one)"},
+    {"--host", OPT_HOST, "ADDR", "the address to listen on (default 127.0.0.1; 0.0.0.0: "
+                                 "every network of this machine)"},
+    {"--data", OPT_DATA, "DIR", "keep every game in DIR (records and tokens, written "
+                                "after each change) and load them at the start"},
+    {"--scripts", OPT_SCRIPTS, "DIR", "the house rules offered in the lobby: the *.lua of "
+                                      "DIR (default: scripts)"},
     {"--compare", OPT_COMPARE, NULL, "the --rules and --param after it make a second "
                                      "rule set, B, played on the same seeds"},
 };
@@ -213,6 +224,14 @@ static const CommandDef COMMANDS[] = {
      "Prints the report of the whole experiment, the same as one run would;\n"
      "every part must come from the same experiment and each game must be\n"
      "there exactly once.  docs/EXPERIMENTS.md.", cli_merge},
+    {"serve", "[--port P] [--host ADDR] [--data DIR] [--scripts DIR]",
+     OPT_PORT | OPT_HOST | OPT_DATA | OPT_SCRIPTS, VARIANT_NONE,
+     "serve the games to browsers: one device per seat, spectators, bots",
+     "Prints the address to open (and a QR code of it when --host is not a\n"
+     "loopback address).  Every variant, its parameters and the house rules of\n"
+     "--scripts are offered in the page; each seat gets a private link.  With\n"
+     "--data every game is written after each change and loaded back at the\n"
+     "next start.  Ctrl-C (or SIGTERM) stops it.  docs/WEB.md.", cli_serve},
     {"help", "[COMMAND]", 0, VARIANT_NONE, "help on chessvar or on one command",
      "", cmd_help},
 };
@@ -400,6 +419,15 @@ static int option_value(const CommandDef *c, const OptionDef *d,
                                         "(1 <= K <= N), e.g. --shard 2/4", val);
         break;
     case OPT_SVG: o->svg = val; break;
+    case OPT_HOST: o->host = val; break;
+    case OPT_DATA: o->data = val; break;
+    case OPT_SCRIPTS: o->scripts = val; break;
+    case OPT_PORT:
+        if (parse_int(val, 0, 65535, &o->port))
+            return usage_error(c->name, "--port %s: give a number from 0 to 65535 (0: a "
+                                        "free port)", val);
+        o->have_port = 1;
+        break;
     case OPT_SAVE_GAMES: o->save_games = val; break;
     case OPT_FEN: o->fen = val; break;
     case OPT_LOAD: o->load = val; break;

@@ -72,6 +72,11 @@ typedef struct CliOptions {
     House *cmp_house;           /* the scripts of B's --rules */
     int nfiles;
     const char *files[CLI_MAX_FILES]; /* merge: the JSON parts */
+    /* serve (core/web/) */
+    const char *host;           /* --host ADDR, NULL: loopback */
+    int have_port, port;        /* --port P (0: a free port) */
+    const char *data;           /* --data DIR */
+    const char *scripts;        /* --scripts DIR */
 } CliOptions;
 
 /* The menu's answer to "which house rules": numbers from 1 to n separated
@@ -151,6 +156,8 @@ int cli_menu(const CliOptions *o);
 int cli_uci(const CliOptions *o);
 int cli_experiment(const CliOptions *o);
 int cli_merge(const CliOptions *o);
+/* `chessvar serve` (core/web/serve.c, docs/WEB.md). */
+int cli_serve(const CliOptions *o);
 /* The menu's questions: does it ask how many sides play v (min_sides <
  * max_sides)?  The answer to "how many (lo to hi, Enter: def)": 0 with *n,
  * or -1 with e naming what is wrong (the question is then asked again). */

@@ -267,6 +267,47 @@ static int cmd_bot(Batch *b, const char *arg, Error *e)
     return answer_played(b, seat, msgs, before);
 }
 
+/* One play action of a legal list as the `detail` object (issue 21: the
+ * page maps clicks to actions without reading the variant's texts): its
+ * kind and the squares, figure and amount the kind uses, null otherwise. */
+static void legal_detail(const Game *g, const Action *a, StrBuf *out)
+{
+    int k = a->kind;
+    int from = (k == ACT_MOVE || k == ACT_REVEAL || k == ACT_CHOOSE) && a->from.x != -1;
+    int to = k == ACT_MOVE || k == ACT_REVEAL || k == ACT_CHOOSE || k == ACT_ANNOUNCE ||
+             (k == ACT_PLACE && a->figure != FIG_NONE);
+    int figure = a->figure != FIG_NONE && k != ACT_ANNOUNCE;
+    int amount = k == ACT_BID || k == ACT_ANNOUNCE;
+    StrBuf t = STRBUF_INIT;
+    sb_printf(out, "{\"kind\":\"%s\",\"from\":", action_kind_name(k));
+    if (from)
+        sb_printf(out, "{\"x\":%d,\"y\":%d}", (int)a->from.x, (int)a->from.y);
+    else
+        sb_puts(out, "null");
+    sb_puts(out, ",\"to\":");
+    if (to)
+        sb_printf(out, "{\"x\":%d,\"y\":%d}", (int)a->to.x, (int)a->to.y);
+    else
+        sb_puts(out, "null");
+    if (figure)
+        sb_printf(out, ",\"figure\":\"%c\"", figure_letter(a->figure));
+    else
+        sb_puts(out, ",\"figure\":null");
+    if (amount)
+        sb_printf(out, ",\"amount\":%d", (int)a->amount);
+    else
+        sb_puts(out, ",\"amount\":null");
+    sb_puts(out, ",\"machine\":");
+    game_format(g, a, FMT_MACHINE, &t);
+    sb_json_str(out, sb_str(&t));
+    sb_reset(&t);
+    sb_puts(out, ",\"record\":");
+    game_format(g, a, FMT_RECORD, &t);
+    sb_json_str(out, sb_str(&t));
+    sb_putc(out, '}');
+    sb_free(&t);
+}
+
 static int cmd_legal(Batch *b, const char *arg, Error *e)
 {
     int seat = seat_or_default(b, arg, "legal", e);
@@ -274,7 +315,8 @@ static int cmd_legal(Batch *b, const char *arg, Error *e)
         return -1;
     ActionList l = ACTIONLIST_INIT;
     StrBuf t = STRBUF_INIT, machine = STRBUF_INIT, record = STRBUF_INIT,
-           meta = STRBUF_INIT, plain = STRBUF_INIT, meta_plain = STRBUF_INIT;
+           meta = STRBUF_INIT, plain = STRBUF_INIT, meta_plain = STRBUF_INIT,
+           detail = STRBUF_INIT;
     int nplay = 0;
     if (game_legal(b->g, seat, &l)) { /* a house rule's hook failed */
         al_free(&l);
@@ -297,11 +339,14 @@ static int cmd_legal(Batch *b, const char *arg, Error *e)
             if (record.len)
                 sb_putc(&record, ',');
             sb_json_str(&record, sb_str(&t));
+            if (detail.len)
+                sb_putc(&detail, ',');
+            legal_detail(b->g, &l.v[i], &detail);
         }
     }
     json_seat(b, "seat", seat);
-    sb_printf(&b->json, ",\"actions\":[%s],\"record\":[%s],\"meta\":[%s]",
-              sb_str(&machine), sb_str(&record), sb_str(&meta));
+    sb_printf(&b->json, ",\"actions\":[%s],\"record\":[%s],\"meta\":[%s],\"detail\":[%s]",
+              sb_str(&machine), sb_str(&record), sb_str(&meta), sb_str(&detail));
     if (l.n == 0 && game_to_act(b->g) < 0)
         sb_puts(&b->text, "no legal actions: the game is over\n");
     else
@@ -315,6 +360,7 @@ static int cmd_legal(Batch *b, const char *arg, Error *e)
     sb_free(&meta);
     sb_free(&plain);
     sb_free(&meta_plain);
+    sb_free(&detail);
     al_free(&l);
     return 0;
 }

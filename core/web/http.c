@@ -1,0 +1,798 @@
+/*
+ * http.c -- civetweb's side of `chessvar serve`: starting and stopping
+ * the server, the page's files, the HTTP API (GET /api/variants, GET and
+ * POST /api/games) and the WebSocket /ws's handlers (docs/WEB.md).
+ *
+ * Invariant: every request gets one complete answer with a status (404,
+ * 405, 413, 400, 503 with a JSON error naming the problem); a body or a
+ * frame over its limit is never read whole.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <civetweb.h>
+
+#include "../lab/bot.h"
+#include "../lua/house.h"
+#include "web_files.h"
+#include "web_int.h"
+
+/* ---- Answers ------------------------------------------------------------ */
+
+static const char *reason_of(int status)
+{
+    switch (status) {
+    case 200: return "OK";
+    case 201: return "Created";
+    case 400: return "Bad Request";
+    case 404: return "Not Found";
+    case 405: return "Method Not Allowed";
+    case 413: return "Payload Too Large";
+    case 503: return "Service Unavailable";
+    default: return "Internal Server Error";
+    }
+}
+
+static int send_body(struct mg_connection *conn, int status, const char *type,
+                     const void *body, size_t n)
+{
+    mg_printf(conn, "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n"
+                    "Cache-Control: no-cache\r\nX-Content-Type-Options: nosniff\r\n"
+                    "Connection: close\r\n\r\n", status, reason_of(status), type, n);
+    mg_write(conn, body, n);
+    return status;
+}
+
+static int send_error(struct mg_connection *conn, int status, const char *msg)
+{
+    StrBuf b = STRBUF_INIT;
+    sb_puts(&b, "{\"error\":");
+    sb_json_str(&b, msg);
+    sb_puts(&b, "}\n");
+    int rc = send_body(conn, status, "application/json", sb_str(&b), b.len);
+    sb_free(&b);
+    return rc;
+}
+
+static int send_json(struct mg_connection *conn, int status, StrBuf *b)
+{
+    if (b->failed)
+        return send_error(conn, 500, "out of memory");
+    sb_putc(b, '\n');
+    return send_body(conn, status, "application/json", sb_str(b), b->len);
+}
+
+/* ---- The page's files --------------------------------------------------- */
+
+static const char *mime_of(const char *name)
+{
+    static const char *const TYPES[][2] = {
+        {".html", "text/html; charset=utf-8"}, {".js", "text/javascript; charset=utf-8"},
+        {".css", "text/css; charset=utf-8"},   {".svg", "image/svg+xml"},
+        {".png", "image/png"},                 {".json", "application/json"},
+        {".ico", "image/x-icon"},              {".txt", "text/plain; charset=utf-8"},
+    };
+    const char *dot = strrchr(name, '.');
+    for (size_t i = 0; dot && i < ARRAY_LEN(TYPES); i++)
+        if (strcmp(dot, TYPES[i][0]) == 0)
+            return TYPES[i][1];
+    return "application/octet-stream";
+}
+
+static int send_file(struct mg_connection *conn, const char *path)
+{
+    const char *name = strcmp(path, "/") == 0 ? "index.html" : path + 1;
+    for (const WebFile *f = web_files; f->name; f++)
+        if (strcmp(f->name, name) == 0)
+            return send_body(conn, 200, mime_of(f->name), f->data, f->len);
+    if (strcmp(path, "/") == 0) {
+        const char *t = "chessvar serve: this build holds no page (web/ was empty); "
+                        "the API is at /api/variants, /api/games and /ws\n";
+        return send_body(conn, 404, "text/plain; charset=utf-8", t, strlen(t));
+    }
+    return send_error(conn, 404, "no such file on this server");
+}
+
+/* ---- GET /api/variants -------------------------------------------------- */
+
+static const char *const PARAM_TYPES[] = {"bool", "int", "choice"};
+
+static void variant_json(const VariantOps *v, StrBuf *b)
+{
+    Params def;
+    StrBuf t = STRBUF_INIT;
+    params_defaults(v, &def);
+    sb_puts(b, "{\"name\":");
+    sb_json_str(b, v->name);
+    sb_puts(b, ",\"title\":");
+    sb_json_str(b, v->title);
+    sb_puts(b, ",\"summary\":");
+    sb_json_str(b, v->summary);
+    sb_printf(b, ",\"sides\":{\"min\":%d,\"max\":%d,\"default\":%d},\"seats\":[",
+              v->min_sides, v->max_sides, v->default_sides);
+    if (v->version >= 2 && v->max_seats)
+        for (int n = v->min_seats; n <= v->max_seats; n++)
+            sb_printf(b, "%s%d", n > v->min_seats ? "," : "", n);
+    else
+        sb_printf(b, "%d", v->default_sides);
+    sb_puts(b, "],\"params\":[");
+    for (int i = 0; i < v->nparams; i++) {
+        const ParamDef *d = &v->params[i];
+        sb_puts(b, i ? ",{\"name\":" : "{\"name\":");
+        sb_json_str(b, d->name);
+        sb_printf(b, ",\"type\":\"%s\",\"default\":", PARAM_TYPES[d->type]);
+        sb_reset(&t);
+        params_format_value(v, &def, i, &t);
+        sb_json_str(b, sb_str(&t));
+        if (d->type == PARAM_INT)
+            sb_printf(b, ",\"min\":%d,\"max\":%d", d->min, d->max);
+        if (d->type == PARAM_ENUM) {
+            sb_puts(b, ",\"choices\":[");
+            for (int k = 0; d->choices[k]; k++) {
+                if (k)
+                    sb_putc(b, ',');
+                sb_json_str(b, d->choices[k]);
+            }
+            sb_putc(b, ']');
+        }
+        sb_puts(b, ",\"doc\":");
+        sb_json_str(b, d->doc);
+        sb_putc(b, '}');
+    }
+    sb_puts(b, "]}");
+    sb_free(&t);
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The *.lua of s->scripts, each loaded against every variant: the ones
+ * that load are offered for those variants.  Made once at the start. */
+static void scripts_json(WebServer *s, StrBuf *b)
+{
+    sb_puts(b, "\"scripts\":[");
+    DIR *d = s->scripts ? opendir(s->scripts) : NULL;
+    struct dirent *de;
+    int cap = 0;
+    while (d && (de = readdir(d))) {
+        size_t n = strlen(de->d_name);
+        if (n < 5 || strcmp(de->d_name + n - 4, ".lua") != 0 || de->d_name[0] == '.')
+            continue;
+        if (s->nscripts == cap) {
+            cap = cap ? 2 * cap : 16;
+            char **more = realloc(s->script_files, sizeof *more * (size_t)cap);
+            if (!more)
+                break;
+            s->script_files = more;
+        }
+        if (!(s->script_files[s->nscripts] = strdup(de->d_name)))
+            break;
+        s->nscripts++;
+    }
+    if (d)
+        closedir(d);
+    if (s->nscripts)
+        qsort(s->script_files, (size_t)s->nscripts, sizeof *s->script_files, by_name);
+    for (int i = 0, shown = 0; i < s->nscripts; i++) {
+        StrBuf path = STRBUF_INIT, vs = STRBUF_INIT;
+        sb_printf(&path, "%s/%s", s->scripts, s->script_files[i]);
+        const char *p = sb_str(&path);
+        House *first = NULL;
+        for (int k = 0; variant_registry[k]; k++) {
+            Error e;
+            House *h = cli_load_house(variant_registry[k], 0, &p, 1, &e);
+            if (!h)
+                continue;
+            sb_printf(&vs, "%s", vs.len ? "," : "");
+            sb_json_str(&vs, variant_registry[k]->name);
+            if (!first)
+                first = h;
+            else
+                house_free(h);
+        }
+        if (first) {
+            sb_puts(b, shown++ ? ",{\"file\":" : "{\"file\":");
+            sb_json_str(b, s->script_files[i]);
+            sb_puts(b, ",\"name\":");
+            sb_json_str(b, house_title(first, 0) ? house_title(first, 0)
+                                                 : house_name(first, 0));
+            sb_puts(b, ",\"description\":");
+            const char *desc = house_description(first, 0);
+            sb_json_str(b, desc ? desc : "");
+            sb_printf(b, ",\"variants\":[%s]}", sb_str(&vs));
+            house_free(first);
+        }
+        sb_free(&path);
+        sb_free(&vs);
+    }
+    sb_putc(b, ']');
+}
+
+static void make_variants_json(WebServer *s)
+{
+    StrBuf *b = &s->variants_json;
+    sb_puts(b, "{\"variants\":[");
+    for (int k = 0; variant_registry[k]; k++) {
+        if (k)
+            sb_putc(b, ',');
+        variant_json(variant_registry[k], b);
+    }
+    sb_puts(b, "],");
+    scripts_json(s, b);
+    sb_putc(b, '}');
+}
+
+/* ---- POST /api/games ---------------------------------------------------- */
+
+/* A JSON value as the text --param takes: strings as they are, numbers,
+ * true/false as on/off. */
+static int param_text(const Json *v, char *buf, size_t n)
+{
+    if (v->type == JSON_STRING)
+        return snprintf(buf, n, "%s", v->str) < (int)n ? 0 : -1;
+    if (v->type == JSON_TRUE || v->type == JSON_FALSE)
+        return snprintf(buf, n, "%s", v->type == JSON_TRUE ? "on" : "off"), 0;
+    if (v->type == JSON_NUMBER && v->num == (double)(long)v->num)
+        return snprintf(buf, n, "%ld", (long)v->num), 0;
+    return -1;
+}
+
+static int int_member(const Json *req, const char *key, int lo, int hi, int *out, Error *e)
+{
+    const Json *m = json_get(req, key);
+    if (!m || m->type == JSON_NULL)
+        return 0;
+    if (m->type != JSON_NUMBER || m->num < lo || m->num > hi || m->num != (double)(int)m->num)
+        return err_set(e, "\"%s\" must be a whole number from %d to %d", key, lo, hi);
+    *out = (int)m->num;
+    return 0;
+}
+
+/* The scripts named by "rules": each one of the offered files, by name. */
+static int rules_paths(WebServer *s, const Json *rules, StrBuf *paths, const char **list,
+                       int *n, Error *e)
+{
+    if (!rules || rules->type == JSON_NULL)
+        return 0;
+    if (rules->type != JSON_ARRAY || rules->count > CLI_MAX_RULES)
+        return err_set(e, "\"rules\" must be a list of at most %d script files",
+                       CLI_MAX_RULES);
+    size_t offs[CLI_MAX_RULES];
+    for (const Json *r = rules->child; r; r = r->next) {
+        int found = -1;
+        for (int i = 0; r->type == JSON_STRING && i < s->nscripts; i++)
+            if (strcmp(r->str, s->script_files[i]) == 0)
+                found = i;
+        if (found < 0) {
+            char q[48];
+            return err_set(e, "rules: no script '%s' is offered (GET /api/variants lists "
+                              "them)", r->type == JSON_STRING
+                                           ? str_clip(q, sizeof q, r->str) : "?");
+        }
+        offs[*n] = paths->len;
+        sb_printf(paths, "%s/%s", s->scripts, s->script_files[found]);
+        sb_putc(paths, '\0');
+        (*n)++;
+    }
+    if (paths->failed)
+        return err_set(e, "out of memory");
+    for (int i = 0; i < *n; i++)
+        list[i] = paths->s + offs[i];
+    return 0;
+}
+
+WebGame *web_create_game(WebServer *s, const Json *req, Error *e, int *status)
+{
+    *status = 400;
+    CliOptions o;
+    memset(&o, 0, sizeof o);
+    o.command = "serve";
+    o.json = 1;
+    o.depth = -1;
+    if (!req || req->type != JSON_OBJECT)
+        return err_set(e, "the body must be one JSON object ({\"variant\":\"orthodox\"})"),
+               NULL;
+    const Json *var = json_get(req, "variant");
+    if (!var || var->type != JSON_STRING)
+        return err_set(e, "give the variant as \"variant\" (GET /api/variants lists them)"),
+               NULL;
+    o.variant = variant_find(var->str);
+    if (!o.variant) {
+        StrBuf b = STRBUF_INIT;
+        char q[48];
+        for (int k = 0; variant_registry[k]; k++)
+            sb_printf(&b, "%s%s", k ? ", " : "", variant_registry[k]->name);
+        err_set(e, "unknown variant '%s'; the variants are: %s",
+                str_clip(q, sizeof q, var->str), sb_str(&b));
+        sb_free(&b);
+        return NULL;
+    }
+    if (int_member(req, "sides", 1, MAX_SIDES, &o.sides, e) ||
+        int_member(req, "seats", 1, MAX_SEATS, &o.seats, e))
+        return NULL;
+    const Json *seed = json_get(req, "seed");
+    if (seed && seed->type != JSON_NULL) {
+        char *end;
+        errno = 0;
+        if (seed->type != JSON_STRING || !seed->str[0] || seed->str[0] == '-' ||
+            (o.seed = strtoull(seed->str, &end, 10), errno || *end))
+            return err_set(e, "\"seed\" must be a whole number from 0 to "
+                              "18446744073709551615, written as a string"), NULL;
+        o.have_seed = 1;
+    } else {
+        o.have_seed = 1;
+        o.seed = cli_fresh_seed();
+    }
+    /* --param NAME=VALUE texts */
+    char ptext[CLI_MAX_PARAMS][128];
+    const Json *params = json_get(req, "params");
+    if (params && params->type != JSON_NULL) {
+        if (params->type != JSON_OBJECT || params->count > CLI_MAX_PARAMS)
+            return err_set(e, "\"params\" must be an object of NAME: VALUE (at most %d)",
+                           CLI_MAX_PARAMS), NULL;
+        for (const Json *p = params->child; p; p = p->next) {
+            char val[96];
+            if (param_text(p, val, sizeof val) || strlen(p->key) > 24) {
+                char q[48];
+                return err_set(e, "params: %s must be a string, number or true/false",
+                               str_clip(q, sizeof q, p->key)), NULL;
+            }
+            snprintf(ptext[o.nparams], sizeof ptext[0], "%s=%s", p->key, val);
+            o.params[o.nparams] = ptext[o.nparams];
+            o.nparams++;
+        }
+    }
+    /* players, checked before the game is made */
+    const Json *players = json_get(req, "players");
+    if (players && players->type != JSON_NULL &&
+        (players->type != JSON_ARRAY || players->count > MAX_SEATS))
+        return err_set(e, "\"players\" must be a list of {\"seat\",\"bot\"} (at most %d)",
+                       MAX_SEATS), NULL;
+    for (const Json *p = players && players->type == JSON_ARRAY ? players->child : NULL; p;
+         p = p->next) {
+        const Json *bot = json_get(p, "bot");
+        if (p->type != JSON_OBJECT || !json_get(p, "seat") ||
+            json_get(p, "seat")->type != JSON_STRING)
+            return err_set(e, "players: each is {\"seat\":\"white\",\"bot\":null or a "
+                              "level}"), NULL;
+        if (bot && bot->type != JSON_NULL &&
+            (bot->type != JSON_STRING || strlen(bot->str) >= WEB_BOT_MAX ||
+             web_bot_level(bot->str, e)))
+            return bot->type == JSON_STRING && e->msg[0] ? NULL
+                   : (err_set(e, "players: bot must be null or a level (random, greedy, "
+                                 "search, search:N, search:Nms)"), NULL);
+    }
+    StrBuf paths = STRBUF_INIT;
+    if (rules_paths(s, json_get(req, "rules"), &paths, o.rules, &o.nrules, e)) {
+        sb_free(&paths);
+        return NULL;
+    }
+    if (o.nrules) {
+        o.house = cli_load_house(o.variant, o.sides, o.rules, o.nrules, e);
+        if (!o.house) {
+            sb_free(&paths);
+            return NULL;
+        }
+    }
+    int st;
+    Batch *b = batch_open(&o, e, &st);
+    house_free(o.house);
+    sb_free(&paths);
+    if (!b)
+        return NULL;
+    WebGame *g = web_game_new(b, e);
+    if (!g) {
+        *status = 500;
+        return NULL;
+    }
+    Game *gm = batch_game(b);
+    for (const Json *p = players && players->type == JSON_ARRAY ? players->child : NULL; p;
+         p = p->next) {
+        const char *seat = json_get(p, "seat")->str;
+        int k = game_seat_by_name(gm, seat);
+        if (k < 0) {
+            char q[48];
+            err_set(e, "players: no seat '%s' in this game", str_clip(q, sizeof q, seat));
+            web_game_free(g);
+            return NULL;
+        }
+        const Json *bot = json_get(p, "bot");
+        if (bot && bot->type == JSON_STRING)
+            str_copy(g->bot[k], sizeof g->bot[k], bot->str);
+    }
+    if (web_store_meta(s, g, e) || web_store_record(s, g, e)) {
+        *status = 500;
+        web_game_free(g);
+        return NULL;
+    }
+    if (web_add_game(s, g, e)) {
+        *status = 503;
+        web_game_free(g);
+        return NULL;
+    }
+    return g;
+}
+
+static int post_game(WebServer *s, struct mg_connection *conn)
+{
+    const struct mg_request_info *ri = mg_get_request_info(conn);
+    if (ri->content_length > (long long)s->cfg.max_body)
+        return send_error(conn, 413, "the body is larger than the server reads (64 KiB)");
+    StrBuf body = STRBUF_INIT;
+    char buf[4096];
+    int n;
+    while ((n = mg_read(conn, buf, sizeof buf)) > 0) {
+        if (body.len + (size_t)n > s->cfg.max_body) {
+            sb_free(&body);
+            return send_error(conn, 413, "the body is larger than the server reads (64 KiB)");
+        }
+        sb_printf(&body, "%.*s", n, buf);
+        if (memchr(buf, '\0', (size_t)n)) {
+            sb_free(&body);
+            return send_error(conn, 400, "the body holds a NUL byte");
+        }
+    }
+    Error e;
+    e.msg[0] = '\0';
+    Json *req = json_parse(body.s ? body.s : "", body.len, &e);
+    sb_free(&body);
+    if (!req) {
+        StrBuf m = STRBUF_INIT;
+        sb_printf(&m, "malformed JSON: %s", e.msg);
+        int rc = send_error(conn, 400, sb_str(&m));
+        sb_free(&m);
+        return rc;
+    }
+    int status;
+    WebGame *g = web_create_game(s, req, &e, &status);
+    json_free(req);
+    if (!g)
+        return send_error(conn, status, e.msg);
+    StrBuf out = STRBUF_INIT;
+    pthread_mutex_lock(&g->mu);
+    Game *gm = batch_game(g->b);
+    sb_puts(&out, "{\"game\":");
+    sb_json_str(&out, g->id);
+    sb_puts(&out, ",\"seats\":[");
+    for (int k = 0; k < g->nseats; k++) {
+        sb_puts(&out, k ? ",{\"seat\":" : "{\"seat\":");
+        sb_json_str(&out, game_seat_name(gm, k));
+        sb_puts(&out, ",\"bot\":");
+        if (g->bot[k][0])
+            sb_json_str(&out, g->bot[k]);
+        else
+            sb_puts(&out, "null");
+        sb_printf(&out, ",\"token\":\"%s\",\"link\":\"/#g=%s&t=%s\"}", g->token[k], g->id,
+                  g->token[k]);
+    }
+    sb_printf(&out, "],\"spectator\":\"/#g=%s\",\"board\":\"/#g=%s&board=1\"}", g->id,
+              g->id);
+    pthread_mutex_unlock(&g->mu);
+    int rc = send_json(conn, 201, &out);
+    sb_free(&out);
+    return rc;
+}
+
+static int list_games(WebServer *s, struct mg_connection *conn)
+{
+    StrBuf out = STRBUF_INIT;
+    sb_puts(&out, "{\"games\":[");
+    for (int i = 0;; i++) {
+        pthread_mutex_lock(&s->mu);
+        WebGame *g = i < s->ngames ? s->games[i] : NULL;
+        pthread_mutex_unlock(&s->mu);
+        if (!g)
+            break;
+        pthread_mutex_lock(&g->mu);
+        Game *gm = batch_game(g->b);
+        char res[64];
+        sb_puts(&out, i ? ",{\"game\":" : "{\"game\":");
+        sb_json_str(&out, g->id);
+        sb_puts(&out, ",\"variant\":");
+        sb_json_str(&out, game_variant(gm)->name);
+        sb_puts(&out, ",\"title\":");
+        sb_json_str(&out, game_variant(gm)->title);
+        sb_puts(&out, ",\"seats\":");
+        web_seats_json(g, &out);
+        sb_printf(&out, ",\"over\":%s,\"result\":", game_to_act(gm) < 0 ? "true" : "false");
+        sb_json_str(&out, game_result_text(gm, res, sizeof res));
+        sb_putc(&out, '}');
+        pthread_mutex_unlock(&g->mu);
+    }
+    sb_puts(&out, "]}");
+    int rc = send_json(conn, 200, &out);
+    sb_free(&out);
+    return rc;
+}
+
+static int on_request(struct mg_connection *conn, void *cbdata)
+{
+    WebServer *s = cbdata;
+    const struct mg_request_info *ri = mg_get_request_info(conn);
+    const char *path = ri->local_uri ? ri->local_uri : "/";
+    int get = strcmp(ri->request_method, "GET") == 0 ||
+              strcmp(ri->request_method, "HEAD") == 0;
+    int post = strcmp(ri->request_method, "POST") == 0;
+    if (strcmp(path, "/api/variants") == 0)
+        return get ? send_body(conn, 200, "application/json", sb_str(&s->variants_json),
+                               s->variants_json.len)
+                   : send_error(conn, 405, "GET /api/variants");
+    if (strcmp(path, "/api/games") == 0)
+        return get ? list_games(s, conn) : post ? post_game(s, conn)
+                   : send_error(conn, 405, "GET or POST /api/games");
+    if (strncmp(path, "/api/", 5) == 0)
+        return send_error(conn, 404, "no such API: /api/variants, /api/games");
+    if (!get)
+        return send_error(conn, 405, "the page's files are read with GET");
+    return send_file(conn, path);
+}
+
+/* ---- WebSocket /ws ------------------------------------------------------ */
+
+static int ws_connect(const struct mg_connection *conn, void *cbdata)
+{
+    WebServer *s = cbdata;
+    WebConn *c = calloc(1, sizeof *c);
+    if (!c)
+        return 1; /* refused: civetweb closes it */
+    pthread_mutex_init(&c->wmu, NULL);
+    c->seat = -1;
+    pthread_mutex_lock(&s->mu);
+    if (s->nconns >= s->cfg.max_conns)
+        c->refused = 1;
+    else
+        s->nconns++;
+    pthread_mutex_unlock(&s->mu);
+    mg_set_user_connection_data((struct mg_connection *)conn, c);
+    return 0;
+}
+
+static void ws_ready(struct mg_connection *conn, void *cbdata)
+{
+    WebServer *s = cbdata;
+    WebConn *c = mg_get_user_connection_data(conn);
+    if (!c)
+        return;
+    c->mc = conn;
+    if (c->refused) {
+        char m[160];
+        snprintf(m, sizeof m, "the server has %d connections, its limit: try again later",
+                 s->cfg.max_conns);
+        StrBuf b = STRBUF_INIT;
+        sb_puts(&b, "{\"type\":\"error\",\"message\":");
+        sb_json_str(&b, m);
+        sb_putc(&b, '}');
+        mg_websocket_write(conn, MG_WEBSOCKET_OPCODE_TEXT, sb_str(&b), b.len);
+        mg_websocket_write(conn, MG_WEBSOCKET_OPCODE_CONNECTION_CLOSE, "\x03\xe8", 2);
+        sb_free(&b);
+    }
+}
+
+static void ws_error_close(WebConn *c, const char *msg)
+{
+    StrBuf b = STRBUF_INIT;
+    sb_puts(&b, "{\"type\":\"error\",\"message\":");
+    sb_json_str(&b, msg);
+    sb_putc(&b, '}');
+    pthread_mutex_lock(&c->wmu);
+    if (!c->closed) {
+        mg_websocket_write(c->mc, MG_WEBSOCKET_OPCODE_TEXT, sb_str(&b), b.len);
+        mg_websocket_write(c->mc, MG_WEBSOCKET_OPCODE_CONNECTION_CLOSE, "\x03\xf0", 2);
+    }
+    c->closed = 1;
+    pthread_mutex_unlock(&c->wmu);
+    sb_free(&b);
+}
+
+/* Returns 0 to close the connection. */
+static int ws_data(struct mg_connection *conn, int flags, char *data, size_t n, void *cbdata)
+{
+    WebServer *s = cbdata;
+    WebConn *c = mg_get_user_connection_data(conn);
+    int op = flags & 0x0f;
+    if (!c || c->refused || op == MG_WEBSOCKET_OPCODE_CONNECTION_CLOSE)
+        return 0;
+    if (op == MG_WEBSOCKET_OPCODE_PONG || op == MG_WEBSOCKET_OPCODE_PING)
+        return 1;
+    long long sec = web_now_ms() / 1000;
+    if (sec != c->window) {
+        c->window = sec;
+        c->frames = 0;
+    }
+    if (++c->frames > s->cfg.max_rate) {
+        char m[128];
+        snprintf(m, sizeof m, "too many frames: at most %d a second; the connection is "
+                              "closed", s->cfg.max_rate);
+        ws_error_close(c, m);
+        return 0;
+    }
+    if (n > s->cfg.max_frame) {
+        char m[128];
+        snprintf(m, sizeof m, "the frame has %zu bytes, more than the %zu a frame may "
+                              "have; the connection is closed", n, s->cfg.max_frame);
+        ws_error_close(c, m);
+        return 0;
+    }
+    if (!(flags & 0x80) || op == MG_WEBSOCKET_OPCODE_CONTINUATION) {
+        ws_error_close(c, "fragmented frames are not read: send each message in one "
+                          "frame; the connection is closed");
+        return 0;
+    }
+    if (op != MG_WEBSOCKET_OPCODE_TEXT) {
+        StrBuf b = STRBUF_INIT;
+        sb_puts(&b, "{\"type\":\"error\",\"message\":\"only text frames (JSON) are read\"}");
+        pthread_mutex_lock(&c->wmu);
+        if (!c->closed)
+            mg_websocket_write(conn, MG_WEBSOCKET_OPCODE_TEXT, sb_str(&b), b.len);
+        pthread_mutex_unlock(&c->wmu);
+        sb_free(&b);
+        return 1;
+    }
+    web_frame(s, c, data, n);
+    return 1;
+}
+
+static void ws_close(const struct mg_connection *conn, void *cbdata)
+{
+    WebServer *s = cbdata;
+    WebConn *c = mg_get_user_connection_data(conn);
+    if (!c)
+        return;
+    web_conn_leave(c);
+    pthread_mutex_lock(&s->mu);
+    if (!c->refused)
+        s->nconns--;
+    pthread_mutex_unlock(&s->mu);
+    pthread_mutex_destroy(&c->wmu);
+    free(c);
+}
+
+/* ---- Start and stop ----------------------------------------------------- */
+
+void web_config_defaults(WebConfig *c)
+{
+    memset(c, 0, sizeof *c);
+    c->host = "127.0.0.1";
+    c->port = 8080;
+    c->scripts = "scripts";
+    c->max_games = 1000;
+    c->max_conns = 1000;
+    c->max_frame = WEB_MAX_FRAME;
+    c->max_rate = 50;
+    c->max_body = WEB_MAX_BODY;
+    c->bot_delay_ms = 300;
+}
+
+int web_host_is_loopback(const char *host)
+{
+    return strncmp(host, "127.", 4) == 0 || strcmp(host, "::1") == 0 ||
+           strcmp(host, "localhost") == 0;
+}
+
+int web_port(const WebServer *s) { return s->port; }
+
+int web_game_count(WebServer *s)
+{
+    pthread_mutex_lock(&s->mu);
+    int n = s->ngames;
+    pthread_mutex_unlock(&s->mu);
+    return n;
+}
+
+static int civet_log(const struct mg_connection *conn, const char *msg)
+{
+    const struct mg_context *ctx = mg_get_context(conn);
+    WebServer *s = ctx ? mg_get_user_data(ctx) : NULL;
+    if (s && !s->cfg.quiet)
+        fprintf(stderr, "chessvar serve: %s\n", msg);
+    return 1;
+}
+
+static void free_server(WebServer *s)
+{
+    for (int i = 0; i < s->ngames; i++)
+        web_game_free(s->games[i]);
+    for (int i = 0; i < s->nscripts; i++)
+        free(s->script_files[i]);
+    free(s->script_files);
+    free(s->games);
+    free(s->data);
+    free(s->scripts);
+    sb_free(&s->variants_json);
+    pthread_mutex_destroy(&s->mu);
+    pthread_mutex_destroy(&s->bot_mu);
+    pthread_cond_destroy(&s->bot_cond);
+    free(s);
+}
+
+WebServer *web_start(const WebConfig *cfg, Error *e)
+{
+    WebServer *s = calloc(1, sizeof *s);
+    if (!s)
+        return err_set(e, "out of memory"), NULL;
+    s->cfg = *cfg;
+    pthread_mutex_init(&s->mu, NULL);
+    pthread_mutex_init(&s->bot_mu, NULL);
+    pthread_cond_init(&s->bot_cond, NULL);
+    s->data = cfg->data ? strdup(cfg->data) : NULL;
+    s->scripts = cfg->scripts ? strdup(cfg->scripts) : NULL;
+    s->games = calloc((size_t)(cfg->max_games > 0 ? cfg->max_games : 1), sizeof *s->games);
+    if (strlen(cfg->host) >= 200 || strpbrk(cfg->host, ",[] \t")) {
+        free_server(s);
+        return err_set(e, "--host %s: give one address (127.0.0.1, 0.0.0.0, ::1)",
+                       cfg->host), NULL;
+    }
+    snprintf(s->host, sizeof s->host, "%s", cfg->host);
+    if (!s->games || (cfg->data && !s->data) || (cfg->scripts && !s->scripts)) {
+        free_server(s);
+        return err_set(e, "out of memory"), NULL;
+    }
+    make_variants_json(s);
+    if (s->variants_json.failed || (s->data && web_store_load_all(s, e))) {
+        if (s->variants_json.failed)
+            err_set(e, "out of memory");
+        free_server(s);
+        return NULL;
+    }
+    char ports[300], threads[32], conns[32];
+    if (strchr(s->host, ':'))
+        snprintf(ports, sizeof ports, "[%s]:%d", s->host, cfg->port);
+    else
+        snprintf(ports, sizeof ports, "%s:%d", s->host, cfg->port);
+    /* civetweb gives each WebSocket a worker thread for its whole life */
+    snprintf(threads, sizeof threads, "%d", cfg->max_conns + 8);
+    snprintf(conns, sizeof conns, "%d", cfg->max_conns);
+    const char *options[] = {"listening_ports", ports,
+                             "num_threads", threads,
+                             "request_timeout_ms", "10000",
+                             "websocket_timeout_ms", "3600000",
+                             "enable_keep_alive", "no",
+                             NULL};
+    (void)conns;
+    struct mg_callbacks cb;
+    memset(&cb, 0, sizeof cb);
+    cb.log_message = civet_log;
+    mg_init_library(0);
+    s->ctx = mg_start(&cb, s, options);
+    if (!s->ctx) {
+        mg_exit_library();
+        free_server(s);
+        return err_set(e, "cannot listen on %s (the port may be taken, or the address is "
+                          "not this machine's)", ports), NULL;
+    }
+    struct mg_server_port sp[4];
+    int np = mg_get_server_ports(s->ctx, 4, sp);
+    s->port = np > 0 ? sp[0].port : cfg->port;
+    mg_set_request_handler(s->ctx, "/", on_request, s);
+    mg_set_websocket_handler(s->ctx, "/ws", ws_connect, ws_ready, ws_data, ws_close, s);
+    if (pthread_create(&s->bot_thread, NULL, web_bot_thread, s) == 0)
+        s->bot_started = 1;
+    return s;
+}
+
+void web_stop(WebServer *s)
+{
+    if (!s)
+        return;
+    pthread_mutex_lock(&s->bot_mu);
+    s->stopping = 1;
+    pthread_cond_broadcast(&s->bot_cond);
+    pthread_mutex_unlock(&s->bot_mu);
+    if (s->bot_started)
+        pthread_join(s->bot_thread, NULL);
+    mg_stop(s->ctx);
+    mg_exit_library();
+    /* every change was written when it happened; once more, in case a
+     * write failed then (a full disk since freed) */
+    for (int i = 0; i < s->ngames; i++) {
+        Error e;
+        if (s->data && web_store_record(s, s->games[i], &e) && !s->cfg.quiet)
+            fprintf(stderr, "chessvar serve: game %s: %s\n", s->games[i]->id, e.msg);
+    }
+    free_server(s);
+}

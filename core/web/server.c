@@ -1,0 +1,666 @@
+/*
+ * server.c -- the games of `chessvar serve` and the WebSocket frames that
+ * play them (docs/WEB.md).  Each game is a Batch (core/cli/cli.h) behind
+ * its own mutex; the table of games has one more.  Everything a seat asks
+ * or does goes through that seat's own batch commands (`as SEAT view`,
+ * `as SEAT legal`, `as SEAT history`, `as SEAT ACTION`, `as SEAT bot
+ * LEVEL`), a spectator's view is the view of seat -1.
+ *
+ * Invariant: a game's Batch, its viewers and its files are touched only
+ * with the game's mutex held (civetweb calls the handlers from several
+ * threads; the engine is not thread-safe within a game); locks are taken
+ * table first, then a game, then a connection's writer.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+
+#include <civetweb.h>
+
+#include "../cli/cli.h"
+#include "../json.h"
+#include "../lab/bot.h"
+#include "../lua/house.h"
+#include "web.h"
+#include "web_files.h"
+#include "web_int.h"
+
+/* ---- Small helpers ------------------------------------------------------ */
+
+long long web_now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/* n random bytes from the OS (getrandom(2)) as 2n hex digits into out. */
+int web_random_hex(char *out, size_t nbytes)
+{
+    unsigned char buf[32];
+    size_t got = 0;
+    if (nbytes > sizeof buf)
+        return -1;
+    while (got < nbytes) {
+        ssize_t r = getrandom(buf + got, nbytes - got, 0);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return -1;
+        got += (size_t)r;
+    }
+    for (size_t i = 0; i < nbytes; i++)
+        snprintf(out + 2 * i, 3, "%02x", buf[i]);
+    return 0;
+}
+
+/* Equal tokens, in a time that does not depend on where they differ. */
+static int token_eq(const char *a, const char *b)
+{
+    size_t na = strlen(a), nb = strlen(b);
+    unsigned diff = na != nb;
+    for (size_t i = 0; i < na && i < nb; i++)
+        diff |= (unsigned char)a[i] ^ (unsigned char)b[i];
+    return diff == 0;
+}
+
+/* ---- Writing to a connection -------------------------------------------- */
+
+/* One text frame to c (its writer's lock keeps frames whole when two
+ * threads write). */
+static void conn_send(WebConn *c, const char *text, size_t n)
+{
+    pthread_mutex_lock(&c->wmu);
+    if (!c->closed && mg_websocket_write(c->mc, MG_WEBSOCKET_OPCODE_TEXT, text, n) <= 0)
+        c->closed = 1;
+    pthread_mutex_unlock(&c->wmu);
+}
+
+static void conn_error(WebConn *c, const char *msg)
+{
+    StrBuf b = STRBUF_INIT;
+    sb_puts(&b, "{\"type\":\"error\",\"message\":");
+    sb_json_str(&b, msg);
+    sb_putc(&b, '}');
+    if (!b.failed)
+        conn_send(c, b.s, b.len);
+    sb_free(&b);
+}
+
+/* ---- Building a state frame --------------------------------------------- */
+
+/* Run one batch line and parse its answer: the tree (ok or not), or NULL
+ * when memory ran out. */
+static Json *batch_ask(WebGame *g, const char *line, StrBuf *keep)
+{
+    Error e;
+    sb_reset(keep);
+    batch_line(g->b, line, keep);
+    if (keep->failed)
+        return NULL;
+    return json_parse(keep->s, keep->len, &e);
+}
+
+static int answer_ok(const Json *j)
+{
+    const Json *ok = json_get(j, "ok");
+    return ok && ok->type == JSON_TRUE;
+}
+
+static void put_raw(StrBuf *out, const Json *j)
+{
+    if (j)
+        sb_printf(out, "%.*s", (int)j->len, j->text);
+    else
+        sb_puts(out, "null");
+}
+
+/* The seats list of a frame or of GET /api/games. */
+void web_seats_json(WebGame *g, StrBuf *out)
+{
+    Game *gm = batch_game(g->b);
+    sb_putc(out, '[');
+    for (int s = 0; s < g->nseats; s++) {
+        int connected = 0;
+        for (WebConn *c = g->conns; c; c = c->next)
+            connected += c->seat == s && !c->closed;
+        sb_puts(out, s ? ",{\"seat\":" : "{\"seat\":");
+        sb_json_str(out, game_seat_name(gm, s));
+        sb_puts(out, ",\"bot\":");
+        if (g->bot[s][0])
+            sb_json_str(out, g->bot[s]);
+        else
+            sb_puts(out, "null");
+        sb_printf(out, ",\"connected\":%s}", connected ? "true" : "false");
+    }
+    sb_putc(out, ']');
+}
+
+/* The spectator's view, legal list (null) and history: what every seat
+ * may know (seat -1), with the messages every seat reads. */
+static int spectator_parts(WebGame *g, StrBuf *view, StrBuf *history, StrBuf *msgs,
+                           int *nmsgs, int from)
+{
+    Game *gm = batch_game(g->b);
+    View *v = malloc(sizeof *v);
+    int n = game_message_count(gm), k = 0;
+    const char **list = malloc(sizeof *list * (size_t)(n ? n : 1));
+    if (!v || !list || game_view(gm, -1, v)) {
+        free(v);
+        free(list);
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        int all = 1;
+        for (int s = 0; s < game_nseats(gm); s++)
+            all &= game_message(gm, i, s) != NULL;
+        if (all)
+            list[k++] = game_message(gm, i, 0);
+    }
+    RenderNames names;
+    cli_names(gm, &names);
+    render_view_json(v, &names, list, k, view);
+    for (int i = from; i < k; i++) {
+        sb_puts(msgs, msgs->len ? ",{\"text\":" : "{\"text\":");
+        sb_json_str(msgs, list[i]);
+        sb_putc(msgs, '}');
+    }
+    *nmsgs = k;
+    StrBuf t = STRBUF_INIT;
+    sb_putc(history, '[');
+    for (int i = 0; i < game_history_len(gm); i++) {
+        const HistoryEntry *h = game_history(gm, i);
+        sb_reset(&t);
+        game_history_text(gm, i, -1, &t);
+        const char *machine = strcmp(sb_str(&t), h->text) == 0 ? h->machine : sb_str(&t);
+        sb_puts(history, i ? ",{\"seat\":" : "{\"seat\":");
+        sb_json_str(history, game_seat_name(gm, h->action.seat));
+        sb_printf(history, ",\"kind\":\"%s\",\"text\":", action_kind_name(h->action.kind));
+        sb_json_str(history, sb_str(&t));
+        sb_puts(history, ",\"machine\":");
+        sb_json_str(history, machine);
+        sb_putc(history, '}');
+    }
+    sb_putc(history, ']');
+    sb_free(&t);
+    free(list);
+    free(v);
+    return 0;
+}
+
+/* The state frame for viewer c (its seat's answers only) into out; c's
+ * count of messages seen moves on.  -1 when an answer failed (memory). */
+static int state_frame(WebGame *g, WebConn *c, StrBuf *out)
+{
+    Game *gm = batch_game(g->b);
+    StrBuf a = STRBUF_INIT, view = STRBUF_INIT, legal = STRBUF_INIT,
+           history = STRBUF_INIT, msgs = STRBUF_INIT, status = STRBUF_INIT;
+    int rc = -1;
+    Json *j = batch_ask(g, "status", &a);
+    if (!j || !answer_ok(j))
+        goto done;
+    sb_putc(&status, '{');
+    int first = 1;
+    for (const Json *m = j->child; m; m = m->next) {
+        if (strcmp(m->key, "ok") == 0 || strcmp(m->key, "cmd") == 0)
+            continue;
+        if (!first)
+            sb_putc(&status, ',');
+        first = 0;
+        sb_json_str(&status, m->key);
+        sb_putc(&status, ':');
+        put_raw(&status, m);
+    }
+    sb_putc(&status, '}');
+    json_free(j);
+    j = NULL;
+    if (c->seat < 0) {
+        sb_puts(&legal, "null");
+        int seen = c->seen, k = 0;
+        if (spectator_parts(g, &view, &history, &msgs, &k, seen))
+            goto done;
+        c->seen = k;
+    } else {
+        const char *name = game_seat_name(gm, c->seat);
+        char line[64];
+        snprintf(line, sizeof line, "as %s view", name);
+        j = batch_ask(g, line, &a);
+        const Json *v = j && answer_ok(j) ? json_get(j, "view") : NULL;
+        if (!v)
+            goto done;
+        put_raw(&view, v);
+        const Json *ms = json_get(v, "messages");
+        int k = 0, n = ms ? ms->count : 0;
+        if (c->seen > n)
+            c->seen = n;
+        for (const Json *m = ms ? ms->child : NULL; m; m = m->next, k++) {
+            if (k < c->seen)
+                continue;
+            sb_puts(&msgs, msgs.len ? ",{\"text\":" : "{\"text\":");
+            put_raw(&msgs, m);
+            sb_putc(&msgs, '}');
+        }
+        c->seen = n;
+        json_free(j);
+        snprintf(line, sizeof line, "as %s legal", name);
+        j = batch_ask(g, line, &a);
+        if (!j || !answer_ok(j))
+            goto done;
+        const Json *acts = json_get(j, "actions"), *meta = json_get(j, "meta");
+        if ((acts && acts->count) || (meta && meta->count)) {
+            sb_putc(&legal, '{');
+            int f = 1;
+            for (const Json *m = j->child; m; m = m->next) {
+                if (strcmp(m->key, "ok") == 0 || strcmp(m->key, "cmd") == 0)
+                    continue;
+                if (!f)
+                    sb_putc(&legal, ',');
+                f = 0;
+                sb_json_str(&legal, m->key);
+                sb_putc(&legal, ':');
+                put_raw(&legal, m);
+            }
+            sb_putc(&legal, '}');
+        } else {
+            sb_puts(&legal, "null");
+        }
+        json_free(j);
+        snprintf(line, sizeof line, "as %s history", name);
+        j = batch_ask(g, line, &a);
+        const Json *h = j && answer_ok(j) ? json_get(j, "history") : NULL;
+        if (!h)
+            goto done;
+        put_raw(&history, h);
+    }
+    sb_puts(out, "{\"type\":\"state\",\"game\":");
+    sb_json_str(out, g->id);
+    sb_puts(out, ",\"seat\":");
+    if (c->seat >= 0)
+        sb_json_str(out, game_seat_name(gm, c->seat));
+    else
+        sb_puts(out, "null");
+    sb_printf(out, ",\"ply\":%d,\"variant\":", game_history_len(gm));
+    sb_json_str(out, game_variant(gm)->name);
+    sb_puts(out, ",\"title\":");
+    sb_json_str(out, game_variant(gm)->title);
+    sb_printf(out, ",\"view\":%s,\"status\":%s,\"legal\":%s,\"history\":%s,\"messages\":[%s]"
+                   ",\"seats\":", sb_str(&view), sb_str(&status), sb_str(&legal),
+              sb_str(&history), sb_str(&msgs));
+    web_seats_json(g, out);
+    sb_printf(out, ",\"board\":%s}", c->board ? "true" : "false");
+    rc = out->failed || view.failed || legal.failed || history.failed || msgs.failed ||
+         status.failed ? -1 : 0;
+done:
+    json_free(j);
+    sb_free(&a);
+    sb_free(&view);
+    sb_free(&legal);
+    sb_free(&history);
+    sb_free(&msgs);
+    sb_free(&status);
+    return rc;
+}
+
+static void send_state(WebGame *g, WebConn *c)
+{
+    StrBuf f = STRBUF_INIT;
+    if (state_frame(g, c, &f) == 0)
+        conn_send(c, f.s, f.len);
+    else
+        conn_error(c, "out of memory: the state could not be built");
+    sb_free(&f);
+}
+
+/* After a change of g (its lock held): every viewer gets its state. */
+static void broadcast(WebGame *g)
+{
+    for (WebConn *c = g->conns; c; c = c->next)
+        if (!c->closed)
+            send_state(g, c);
+}
+
+/* ---- The game table ----------------------------------------------------- */
+
+WebGame *web_find_game(WebServer *s, const char *id)
+{
+    WebGame *found = NULL;
+    pthread_mutex_lock(&s->mu);
+    for (int i = 0; i < s->ngames && !found; i++)
+        if (strcmp(s->games[i]->id, id) == 0)
+            found = s->games[i];
+    pthread_mutex_unlock(&s->mu);
+    return found;
+}
+
+/* A game after its change (lock held): written to the data folder, pushed
+ * to its viewers, the bots woken. */
+void web_changed(WebServer *s, WebGame *g)
+{
+    Error e;
+    if (web_store_record(s, g, &e) && !s->cfg.quiet)
+        fprintf(stderr, "chessvar serve: game %s: %s\n", g->id, e.msg);
+    broadcast(g);
+    pthread_mutex_lock(&s->bot_mu);
+    s->bot_wake = 1;
+    pthread_cond_signal(&s->bot_cond);
+    pthread_mutex_unlock(&s->bot_mu);
+}
+
+/* ---- Frames from a client ----------------------------------------------- */
+
+static const char *str_member(const Json *j, const char *key)
+{
+    const Json *m = json_get(j, key);
+    return m && m->type == JSON_STRING ? m->str : NULL;
+}
+
+static void on_hello(WebServer *s, WebConn *c, const Json *j)
+{
+    const char *id = str_member(j, "game"), *token = str_member(j, "token");
+    const Json *tok = json_get(j, "token"), *board = json_get(j, "board");
+    if (c->game)
+        return conn_error(c, "hello: this connection already joined a game; open a new "
+                             "connection for another");
+    if (!id)
+        return conn_error(c, "hello: give the game's id as \"game\"");
+    if (tok && tok->type != JSON_STRING && tok->type != JSON_NULL)
+        return conn_error(c, "hello: \"token\" must be a string (or absent for a spectator)");
+    WebGame *g = web_find_game(s, id);
+    if (!g) {
+        char q[48];
+        StrBuf m = STRBUF_INIT;
+        sb_printf(&m, "hello: no game '%s' on this server", str_clip(q, sizeof q, id));
+        conn_error(c, sb_str(&m));
+        sb_free(&m);
+        return;
+    }
+    pthread_mutex_lock(&g->mu);
+    int seat = -1;
+    if (token && token[0]) {
+        for (int k = 0; k < g->nseats; k++)
+            if (token_eq(token, g->token[k]))
+                seat = k;
+        if (seat < 0) {
+            pthread_mutex_unlock(&g->mu);
+            return conn_error(c, "hello: this token is no seat's of this game (the link "
+                                 "may be wrong or from another server)");
+        }
+    }
+    c->game = g;
+    c->seat = seat;
+    c->seen = 0;
+    c->board = board && board->type == JSON_TRUE;
+    c->next = g->conns;
+    g->conns = c;
+    send_state(g, c);
+    pthread_mutex_unlock(&g->mu);
+}
+
+/* The batch commands that are not actions: a client may not run them
+ * through "act" (they would read or write files, or ask as another seat);
+ * undo and show are actions of the seat. */
+static const char *const NOT_ACTIONS[] = {"as", "bot", "legal", "view", "status", "position",
+                                          "history", "save", "params", "help", "quit"};
+
+static void on_act(WebServer *s, WebConn *c, const Json *j)
+{
+    const char *text = str_member(j, "text");
+    const Json *ply = json_get(j, "ply");
+    if (!c->game)
+        return conn_error(c, "act: say hello first (game and token)");
+    if (c->seat < 0)
+        return conn_error(c, "act: a spectator cannot act (the link has no seat's token)");
+    if (!text)
+        return conn_error(c, "act: give the action as \"text\" (e.g. \"e2e4\")");
+    if (!ply || ply->type != JSON_NUMBER || ply->num < 0 || ply->num > 1e9 ||
+        ply->num != (double)(long)ply->num)
+        return conn_error(c, "act: give \"ply\", the ply of the last state you saw");
+    size_t n = strlen(text);
+    if (n == 0 || n > ACTION_TEXT_MAX)
+        return conn_error(c, "act: the action text is empty or too long (at most 255 bytes)");
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)text[i] < 0x20 || text[i] == 0x7f)
+            return conn_error(c, "act: the action text holds a control character");
+    size_t w = strcspn(text, " \t");
+    for (size_t i = 0; i < ARRAY_LEN(NOT_ACTIONS); i++)
+        if (strlen(NOT_ACTIONS[i]) == w && strncmp(text, NOT_ACTIONS[i], w) == 0) {
+            StrBuf m = STRBUF_INIT;
+            sb_printf(&m, "act: '%s' is a command of the batch protocol, not an action "
+                          "(the state frame carries the view, legal list and history)",
+                      NOT_ACTIONS[i]);
+            conn_error(c, sb_str(&m));
+            sb_free(&m);
+            return;
+        }
+    WebGame *g = c->game;
+    pthread_mutex_lock(&g->mu);
+    Game *gm = batch_game(g->b);
+    int now = game_history_len(gm);
+    if ((long)ply->num != now) {
+        char m[128];
+        snprintf(m, sizeof m, "stale: the game moved on (ply %d, you saw %ld)", now,
+                 (long)ply->num);
+        pthread_mutex_unlock(&g->mu);
+        return conn_error(c, m);
+    }
+    StrBuf line = STRBUF_INIT, ans = STRBUF_INIT;
+    sb_printf(&line, "as %s %s", game_seat_name(gm, c->seat), text);
+    Json *a = line.failed ? NULL : batch_ask(g, sb_str(&line), &ans);
+    if (!a) {
+        conn_error(c, "out of memory: nothing was played");
+    } else if (!answer_ok(a)) {
+        const char *msg = str_member(a, "error");
+        conn_error(c, msg ? msg : "refused");
+    } else {
+        web_changed(s, g);
+    }
+    json_free(a);
+    sb_free(&line);
+    sb_free(&ans);
+    pthread_mutex_unlock(&g->mu);
+}
+
+/* One text frame of n bytes from c. */
+void web_frame(WebServer *s, WebConn *c, const char *data, size_t n)
+{
+    Error e;
+    e.msg[0] = '\0';
+    Json *j = json_parse(data, n, &e);
+    if (!j) {
+        StrBuf m = STRBUF_INIT;
+        sb_printf(&m, "malformed JSON: %s", e.msg);
+        conn_error(c, sb_str(&m));
+        sb_free(&m);
+        return;
+    }
+    const char *type = j->type == JSON_OBJECT ? str_member(j, "type") : NULL;
+    if (j->type != JSON_OBJECT)
+        conn_error(c, "a frame is one JSON object with a \"type\"");
+    else if (!type)
+        conn_error(c, "the frame has no \"type\" (hello, act or ping)");
+    else if (strcmp(type, "hello") == 0)
+        on_hello(s, c, j);
+    else if (strcmp(type, "act") == 0)
+        on_act(s, c, j);
+    else if (strcmp(type, "ping") == 0)
+        conn_send(c, "{\"type\":\"pong\"}", 15);
+    else {
+        char q[48];
+        StrBuf m = STRBUF_INIT;
+        sb_printf(&m, "unknown frame type '%s' (hello, act or ping)",
+                  str_clip(q, sizeof q, type));
+        conn_error(c, sb_str(&m));
+        sb_free(&m);
+    }
+    json_free(j);
+}
+
+/* c leaves its game (its lock taken here): no frame goes to it again. */
+void web_conn_leave(WebConn *c)
+{
+    WebGame *g = c->game;
+    if (!g)
+        return;
+    pthread_mutex_lock(&g->mu);
+    for (WebConn **p = &g->conns; *p; p = &(*p)->next)
+        if (*p == c) {
+            *p = c->next;
+            break;
+        }
+    pthread_mutex_unlock(&g->mu);
+    c->game = NULL;
+}
+
+/* ---- Bots --------------------------------------------------------------- */
+
+/* One bot move in g if a bot is to act and its time has come: 1 played,
+ * 0 none due (*due: when the next is, or 0), -1 the bot failed. */
+static int bot_step(WebServer *s, WebGame *g, long long now, long long *due)
+{
+    int rc = 0;
+    pthread_mutex_lock(&g->mu);
+    Game *gm = batch_game(g->b);
+    int seat = game_to_act(gm);
+    int ply = game_history_len(gm);
+    if (seat >= 0 && g->bot[seat][0] && g->bot_failed_ply != ply) {
+        if (now < g->bot_due) {
+            *due = g->bot_due;
+        } else {
+            StrBuf line = STRBUF_INIT, ans = STRBUF_INIT;
+            sb_printf(&line, "as %s bot %s", game_seat_name(gm, seat), g->bot[seat]);
+            Json *a = batch_ask(g, sb_str(&line), &ans);
+            if (a && answer_ok(a)) {
+                g->bot_due = web_now_ms() + s->cfg.bot_delay_ms;
+                web_changed(s, g);
+                rc = 1;
+            } else {
+                g->bot_failed_ply = ply;
+                if (!s->cfg.quiet)
+                    fprintf(stderr, "chessvar serve: game %s: the bot of %s failed: %s\n",
+                            g->id, game_seat_name(gm, seat), sb_str(&ans));
+                rc = -1;
+            }
+            json_free(a);
+            sb_free(&line);
+            sb_free(&ans);
+        }
+    }
+    pthread_mutex_unlock(&g->mu);
+    return rc;
+}
+
+/* The bots' thread: plays every bot seat that is to act, one move a game
+ * at a time in turn, so no game waits for another's whole game. */
+void *web_bot_thread(void *arg)
+{
+    WebServer *s = arg;
+    pthread_mutex_lock(&s->bot_mu);
+    while (!s->stopping) {
+        s->bot_wake = 0;
+        pthread_mutex_unlock(&s->bot_mu);
+        long long next = 0;
+        int played = 0;
+        for (int i = 0;; i++) {
+            pthread_mutex_lock(&s->mu);
+            WebGame *g = i < s->ngames ? s->games[i] : NULL;
+            pthread_mutex_unlock(&s->mu);
+            if (!g || s->stopping)
+                break;
+            long long due = 0;
+            played |= bot_step(s, g, web_now_ms(), &due) == 1;
+            if (due && (!next || due < next))
+                next = due;
+        }
+        pthread_mutex_lock(&s->bot_mu);
+        if (played || s->bot_wake || s->stopping)
+            continue;
+        if (next) {
+            long long wait = next - web_now_ms();
+            if (wait < 1)
+                wait = 1;
+            struct timespec t;
+            clock_gettime(CLOCK_REALTIME, &t);
+            t.tv_sec += wait / 1000;
+            t.tv_nsec += (wait % 1000) * 1000000;
+            if (t.tv_nsec >= 1000000000) {
+                t.tv_sec++;
+                t.tv_nsec -= 1000000000;
+            }
+            pthread_cond_timedwait(&s->bot_cond, &s->bot_mu, &t);
+        } else {
+            pthread_cond_wait(&s->bot_cond, &s->bot_mu);
+        }
+    }
+    pthread_mutex_unlock(&s->bot_mu);
+    return NULL;
+}
+
+/* ---- Making games ------------------------------------------------------- */
+
+void web_game_free(WebGame *g)
+{
+    if (!g)
+        return;
+    batch_close(g->b);
+    pthread_mutex_destroy(&g->mu);
+    free(g);
+}
+
+/* A bot level the server lets play: bot_spec_parse's, with at most 10 s or
+ * 2,000,000 nodes a decision (the bots' thread serves every game). */
+int web_bot_level(const char *text, Error *e)
+{
+    BotSpec spec;
+    if (bot_spec_parse(text, &spec, e))
+        return -1;
+    if (spec.lim.ms > 10000 || spec.lim.nodes > 2000000)
+        return err_set(e, "bot %s: a bot of this server thinks at most 10 s or 2000000 "
+                          "nodes a decision (search:10000ms, search:2000000)", text);
+    return 0;
+}
+
+/* Add g to the table: 0, or -1 with e when the table is full. */
+int web_add_game(WebServer *s, WebGame *g, Error *e)
+{
+    pthread_mutex_lock(&s->mu);
+    if (s->ngames >= s->cfg.max_games) {
+        pthread_mutex_unlock(&s->mu);
+        return err_set(e, "the server holds %d games, its limit: no new game can start",
+                       s->cfg.max_games);
+    }
+    s->games[s->ngames++] = g;
+    pthread_mutex_unlock(&s->mu);
+    pthread_mutex_lock(&s->bot_mu);
+    s->bot_wake = 1;
+    pthread_cond_signal(&s->bot_cond);
+    pthread_mutex_unlock(&s->bot_mu);
+    return 0;
+}
+
+/* A new WebGame around batch b (taken over), with fresh tokens. */
+WebGame *web_game_new(Batch *b, Error *e)
+{
+    WebGame *g = calloc(1, sizeof *g);
+    if (!g) {
+        batch_close(b);
+        err_set(e, "out of memory");
+        return NULL;
+    }
+    g->b = b;
+    g->nseats = game_nseats(batch_game(b));
+    g->bot_failed_ply = -1;
+    pthread_mutex_init(&g->mu, NULL);
+    int bad = web_random_hex(g->id, 8);
+    for (int k = 0; k < g->nseats; k++)
+        bad |= web_random_hex(g->token[k], 16);
+    if (bad) {
+        web_game_free(g);
+        err_set(e, "the system gave no random bytes for the tokens (getrandom failed)");
+        return NULL;
+    }
+    return g;
+}

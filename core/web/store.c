@@ -1,0 +1,197 @@
+/*
+ * store.c -- the data folder of `chessvar serve --data DIR`: each game is
+ * GAME.rec, its record (docs/RECORDS.md, full truth: every seat's secrets,
+ * as the server keeps them) and GAME.meta, its tokens and players (JSON).
+ * Both are written after every change, each atomically (a temporary file,
+ * fsync, rename, then the folder synced); on start every game is read back.
+ *
+ * Invariant: a file in DIR is always a whole version of itself, old or new;
+ * the files are made readable by their owner only (they hold the seats'
+ * secrets and tokens).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../record/record.h"
+#include "web_int.h"
+
+static int sync_dir(const char *dir)
+{
+    int fd = open(dir, O_RDONLY | O_DIRECTORY);
+    if (fd < 0)
+        return -1;
+    int rc = fsync(fd);
+    close(fd);
+    return rc;
+}
+
+/* text to path, all or nothing: path.tmp written, synced, renamed. */
+static int write_atomic(const char *dir, const char *path, const StrBuf *text, Error *e)
+{
+    StrBuf tmp = STRBUF_INIT;
+    sb_printf(&tmp, "%s.tmp", path);
+    int fd = tmp.failed ? -1 : open(sb_str(&tmp), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+                                    0600);
+    int err = fd < 0 ? errno : 0;
+    size_t done = 0;
+    while (!err && done < text->len) {
+        ssize_t w = write(fd, text->s + done, text->len - done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            err = w < 0 ? errno : EIO;
+        else
+            done += (size_t)w;
+    }
+    if (!err && fsync(fd))
+        err = errno;
+    if (fd >= 0 && close(fd) && !err)
+        err = errno;
+    if (!err && rename(sb_str(&tmp), path))
+        err = errno;
+    if (err && fd >= 0)
+        unlink(sb_str(&tmp));
+    if (!err)
+        sync_dir(dir);
+    sb_free(&tmp);
+    return err ? err_set(e, "cannot write %s: %s", path, strerror(err)) : 0;
+}
+
+int web_store_meta(WebServer *s, WebGame *g, Error *e)
+{
+    if (!s->data)
+        return 0;
+    Game *gm = batch_game(g->b);
+    StrBuf t = STRBUF_INIT, path = STRBUF_INIT;
+    sb_puts(&t, "{\"game\":");
+    sb_json_str(&t, g->id);
+    sb_puts(&t, ",\"seats\":[");
+    for (int k = 0; k < g->nseats; k++) {
+        sb_puts(&t, k ? ",{\"seat\":" : "{\"seat\":");
+        sb_json_str(&t, game_seat_name(gm, k));
+        sb_printf(&t, ",\"token\":\"%s\",\"bot\":", g->token[k]);
+        if (g->bot[k][0])
+            sb_json_str(&t, g->bot[k]);
+        else
+            sb_puts(&t, "null");
+        sb_putc(&t, '}');
+    }
+    sb_puts(&t, "]}\n");
+    sb_printf(&path, "%s/%s.meta", s->data, g->id);
+    int rc = t.failed || path.failed ? err_set(e, "out of memory")
+                                     : write_atomic(s->data, sb_str(&path), &t, e);
+    sb_free(&t);
+    sb_free(&path);
+    return rc;
+}
+
+int web_store_record(WebServer *s, WebGame *g, Error *e)
+{
+    if (!s->data)
+        return 0;
+    StrBuf t = STRBUF_INIT, path = STRBUF_INIT;
+    sb_printf(&path, "%s/%s.rec", s->data, g->id);
+    int rc = record_save(batch_game(g->b), &t);
+    if (rc || t.failed || path.failed)
+        rc = err_set(e, "the record of game %s could not be written as text", g->id);
+    else
+        rc = write_atomic(s->data, sb_str(&path), &t, e);
+    sb_free(&t);
+    sb_free(&path);
+    return rc;
+}
+
+/* The game whose meta is the file `name` of s->data: loaded into the
+ * table, or -1 with e naming the file. */
+static int load_one(WebServer *s, const char *name, Error *e)
+{
+    StrBuf path = STRBUF_INIT, text = STRBUF_INIT, rec = STRBUF_INIT;
+    Json *meta = NULL;
+    WebGame *g = NULL;
+    int rc = -1;
+    sb_printf(&path, "%s/%s", s->data, name);
+    if (record_read_file(sb_str(&path), "a game's meta", 64 * 1024, &text, e))
+        goto done;
+    Error je;
+    meta = json_parse(text.s ? text.s : "", text.len, &je);
+    const Json *id = meta ? json_get(meta, "game") : NULL, *seats = json_get(meta, "seats");
+    if (!id || id->type != JSON_STRING || strlen(id->str) != WEB_ID_HEX - 1 ||
+        strspn(id->str, "0123456789abcdef") != WEB_ID_HEX - 1 || !seats ||
+        seats->type != JSON_ARRAY || seats->count > MAX_SEATS) {
+        err_set(e, "%s: not a game's meta (game, seats)", sb_str(&path));
+        goto done;
+    }
+    if (web_find_game(s, id->str)) {
+        err_set(e, "%s: game %s is there twice", sb_str(&path), id->str);
+        goto done;
+    }
+    sb_printf(&rec, "%s/%s.rec", s->data, id->str);
+    CliOptions o;
+    memset(&o, 0, sizeof o);
+    o.command = "serve";
+    o.json = 1;
+    o.depth = -1;
+    o.load = sb_str(&rec);
+    o.trust_rules = 1; /* the server wrote it, with scripts it offered */
+    int st;
+    Batch *b = batch_open(&o, e, &st);
+    if (!b)
+        goto done;
+    g = web_game_new(b, e);
+    if (!g)
+        goto done;
+    str_copy(g->id, sizeof g->id, id->str);
+    if (seats->count != g->nseats) {
+        err_set(e, "%s: %d seats, the record has %d", sb_str(&path), seats->count,
+                g->nseats);
+        goto done;
+    }
+    int k = 0;
+    for (const Json *m = seats->child; m; m = m->next, k++) {
+        const Json *tok = json_get(m, "token"), *bot = json_get(m, "bot");
+        if (!tok || tok->type != JSON_STRING || strlen(tok->str) != WEB_TOKEN_HEX - 1 ||
+            (bot && bot->type != JSON_NULL &&
+             (bot->type != JSON_STRING || web_bot_level(bot->str, e) ||
+              strlen(bot->str) >= WEB_BOT_MAX))) {
+            err_set(e, "%s: seat %d has no token or a bad bot", sb_str(&path), k);
+            goto done;
+        }
+        str_copy(g->token[k], sizeof g->token[k], tok->str);
+        if (bot && bot->type == JSON_STRING)
+            str_copy(g->bot[k], sizeof g->bot[k], bot->str);
+    }
+    if (web_add_game(s, g, e))
+        goto done;
+    g = NULL;
+    rc = 0;
+done:
+    web_game_free(g);
+    json_free(meta);
+    sb_free(&path);
+    sb_free(&text);
+    sb_free(&rec);
+    return rc;
+}
+
+int web_store_load_all(WebServer *s, Error *e)
+{
+    if (mkdir(s->data, 0700) && errno != EEXIST)
+        return err_set(e, "--data %s: cannot make the folder: %s", s->data, strerror(errno));
+    DIR *d = opendir(s->data);
+    if (!d)
+        return err_set(e, "--data %s: cannot read the folder: %s", s->data, strerror(errno));
+    struct dirent *de;
+    int rc = 0;
+    while (rc == 0 && (de = readdir(d))) {
+        size_t n = strlen(de->d_name);
+        if (n > 5 && strcmp(de->d_name + n - 5, ".meta") == 0)
+            rc = load_one(s, de->d_name, e);
+    }
+    closedir(d);
+    return rc;
+}

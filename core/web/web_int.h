@@ -1,0 +1,96 @@
+/*
+ * web_int.h -- what the files of core/web share: the server, its games and
+ * connections (server.c: frames and bots; http.c: civetweb and the HTTP
+ * API; store.c: the data folder).
+ *
+ * Invariant: the locks of server.c's header comment; a WebConn belongs to
+ * at most one game, whose list holds it from hello to close.
+ */
+#ifndef CHESSVAR_WEB_INT_H
+#define CHESSVAR_WEB_INT_H
+
+#include <pthread.h>
+
+#include "../cli/cli.h"
+#include "../json.h"
+#include "web.h"
+
+struct mg_connection;
+struct mg_context;
+
+#define WEB_ID_HEX 17     /* 64 bits as hex, and a NUL */
+#define WEB_TOKEN_HEX 33  /* 128 bits as hex, and a NUL */
+#define WEB_BOT_MAX 32    /* a bot level's text */
+
+typedef struct WebConn WebConn;
+typedef struct WebGame WebGame;
+
+struct WebGame {
+    char id[WEB_ID_HEX];
+    pthread_mutex_t mu;      /* everything below */
+    Batch *b;                /* the game and its batch protocol */
+    int nseats;
+    char token[MAX_SEATS][WEB_TOKEN_HEX];
+    char bot[MAX_SEATS][WEB_BOT_MAX]; /* "" for a person */
+    WebConn *conns;          /* its viewers */
+    long long bot_due;       /* the next bot move, not before (web_now_ms) */
+    int bot_failed_ply;      /* the ply at which a bot failed, -1 */
+};
+
+struct WebConn {
+    struct mg_connection *mc;
+    pthread_mutex_t wmu;     /* writes to mc, closed */
+    int closed;              /* a write failed: no more frames */
+    int refused;             /* over the connection limit: told and closed */
+    WebGame *game;           /* after hello */
+    int seat;                /* -1: a spectator */
+    int board;               /* the classroom board view (a spectator's) */
+    int seen;                /* messages already sent in state frames */
+    long long window;        /* the second (web_now_ms / 1000) counted */
+    int frames;              /* frames in that second */
+    WebConn *next;           /* in game->conns */
+};
+
+struct WebServer {
+    WebConfig cfg;
+    char host[256];
+    char *data, *scripts;    /* copies of cfg's, or NULL */
+    struct mg_context *ctx;
+    int port;
+    pthread_mutex_t mu;      /* games, ngames, nconns */
+    WebGame **games;
+    int ngames;
+    int nconns;
+    pthread_mutex_t bot_mu;  /* stopping, bot_wake */
+    pthread_cond_t bot_cond;
+    int stopping, bot_wake, bot_started;
+    pthread_t bot_thread;
+    StrBuf variants_json;    /* GET /api/variants, made once */
+    int nscripts;
+    char **script_files;     /* the offered scripts' file names */
+};
+
+long long web_now_ms(void);
+int web_random_hex(char *out, size_t nbytes);
+void web_seats_json(WebGame *g, StrBuf *out);
+WebGame *web_find_game(WebServer *s, const char *id);
+void web_changed(WebServer *s, WebGame *g);
+void web_frame(WebServer *s, WebConn *c, const char *data, size_t n);
+void web_conn_leave(WebConn *c);
+void *web_bot_thread(void *arg);
+void web_game_free(WebGame *g);
+int web_bot_level(const char *text, Error *e);
+int web_add_game(WebServer *s, WebGame *g, Error *e);
+WebGame *web_game_new(Batch *b, Error *e);
+
+/* store.c: the data folder (s->data).  Each game is GAME.rec (its record,
+ * full truth) and GAME.meta (tokens and players), written atomically. */
+int web_store_meta(WebServer *s, WebGame *g, Error *e);
+int web_store_record(WebServer *s, WebGame *g, Error *e);
+int web_store_load_all(WebServer *s, Error *e);
+
+/* http.c: a new game from the JSON body of POST /api/games: the game
+ * (added to the table), or NULL with e and *status (400, 503). */
+WebGame *web_create_game(WebServer *s, const Json *req, Error *e, int *status);
+
+#endif
