@@ -1,0 +1,606 @@
+/*
+ * test_web.c -- `chessvar serve` over the network (issue 21): the server
+ * runs in this process on a free port (port 0) and the tests talk HTTP
+ * and WebSocket to it through tests/support/webclient.c, as a browser
+ * would: games of every variant made through the API and played through
+ * two seats' sockets and a spectator's; refusals with the engine's
+ * message; forged tokens, stale plies, two sockets on one seat,
+ * reconnection, a restart with --data, bots, and garbage (bad JSON,
+ * binary, fragments, a huge frame, a flood).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../core/json.h"
+#include "../core/variant.h"
+#include "../core/web/web.h"
+#include "support/testutil.h"
+#include "support/webclient.h"
+
+enum { WAIT_MS = 20000 };
+
+static WebServer *start(const char *data)
+{
+    WebConfig c;
+    web_config_defaults(&c);
+    c.port = 0;
+    c.quiet = 1;
+    c.max_conns = 24;
+    c.bot_delay_ms = 0;
+    c.data = data;
+    Error e;
+    e.msg[0] = '\0';
+    WebServer *s = web_start(&c, &e);
+    if (!s)
+        fail_msg("the server did not start: %s", e.msg);
+    return s;
+}
+
+/* A frame or an answer parsed; the test fails on anything else. */
+static Json *parse(const char *text)
+{
+    Error e;
+    Json *j = json_parse(text, strlen(text), &e);
+    if (!j)
+        fail_msg("not JSON (%s): %.300s", e.msg, text);
+    return j;
+}
+
+static const char *str_of(const Json *j, const char *key)
+{
+    const Json *m = json_get(j, key);
+    return m && m->type == JSON_STRING ? m->str : NULL;
+}
+
+/* POST /api/games with body: the answer (201 wanted). */
+static Json *create(int port, const char *body)
+{
+    StrBuf out = STRBUF_INIT;
+    int st = wc_http(port, "POST", "/api/games", body, strlen(body), &out);
+    if (st != 201)
+        fail_msg("POST %s: %d %s", body, st, sb_str(&out));
+    Json *j = parse(sb_str(&out));
+    sb_free(&out);
+    return j;
+}
+
+static const char *seat_token(const Json *game, int k)
+{
+    return str_of(json_at(json_get(game, "seats"), k), "token");
+}
+
+/* The next frame on w (the test fails after WAIT_MS), as text. */
+static char *next_text(WcSocket *w)
+{
+    int op = 0;
+    char *t = wc_ws_recv(w, WAIT_MS, &op);
+    if (!t)
+        fail_msg("no frame came within %d ms", WAIT_MS);
+    if (op != 1)
+        fail_msg("a frame with opcode %d: %s", op, t);
+    return t;
+}
+
+/* The text of the last frame next_frame read (a Json's text points in). */
+static char *last_text;
+
+static Json *next_frame(WcSocket *w)
+{
+    free(last_text);
+    last_text = next_text(w);
+    return parse(last_text);
+}
+
+/* A frame of type want; its "message" must hold msg when given. */
+static Json *expect(WcSocket *w, const char *want, const char *msg)
+{
+    Json *j = next_frame(w);
+    const char *type = str_of(j, "type");
+    if (!type || strcmp(type, want) != 0)
+        fail_msg("wanted a %s frame, got %.*s", want, (int)j->len, j->text);
+    if (msg && (!str_of(j, "message") || !strstr(str_of(j, "message"), msg)))
+        fail_msg("wanted an error with \"%s\", got %.*s", msg, (int)j->len, j->text);
+    return j;
+}
+
+static void join(WcSocket *w, int port, const char *game, const char *token)
+{
+    assert_int_equal(wc_ws_open(w, port, "/ws"), 0);
+    char buf[256];
+    if (token)
+        snprintf(buf, sizeof buf, "{\"type\":\"hello\",\"game\":\"%s\",\"token\":\"%s\"}",
+                 game, token);
+    else
+        snprintf(buf, sizeof buf, "{\"type\":\"hello\",\"game\":\"%s\"}", game);
+    assert_int_equal(wc_ws_send(w, buf, strlen(buf)), 0);
+}
+
+static void act(WcSocket *w, const char *text, int ply)
+{
+    char buf[512];
+    snprintf(buf, sizeof buf, "{\"type\":\"act\",\"text\":\"%s\",\"ply\":%d}", text, ply);
+    assert_int_equal(wc_ws_send(w, buf, strlen(buf)), 0);
+}
+
+static int ply_of(const Json *state)
+{
+    return (int)json_get(state, "ply")->num;
+}
+
+/* ---- HTTP --------------------------------------------------------------- */
+
+/* issue 21: the API lists every variant; bad requests get their status and
+ * a message naming the problem. */
+static void test_http_api(void **state)
+{
+    WebServer *s = *state;
+    int port = web_port(s);
+    int games = web_game_count(s);
+    StrBuf out = STRBUF_INIT;
+    assert_int_equal(wc_http(port, "GET", "/api/variants", NULL, 0, &out), 200);
+    Json *v = parse(sb_str(&out));
+    int n = 0;
+    for (n = 0; variant_registry[n]; n++)
+        assert_string_equal(str_of(json_at(json_get(v, "variants"), n), "name"),
+                            variant_registry[n]->name);
+    assert_int_equal(json_get(v, "variants")->count, n);
+    const Json *ech = json_at(json_get(v, "variants"), 3);
+    assert_string_equal(str_of(ech, "name"), "echiquete");
+    assert_int_equal(json_get(ech, "seats")->count, 2); /* 2 or 3 seats */
+    assert_true(json_get(v, "scripts")->count >= 1);     /* scripts/ of the tree */
+    json_free(v);
+
+    sb_reset(&out);
+    assert_int_equal(wc_http(port, "GET", "/api/nothing", NULL, 0, &out), 404);
+    assert_non_null(strstr(sb_str(&out), "\"error\""));
+    sb_reset(&out);
+    assert_int_equal(wc_http(port, "POST", "/api/games", "{\"variant\":", 11, &out), 400);
+    assert_non_null(strstr(sb_str(&out), "malformed JSON"));
+    sb_reset(&out);
+    const char *bad = "{\"variant\":\"draughts\"}";
+    assert_int_equal(wc_http(port, "POST", "/api/games", bad, strlen(bad), &out), 400);
+    assert_non_null(strstr(sb_str(&out), "unknown variant 'draughts'"));
+    /* the engine's own message for a bad parameter */
+    sb_reset(&out);
+    bad = "{\"variant\":\"orthodox\",\"params\":{\"castling\":\"sometimes\"}}";
+    assert_int_equal(wc_http(port, "POST", "/api/games", bad, strlen(bad), &out), 400);
+    assert_non_null(strstr(sb_str(&out), "castling"));
+    sb_reset(&out);
+    bad = "{\"variant\":\"orthodox\",\"players\":[{\"seat\":\"black\",\"bot\":\"clever\"}]}";
+    assert_int_equal(wc_http(port, "POST", "/api/games", bad, strlen(bad), &out), 400);
+    assert_non_null(strstr(sb_str(&out), "clever"));
+    sb_reset(&out);
+    bad = "{\"variant\":\"orthodox\",\"rules\":[\"../../etc/passwd\"]}";
+    assert_int_equal(wc_http(port, "POST", "/api/games", bad, strlen(bad), &out), 400);
+    assert_non_null(strstr(sb_str(&out), "no script"));
+    /* a body over 64 KiB: 413, nothing made */
+    size_t big = 70 * 1024;
+    char *huge = malloc(big);
+    memset(huge, ' ', big);
+    huge[0] = '{';
+    huge[big - 1] = '}';
+    sb_reset(&out);
+    assert_int_equal(wc_http(port, "POST", "/api/games", huge, big, &out), 413);
+    free(huge);
+    assert_int_equal(web_game_count(s), games);
+    /* GET /api/games lists no token */
+    Json *g = create(port, "{\"variant\":\"orthodox\"}");
+    sb_reset(&out);
+    assert_int_equal(wc_http(port, "GET", "/api/games", NULL, 0, &out), 200);
+    assert_non_null(strstr(sb_str(&out), str_of(g, "game")));
+    assert_null(strstr(sb_str(&out), seat_token(g, 0)));
+    assert_null(strstr(sb_str(&out), seat_token(g, 1)));
+    assert_int_equal(strlen(seat_token(g, 0)), 32); /* 128 bits */
+    json_free(g);
+    sb_free(&out);
+}
+
+/* ---- Playing ------------------------------------------------------------ */
+
+/* The first play action of the seat's legal list in a state frame. */
+static const char *first_action(const Json *st)
+{
+    const Json *legal = json_get(st, "legal");
+    const Json *acts = legal && legal->type == JSON_OBJECT ? json_get(legal, "actions") : NULL;
+    return acts && acts->count ? json_at(acts, 0)->str : NULL;
+}
+
+/* issue 21: a game of every variant made through the API, six plies played
+ * through the seats' sockets; every viewer gets one state per change, the
+ * spectator's with no legal list. */
+static void test_every_variant(void **state)
+{
+    WebServer *s = *state;
+    int port = web_port(s);
+    for (int k = 0; variant_registry[k]; k++) {
+        const VariantOps *v = variant_registry[k];
+        char body[128];
+        snprintf(body, sizeof body, "{\"variant\":\"%s\",\"seed\":\"7\"}", v->name);
+        Json *g = create(port, body);
+        const char *id = str_of(g, "game");
+        int nseats = json_get(g, "seats")->count;
+        WcSocket seat[MAX_SEATS], spec;
+        Json *st[MAX_SEATS];
+        for (int i = 0; i < nseats; i++) {
+            join(&seat[i], port, id, seat_token(g, i));
+            st[i] = expect(&seat[i], "state", NULL);
+            assert_string_equal(str_of(st[i], "seat"), str_of(json_at(json_get(g, "seats"), i),
+                                                              "seat"));
+            assert_string_equal(str_of(st[i], "variant"), v->name);
+        }
+        join(&spec, port, id, NULL);
+        Json *sp = expect(&spec, "state", NULL);
+        assert_int_equal(json_get(sp, "legal")->type, JSON_NULL);
+        assert_int_equal(json_get(sp, "seat")->type, JSON_NULL);
+        json_free(sp);
+        for (int ply = 0; ply < 6; ply++) {
+            const Json *status = json_get(st[0], "status");
+            const char *to_act = str_of(status, "to_act");
+            if (!to_act)
+                break;
+            int who = -1;
+            for (int i = 0; i < nseats; i++)
+                if (strcmp(str_of(st[i], "seat"), to_act) == 0)
+                    who = i;
+            assert_true(who >= 0);
+            const char *a = first_action(st[who]);
+            assert_non_null(a);
+            char text[256];
+            snprintf(text, sizeof text, "%s", a);
+            act(&seat[who], text, ply_of(st[who]));
+            for (int i = 0; i < nseats; i++) {
+                json_free(st[i]);
+                st[i] = expect(&seat[i], "state", NULL);
+                assert_int_equal(ply_of(st[i]), ply + 1 + (ply_of(st[i]) - ply - 1));
+                assert_true(ply_of(st[i]) > ply);
+            }
+            sp = expect(&spec, "state", NULL);
+            assert_int_equal(ply_of(sp), ply_of(st[0]));
+            json_free(sp);
+        }
+        for (int i = 0; i < nseats; i++) {
+            json_free(st[i]);
+            wc_ws_close(&seat[i]);
+        }
+        wc_ws_close(&spec);
+        json_free(g);
+    }
+}
+
+/* issue 21: refusals carry the engine's message and change nothing; a
+ * forged token, a spectator acting, a stale ply, a batch command passed as
+ * an action are refused. */
+static void test_refusals(void **state)
+{
+    WebServer *s = *state;
+    int port = web_port(s);
+    Json *g = create(port, "{\"variant\":\"orthodox\"}");
+    const char *id = str_of(g, "game");
+    WcSocket w, b, spec, forged;
+    join(&w, port, id, seat_token(g, 0));
+    json_free(expect(&w, "state", NULL));
+    join(&b, port, id, seat_token(g, 1));
+    json_free(expect(&b, "state", NULL));
+    join(&spec, port, id, NULL);
+    json_free(expect(&spec, "state", NULL));
+
+    /* the engine's message, as the batch protocol gives it */
+    Game *ref = tu_orthodox(NULL);
+    Error e;
+    assert_int_equal(game_play(ref, 0, "e2e5", &e), -1);
+    act(&w, "e2e5", 0);
+    json_free(expect(&w, "error", e.msg));
+    assert_int_equal(game_play(ref, 1, "e7e5", &e), -1);
+    act(&b, "e7e5", 0); /* out of turn */
+    json_free(expect(&b, "error", e.msg));
+    game_free(ref);
+    act(&spec, "e2e4", 0);
+    json_free(expect(&spec, "error", "spectator"));
+    act(&w, "e2e4", 3);
+    json_free(expect(&w, "error", "stale: the game moved on (ply 0, you saw 3)"));
+    act(&w, "save /tmp/x.rec", 0);
+    json_free(expect(&w, "error", "not an action"));
+    act(&w, "as black resign", 0);
+    json_free(expect(&w, "error", "not an action"));
+    const char *nojson = "{\"type\":\"act\",";
+    wc_ws_send(&w, nojson, strlen(nojson));
+    json_free(expect(&w, "error", "malformed JSON"));
+    wc_ws_send(&w, "[1,2]", 5);
+    json_free(expect(&w, "error", "one JSON object"));
+    wc_ws_send(&w, "{\"type\":\"dance\"}", 16);
+    json_free(expect(&w, "error", "unknown frame type 'dance'"));
+    wc_ws_send(&w, "{\"type\":\"ping\"}", 15);
+    json_free(expect(&w, "pong", NULL));
+    wc_ws_send_op(&w, 2, 1, "\x01\x02", 2);
+    json_free(expect(&w, "error", "only text frames"));
+
+    join(&forged, port, id, "00000000000000000000000000000000");
+    json_free(expect(&forged, "error", "this token is no seat's"));
+    wc_ws_close(&forged);
+    join(&forged, port, "0123456789abcdef", NULL);
+    json_free(expect(&forged, "error", "no game '0123456789abcdef'"));
+    wc_ws_close(&forged);
+
+    /* nothing changed: ply 0, and the legal move plays */
+    act(&w, "e2e4", 0);
+    Json *a = expect(&w, "state", NULL);
+    assert_int_equal(ply_of(a), 1);
+    json_free(a);
+    a = expect(&b, "state", NULL);
+    assert_int_equal(ply_of(a), 1);
+    assert_string_equal(str_of(json_at(json_get(a, "messages"), 0), "text"), "white plays e4");
+    json_free(a);
+    a = expect(&spec, "state", NULL);
+    assert_int_equal(ply_of(a), 1);
+    json_free(a);
+    wc_ws_close(&w);
+    wc_ws_close(&b);
+    wc_ws_close(&spec);
+    json_free(g);
+}
+
+/* issue 21: two sockets on one seat both get every state; a closed one
+ * reconnects with the same link and resumes. */
+static void test_two_tabs_reconnect(void **state)
+{
+    WebServer *s = *state;
+    int port = web_port(s);
+    Json *g = create(port, "{\"variant\":\"orthodox\"}");
+    const char *id = str_of(g, "game");
+    WcSocket w1, w2, b;
+    join(&w1, port, id, seat_token(g, 0));
+    json_free(expect(&w1, "state", NULL));
+    join(&w2, port, id, seat_token(g, 0));
+    json_free(expect(&w2, "state", NULL));
+    join(&b, port, id, seat_token(g, 1));
+    json_free(expect(&b, "state", NULL));
+    act(&w1, "e2e4", 0);
+    json_free(expect(&w1, "state", NULL));
+    Json *a = expect(&w2, "state", NULL);
+    assert_int_equal(ply_of(a), 1);
+    json_free(a);
+    json_free(expect(&b, "state", NULL));
+    /* the second tab plays on */
+    wc_ws_close(&b);
+    act(&w2, "d2d4", 1);
+    json_free(expect(&w2, "error", NULL)); /* not white's turn */
+    join(&b, port, id, seat_token(g, 1));
+    a = expect(&b, "state", NULL);
+    assert_int_equal(ply_of(a), 1);
+    assert_string_equal(str_of(json_get(a, "status"), "to_act"), "black");
+    json_free(a);
+    act(&b, "e7e5", 1);
+    json_free(expect(&b, "state", NULL));
+    a = expect(&w1, "state", NULL);
+    assert_int_equal(ply_of(a), 2);
+    json_free(a);
+    a = expect(&w2, "state", NULL);
+    assert_int_equal(ply_of(a), 2);
+    json_free(a);
+    wc_ws_close(&w1);
+    wc_ws_close(&w2);
+    wc_ws_close(&b);
+    json_free(g);
+}
+
+/* issue 21: the server stopped and started again on the same --data keeps
+ * every game, its moves and its tokens. */
+static void test_restart(void **state)
+{
+    (void)state; /* a server of its own */
+    char dir[] = "/tmp/chessvar-web-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    WebServer *s = start(dir);
+    int port = web_port(s);
+    Json *g = create(port, "{\"variant\":\"masques\",\"seed\":\"5\"}");
+    char id[32], tw[40], tb[40];
+    snprintf(id, sizeof id, "%s", str_of(g, "game"));
+    snprintf(tw, sizeof tw, "%s", seat_token(g, 0));
+    snprintf(tb, sizeof tb, "%s", seat_token(g, 1));
+    json_free(g);
+    WcSocket w, b;
+    join(&w, port, id, tw);
+    json_free(expect(&w, "state", NULL));
+    act(&w, "random", 0);
+    json_free(expect(&w, "state", NULL));
+    join(&b, port, id, tb);
+    json_free(expect(&b, "state", NULL));
+    act(&b, "standard", 1);
+    json_free(expect(&b, "state", NULL));
+    json_free(expect(&w, "state", NULL));
+    act(&w, "e2e4", 2);
+    Json *before = expect(&w, "state", NULL);
+    char *view_before = strndup(json_get(before, "view")->text, json_get(before, "view")->len);
+    json_free(before);
+    wc_ws_close(&w);
+    wc_ws_close(&b);
+    web_stop(s);
+
+    s = start(dir);
+    port = web_port(s);
+    assert_int_equal(web_game_count(s), 1);
+    join(&w, port, id, tw);
+    Json *after = expect(&w, "state", NULL);
+    assert_int_equal(ply_of(after), 3);
+    const Json *v = json_get(after, "view");
+    assert_int_equal(v->len, strlen(view_before));
+    assert_memory_equal(v->text, view_before, v->len); /* the hidden arrangement too */
+    json_free(after);
+    free(view_before);
+    join(&b, port, id, tb);
+    json_free(expect(&b, "state", NULL));
+    act(&b, "e7e5", 3);
+    Json *a = expect(&b, "state", NULL);
+    assert_true(ply_of(a) >= 4);
+    json_free(a);
+    wc_ws_close(&w);
+    wc_ws_close(&b);
+    web_stop(s);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* issue 21: bots play their seats in the server; a spectator watches a
+ * whole game of two bots to its end. */
+static void test_bots(void **state)
+{
+    WebServer *s = *state;
+    int port = web_port(s);
+    Json *g = create(port, "{\"variant\":\"orthodox\",\"seed\":\"11\",\"players\":["
+                           "{\"seat\":\"white\",\"bot\":\"greedy\"},"
+                           "{\"seat\":\"black\",\"bot\":\"random\"}]}");
+    WcSocket spec;
+    join(&spec, port, str_of(g, "game"), NULL);
+    int frames = 0, over = 0, last = -1;
+    while (!over && frames < 3000) {
+        Json *f = expect(&spec, "state", NULL);
+        frames++;
+        assert_true(ply_of(f) > last);
+        last = ply_of(f);
+        over = json_get(json_get(json_get(f, "status"), "status"), "over")->type == JSON_TRUE;
+        json_free(f);
+    }
+    assert_true(over);
+    assert_true(last > 0);
+    wc_ws_close(&spec);
+    json_free(g);
+}
+
+/* ---- Garbage ------------------------------------------------------------ */
+
+/* issue 21: a huge frame, a fragmented one and a flood each get an error
+ * frame and the connection closed; the server goes on serving. */
+static void test_garbage(void **state)
+{
+    WebServer *s = *state;
+    int port = web_port(s);
+    Json *g = create(port, "{\"variant\":\"orthodox\"}");
+    const char *id = str_of(g, "game");
+    WcSocket w;
+
+    join(&w, port, id, NULL);
+    json_free(expect(&w, "state", NULL));
+    size_t big = 70 * 1024;
+    char *huge = malloc(big);
+    memset(huge, 'x', big);
+    wc_ws_send(&w, huge, big);
+    free(huge);
+    json_free(expect(&w, "error", "more than the 65536 a frame may have"));
+    assert_true(wc_ws_closed(&w, WAIT_MS));
+    wc_ws_close(&w);
+
+    assert_int_equal(wc_ws_open(&w, port, "/ws"), 0);
+    wc_ws_send_op(&w, 1, 0, "{\"type\":", 8);
+    json_free(expect(&w, "error", "fragmented"));
+    assert_true(wc_ws_closed(&w, WAIT_MS));
+    wc_ws_close(&w);
+
+    assert_int_equal(wc_ws_open(&w, port, "/ws"), 0);
+    for (int i = 0; i < 80; i++)
+        wc_ws_send(&w, "{\"type\":\"ping\"}", 15);
+    int errors = 0, pongs = 0;
+    for (;;) {
+        int op;
+        char *t = wc_ws_recv(&w, WAIT_MS, &op);
+        if (!t)
+            break;
+        errors += op == 1 && strstr(t, "too many frames") != NULL;
+        pongs += op == 1 && strstr(t, "pong") != NULL;
+        free(t);
+        if (op == 8)
+            break;
+    }
+    assert_int_equal(errors, 1);
+    assert_true(pongs <= 50);
+    wc_ws_close(&w);
+
+    /* random bytes on the socket, then still a server */
+    assert_int_equal(wc_ws_open(&w, port, "/ws"), 0);
+    unsigned char junk[512];
+    for (size_t i = 0; i < sizeof junk; i++)
+        junk[i] = (unsigned char)(i * 37 + 11);
+    wc_ws_send_raw(&w, junk, sizeof junk);
+    wc_ws_closed(&w, 2000);
+    wc_ws_close(&w);
+
+    join(&w, port, id, seat_token(g, 0));
+    json_free(expect(&w, "state", NULL));
+    act(&w, "e2e4", 0);
+    Json *a = expect(&w, "state", NULL);
+    assert_int_equal(ply_of(a), 1);
+    json_free(a);
+    wc_ws_close(&w);
+    json_free(g);
+}
+
+/* issue 21: connections beyond the limit get an error frame and a close. */
+static void test_connection_limit(void **state)
+{
+    (void)state;
+    WebServer *s = start(NULL);
+    int port = web_port(s);
+    enum { N = 24 };
+    WcSocket w[N + 1];
+    for (int i = 0; i < N; i++) {
+        assert_int_equal(wc_ws_open(&w[i], port, "/ws"), 0);
+        wc_ws_send(&w[i], "{\"type\":\"ping\"}", 15);
+        json_free(expect(&w[i], "pong", NULL));
+    }
+    assert_int_equal(wc_ws_open(&w[N], port, "/ws"), 0);
+    json_free(expect(&w[N], "error", "its limit"));
+    assert_true(wc_ws_closed(&w[N], WAIT_MS));
+    wc_ws_close(&w[N]);
+    wc_ws_close(&w[0]);
+    /* a place freed is taken again */
+    nanosleep(&(struct timespec){0, 200 * 1000 * 1000}, NULL);
+    assert_int_equal(wc_ws_open(&w[0], port, "/ws"), 0);
+    wc_ws_send(&w[0], "{\"type\":\"ping\"}", 15);
+    json_free(expect(&w[0], "pong", NULL));
+    for (int i = 0; i < N; i++)
+        wc_ws_close(&w[i]);
+    web_stop(s);
+}
+
+/* One server for the tests that need no fresh one (a stop takes civetweb
+ * a second or two). */
+static int shared_up(void **state)
+{
+    *state = start(NULL);
+    return 0;
+}
+
+static int shared_down(void **state)
+{
+    web_stop(*state);
+    free(last_text);
+    last_text = NULL;
+    return 0;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_http_api),
+        cmocka_unit_test(test_every_variant),
+        cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_two_tabs_reconnect),
+        cmocka_unit_test(test_bots),
+        cmocka_unit_test(test_garbage),
+        /* these two start servers of their own */
+        cmocka_unit_test(test_restart),
+        cmocka_unit_test(test_connection_limit),
+    };
+    int failed = cmocka_run_group_tests(tests, shared_up, shared_down);
+    free(last_text);
+    return failed;
+}
