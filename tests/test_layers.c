@@ -3,7 +3,9 @@
  * below it and never those above (docs/ARCHITECTURE.md, "Layers"): the
  * engine (core/) knows no face; the Lua house rules (core/lua/) know only
  * the engine; records (core/record/) the engine and the Lua layer; bots
- * and experiments (core/lab/) the engine; the command (core/cli/) any.
+ * and experiments (core/lab/) the engine; the command (core/cli/) all of
+ * those; the server (core/web/, issue 21) all of those and the command's
+ * batch protocol.
  * Checked on every #include "..." of every file of those folders, and on
  * a broken line, so a check that stopped checking fails.
  */
@@ -30,6 +32,7 @@ static const struct {
     {"core/record", "r", "evlr"},
     {"core/lab", "b", "evb"},
     {"core/cli", "c", "evlrbc"},
+    {"core/web", "w", "evlrbcw"},
 };
 
 /* The layer of a normalized path, or 0 (the C library, tests). */
@@ -132,6 +135,8 @@ static void test_layers_check_finds_a_broken_include(void **state)
                                 "#include \"../lab/bot.h\"\n#include \"../lua/house.h\"\n"), 0);
     assert_int_equal(check_text("core/game.c", "core", "ev",
                                 "#include \"../variants/orthodox/orthodox.h\"\n"), 0);
+    assert_int_equal(check_text("core/cli/cli.c", "core/cli", "evlrbc",
+                                "#include \"../web/web.h\"\n"), 1);
 }
 
 int main(void)
