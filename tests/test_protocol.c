@@ -559,9 +559,83 @@ static void test_issue19_7_no_seat_minus_one_after_the_end(void **state)
     game_free(g);
 }
 
+/* ---- legal's detail (issue 21) ------------------------------------------- */
+
+/* Every play action of a legal answer has its detail, in the same order,
+ * with the same machine and record texts. */
+static void assert_detail_follows(const Json *legal)
+{
+    const Json *acts = at(legal, "actions"), *rec = at(legal, "record"),
+               *det = at(legal, "detail");
+    assert_true(acts->count > 0);
+    assert_int_equal(det->count, acts->count);
+    for (int i = 0; i < acts->count; i++) {
+        assert_member(json_at(det, i), "machine", json_at(acts, i)->str);
+        assert_member(json_at(det, i), "record", json_at(rec, i)->str);
+    }
+}
+
+/* The detail entry whose machine text is m is exactly want (JSON text). */
+static void assert_detail(const Json *legal, const char *m, const char *want)
+{
+    const Json *det = at(legal, "detail");
+    for (int i = 0; i < det->count; i++) {
+        const Json *d = json_at(det, i);
+        if (strcmp(at(d, "machine")->str, m) != 0)
+            continue;
+        if (d->len != strlen(want) || strncmp(d->text, want, d->len) != 0)
+            fail_msg("detail of %s: %.*s, not %s", m, (int)d->len, d->text, want);
+        return;
+    }
+    fail_msg("no detail for %s", m);
+}
+
+/* issue 21: `legal` gives each play action's kind, squares (x, y), figure
+ * and amount, null where the kind has none, so a page maps clicks to
+ * actions without reading the variant's texts. */
+static void test_issue21_legal_detail(void **state)
+{
+    (void)state;
+    Answers r;
+    answers(&r, "run orthodox --json --fen '7k/1P6/8/8/8/8/8/K7 w - - 0 1'", "legal\n");
+    const Json *l = last_ok(&r);
+    assert_detail_follows(l);
+    assert_detail(l, "b7b8q", "{\"kind\":\"move\",\"from\":{\"x\":1,\"y\":6},\"to\":"
+                              "{\"x\":1,\"y\":7},\"figure\":\"Q\",\"amount\":null,"
+                              "\"machine\":\"b7b8q\",\"record\":\"b8=Q+\"}");
+    assert_detail(l, "a1a2", "{\"kind\":\"move\",\"from\":{\"x\":0,\"y\":0},\"to\":"
+                             "{\"x\":0,\"y\":1},\"figure\":null,\"amount\":null,"
+                             "\"machine\":\"a1a2\",\"record\":\"Ka2\"}");
+    answers_free(&r);
+    /* Masqués: placing (a square and a figure), standard (neither), bids */
+    answers(&r, "run masques --json --seed 3",
+            "legal\nstandard\nstandard\nd2d4\ne7e5\npass\nd4e5\nlegal\n");
+    l = last_ok(&r);
+    assert_detail_follows(r.a[0]);
+    assert_detail(r.a[0], "place K a1", "{\"kind\":\"place\",\"from\":null,\"to\":{\"x\":0,"
+                                        "\"y\":0},\"figure\":\"K\",\"amount\":null,"
+                                        "\"machine\":\"place K a1\",\"record\":\"place K a1\"}");
+    assert_detail(r.a[0], "standard", "{\"kind\":\"place\",\"from\":null,\"to\":null,"
+                                      "\"figure\":null,\"amount\":null,\"machine\":"
+                                      "\"standard\",\"record\":\"standard\"}");
+    assert_detail_follows(l);
+    assert_detail(l, "bid 3", "{\"kind\":\"bid\",\"from\":null,\"to\":null,\"figure\":null,"
+                              "\"amount\":3,\"machine\":\"bid 3\",\"record\":\"bid 3\"}");
+    answers_free(&r);
+    /* Échecs ambigus: a square is named, no piece (AMBI-1) */
+    answers(&r, "run ambigus --json", "legal\n");
+    l = last_ok(&r);
+    assert_detail_follows(l);
+    assert_detail(l, "e4", "{\"kind\":\"move\",\"from\":null,\"to\":{\"x\":4,\"y\":3},"
+                           "\"figure\":null,\"amount\":null,\"machine\":\"e4\",\"record\":"
+                           "\"e4 (Pe2e4)\"}");
+    answers_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_issue21_legal_detail),
         cmocka_unit_test(test_issue19_7_reason_code_of_every_end),
         cmocka_unit_test(test_issue19_7_every_code_is_reached_and_documented),
         cmocka_unit_test(test_issue19_7_no_code_while_the_game_goes_on),
