@@ -14,9 +14,11 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -571,6 +573,140 @@ static void test_connection_limit(void **state)
     web_stop(s);
 }
 
+/* ---- The command -------------------------------------------------------- */
+
+typedef struct Child {
+    pid_t pid;
+    FILE *out;   /* its standard output */
+    int port;
+} Child;
+
+/* `chessvar serve --port 0 ARGS...` as a child; its first line gives the
+ * port. */
+static void serve_child(Child *c, const char *data)
+{
+    int fd[2];
+    assert_int_equal(pipe(fd), 0);
+    c->pid = fork();
+    assert_true(c->pid >= 0);
+    if (c->pid == 0) {
+        dup2(fd[1], 1);
+        close(fd[0]);
+        close(fd[1]);
+        execl(tu_program(), tu_program(), "serve", "--port", "0", "--data", data,
+              (char *)NULL);
+        _exit(127);
+    }
+    close(fd[1]);
+    c->out = fdopen(fd[0], "r");
+    char line[256];
+    assert_non_null(fgets(line, sizeof line, c->out));
+    const char *colon = strrchr(line, ':');
+    if (strncmp(line, "chessvar serve: http://127.0.0.1:", 33) != 0 || !colon)
+        fail_msg("the first line: %s", line);
+    c->port = atoi(colon + 1);
+    assert_true(c->port > 0);
+}
+
+/* Stop the child with sig: its exit status (it must end within 20 s). */
+static int stop_child(Child *c, int sig, StrBuf *rest)
+{
+    kill(c->pid, sig);
+    int status = -1;
+    for (int i = 0; i < 400; i++) {
+        if (waitpid(c->pid, &status, WNOHANG) == c->pid)
+            break;
+        nanosleep(&(struct timespec){0, 50 * 1000 * 1000}, NULL);
+        status = -1;
+    }
+    if (status == -1) {
+        kill(c->pid, SIGKILL);
+        waitpid(c->pid, &status, 0);
+        fail_msg("chessvar serve did not stop within 20 s of signal %d", sig);
+    }
+    char line[256];
+    while (fgets(line, sizeof line, c->out))
+        sb_puts(rest, line);
+    fclose(c->out);
+    return status;
+}
+
+/* issue 21: the command prints its address, stops cleanly on SIGTERM and
+ * SIGINT with a browser still connected, and a game made before the stop
+ * is there after the next start, its tokens working. */
+static void test_command_stops_and_keeps_games(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/chessvar-serve-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    Child c;
+    serve_child(&c, dir);
+    Json *g = create(c.port, "{\"variant\":\"orthodox\"}");
+    WcSocket w;
+    join(&w, c.port, str_of(g, "game"), seat_token(g, 0));
+    json_free(expect(&w, "state", NULL));
+    act(&w, "e2e4", 0);
+    json_free(expect(&w, "state", NULL));
+    StrBuf rest = STRBUF_INIT;
+    int st = stop_child(&c, SIGTERM, &rest); /* w still open */
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 0);
+    assert_non_null(strstr(sb_str(&rest), "chessvar serve: stopped (SIGTERM)"));
+    assert_true(wc_ws_closed(&w, WAIT_MS));
+    wc_ws_close(&w);
+
+    serve_child(&c, dir);
+    join(&w, c.port, str_of(g, "game"), seat_token(g, 1));
+    Json *a = expect(&w, "state", NULL);
+    assert_int_equal(ply_of(a), 1);
+    assert_string_equal(str_of(json_get(a, "status"), "to_act"), "black");
+    json_free(a);
+    wc_ws_close(&w);
+    sb_reset(&rest);
+    st = stop_child(&c, SIGINT, &rest);
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 0);
+    assert_non_null(strstr(sb_str(&rest), "games kept in"));
+    assert_non_null(strstr(sb_str(&rest), "(1 loaded)"));
+    assert_non_null(strstr(sb_str(&rest), "stopped (SIGINT)"));
+    sb_free(&rest);
+    json_free(g);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* issue 21: the QR code of an address is a square of modules drawn two
+ * rows a line, and only loopback addresses go without one. */
+static void test_qr_and_loopback(void **state)
+{
+    (void)state;
+    StrBuf q = STRBUF_INIT;
+    Error e;
+    assert_int_equal(web_qr_text("http://192.168.1.20:8080/", &q, &e), 0);
+    int lines = 0, width = -1;
+    for (const char *p = sb_str(&q); *p; lines++) {
+        const char *nl = strchr(p, '\n');
+        assert_non_null(nl);
+        int chars = 0;
+        for (const char *c = p; c < nl; c++)
+            chars += ((unsigned char)*c & 0xc0) != 0x80; /* UTF-8 characters */
+        if (width < 0)
+            width = chars;
+        assert_int_equal(chars, width);
+        p = nl + 1;
+    }
+    /* version 2 (25 modules) and a quiet zone of 2 on each side */
+    assert_int_equal(width, 29);
+    assert_int_equal(lines, (width + 1) / 2);
+    sb_free(&q);
+    assert_true(web_host_is_loopback("127.0.0.1"));
+    assert_true(web_host_is_loopback("::1"));
+    assert_true(web_host_is_loopback("localhost"));
+    assert_false(web_host_is_loopback("0.0.0.0"));
+    assert_false(web_host_is_loopback("192.168.1.20"));
+}
+
 /* One server for the tests that need no fresh one (a stop takes civetweb
  * a second or two). */
 static int shared_up(void **state)
@@ -599,6 +735,8 @@ int main(void)
         /* these two start servers of their own */
         cmocka_unit_test(test_restart),
         cmocka_unit_test(test_connection_limit),
+        cmocka_unit_test(test_command_stops_and_keeps_games),
+        cmocka_unit_test(test_qr_and_loopback),
     };
     int failed = cmocka_run_group_tests(tests, shared_up, shared_down);
     free(last_text);
