@@ -69,7 +69,7 @@ ifeq ($(filter -j%,$(MAKEFLAGS)),)
   MAKEFLAGS += -j$(NPROC)
 endif
 
-.PHONY: all play check test bench deps deps-bench clean tests-build
+.PHONY: all play check test bench deps deps-bench clean tests-build FORCE
 # Objects made through pattern chains (test and support objects) are kept,
 # so a second `make test` with nothing changed rebuilds nothing.
 .SECONDARY:
@@ -91,8 +91,14 @@ $(BUILD)/tools/embed: tools/embed.c
 	@mkdir -p $(dir $@)
 	$(CC) $(OPT) -std=c11 -Wall -Wextra -Werror -o $@ $<
 
-# web (the folder) is a prerequisite too: a file added or removed remakes it.
-$(WEB_GEN): $(BUILD)/tools/embed $(WEB_FILES) $(wildcard web)
+# The list of web/'s files is rewritten when it changes (a file added or
+# removed, web/ made or gone), which remakes the C file.
+WEB_LIST := $(BUILD)/gen/web_files.list
+$(WEB_LIST): FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(WEB_FILES)' | cmp -s - $@ || echo '$(WEB_FILES)' > $@
+
+$(WEB_GEN): $(BUILD)/tools/embed $(WEB_FILES) $(WEB_LIST)
 	@mkdir -p $(dir $@)
 	$(BUILD)/tools/embed web $(WEB_FILES) > $@.tmp && mv $@.tmp $@
 

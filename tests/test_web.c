@@ -14,10 +14,12 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -25,6 +27,8 @@
 #include "../core/json.h"
 #include "../core/variant.h"
 #include "../core/web/web.h"
+#include "../core/web/web_files.h"
+#include "../core/record/record.h"
 #include "support/testutil.h"
 #include "support/webclient.h"
 
@@ -573,6 +577,116 @@ static void test_connection_limit(void **state)
     web_stop(s);
 }
 
+/* ---- The page's files ----------------------------------------------------- */
+
+/* The files under dir (relative to web/ as prefix), counted; each must be
+ * in the program's table and served byte for byte. */
+static int check_page_dir(int port, const char *dir, const char *prefix)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    int n = 0;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        if (de->d_name[0] == '.')
+            continue;
+        char path[512], name[512];
+        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        snprintf(name, sizeof name, "%s%s", prefix, de->d_name);
+        struct stat st;
+        assert_int_equal(stat(path, &st), 0);
+        if (S_ISDIR(st.st_mode)) {
+            char sub[520];
+            snprintf(sub, sizeof sub, "%s/", name);
+            n += check_page_dir(port, path, sub);
+            continue;
+        }
+        n++;
+        StrBuf want = STRBUF_INIT, got = STRBUF_INIT;
+        Error e;
+        assert_int_equal(record_read_file(path, "a page file", 1 << 24, &want, &e), 0);
+        char url[530];
+        snprintf(url, sizeof url, "/%s", name);
+        assert_int_equal(wc_http(port, "GET", url, NULL, 0, &got), 200);
+        assert_int_equal(got.len, want.len);
+        assert_memory_equal(got.s, want.s, want.len);
+        if (strcmp(name, "index.html") == 0) {
+            sb_reset(&got);
+            assert_int_equal(wc_http(port, "GET", "/", NULL, 0, &got), 200);
+            assert_int_equal(got.len, want.len);
+        }
+        sb_free(&want);
+        sb_free(&got);
+    }
+    closedir(d);
+    return n;
+}
+
+/* issue 21: every file of web/ is built into the program and served as it
+ * is; nothing else is (no file of the disk, no path out of the table). */
+static void test_page_files(void **state)
+{
+    WebServer *s = *state;
+    int port = web_port(s);
+    int files = check_page_dir(port, "web", "");
+    int table = 0;
+    while (web_files[table].name)
+        table++;
+    assert_int_equal(table, files);
+    StrBuf out = STRBUF_INIT;
+    assert_int_equal(wc_http(port, "GET", "/../Makefile", NULL, 0, &out), 404);
+    sb_reset(&out);
+    assert_int_equal(wc_http(port, "GET", "/core/game.c", NULL, 0, &out), 404);
+    if (!files) { /* a build without the page says so at / */
+        sb_reset(&out);
+        assert_int_equal(wc_http(port, "GET", "/", NULL, 0, &out), 404);
+        assert_non_null(strstr(sb_str(&out), "holds no page"));
+    }
+    sb_free(&out);
+}
+
+/* issue 21: tools/embed writes each file's bytes, all 256 values, and its
+ * name relative to the folder given. */
+static void test_embed_generator(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/chessvar-embed-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char sub[64], file[96], cmd[1024], self[512], gen[560];
+    snprintf(sub, sizeof sub, "%s/x", dir);
+    assert_int_equal(mkdir(sub, 0700), 0);
+    snprintf(file, sizeof file, "%s/all.bin", sub);
+    FILE *f = fopen(file, "wb");
+    for (int i = 0; i < 256; i++)
+        fputc(255 - i, f);
+    fclose(f);
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    assert_true(n > 0);
+    self[n] = '\0';
+    *strrchr(self, '/') = '\0'; /* build/tests */
+    snprintf(gen, sizeof gen, "%s/../tools/embed", self);
+    snprintf(cmd, sizeof cmd, "'%s' '%s' '%s' > '%s/out.c'", gen, dir, file, dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(file, sizeof file, "%s/out.c", dir);
+    char *c = tu_read_file(file);
+    assert_non_null(c);
+    const char *p = strstr(c, "file_0[] = {");
+    assert_non_null(p);
+    p += strlen("file_0[] = {");
+    for (int i = 0; i <= 256; i++) {
+        char *end;
+        long v = strtol(p, &end, 10);
+        assert_true(end != p);
+        assert_int_equal(v, i < 256 ? 255 - i : 0); /* the bytes, then a NUL */
+        p = end + strspn(end, ",\n ");
+    }
+    assert_non_null(strstr(c, "{\"x/all.bin\", file_0, sizeof file_0 - 1},"));
+    free(c);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* ---- The command -------------------------------------------------------- */
 
 typedef struct Child {
@@ -732,6 +846,8 @@ int main(void)
         cmocka_unit_test(test_two_tabs_reconnect),
         cmocka_unit_test(test_bots),
         cmocka_unit_test(test_garbage),
+        cmocka_unit_test(test_page_files),
+        cmocka_unit_test(test_embed_generator),
         /* these two start servers of their own */
         cmocka_unit_test(test_restart),
         cmocka_unit_test(test_connection_limit),

@@ -431,11 +431,11 @@ static int post_game(WebServer *s, struct mg_connection *conn)
             sb_free(&body);
             return send_error(conn, 413, "the body is larger than the server reads (64 KiB)");
         }
-        sb_printf(&body, "%.*s", n, buf);
         if (memchr(buf, '\0', (size_t)n)) {
             sb_free(&body);
             return send_error(conn, 400, "the body holds a NUL byte");
         }
+        sb_putn(&body, buf, (size_t)n);
     }
     Error e;
     e.msg[0] = '\0';

@@ -109,7 +109,7 @@ int wc_http(int port, const char *method, const char *path, const char *body,
     for (size_t i = 0; i + 3 < w.len; i++)
         if (memcmp(w.buf + i, "\r\n\r\n", 4) == 0) {
             if (out)
-                sb_printf(out, "%.*s", (int)(w.len - i - 4), (char *)w.buf + i + 4);
+                sb_putn(out, (char *)w.buf + i + 4, w.len - i - 4);
             break;
         }
 done:
