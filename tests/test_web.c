@@ -227,11 +227,26 @@ static void test_every_variant(void **state)
 {
     WebServer *s = *state;
     int port = web_port(s);
-    for (int k = 0; variant_registry[k]; k++) {
-        const VariantOps *v = variant_registry[k];
-        char body[128];
-        snprintf(body, sizeof body, "{\"variant\":\"%s\",\"seed\":\"7\"}", v->name);
+    /* every variant, then Échiqueté's third seat, Tile's six colours and a
+     * house rule */
+    static const char *const MORE[][2] = {
+        {"echiquete", "\"seats\":3"},
+        {"tile", "\"sides\":6"},
+        {"orthodox", "\"rules\":[\"king_of_the_hill.lua\"],\"params\":{\"castling\":false}"},
+    };
+    int nv = 0;
+    while (variant_registry[nv])
+        nv++;
+    for (int k = 0; k < nv + (int)ARRAY_LEN(MORE); k++) {
+        const VariantOps *v = k < nv ? variant_registry[k] : tu_variant(MORE[k - nv][0]);
+        char body[256];
+        snprintf(body, sizeof body, "{\"variant\":\"%s\",\"seed\":\"7\"%s%s}", v->name,
+                 k < nv ? "" : ",", k < nv ? "" : MORE[k - nv][1]);
         Json *g = create(port, body);
+        if (k == nv)
+            assert_int_equal(json_get(g, "seats")->count, 3);
+        if (k == nv + 1)
+            assert_int_equal(json_get(g, "seats")->count, 6);
         const char *id = str_of(g, "game");
         int nseats = json_get(g, "seats")->count;
         WcSocket seat[MAX_SEATS], spec;
@@ -407,6 +422,12 @@ static void test_restart(void **state)
     assert_non_null(mkdtemp(dir));
     WebServer *s = start(dir);
     int port = web_port(s);
+    /* a game under a house rule comes back with its rule (its record
+     * carries the script) */
+    Json *h = create(port, "{\"variant\":\"orthodox\",\"rules\":[\"king_of_the_hill.lua\"]}");
+    char hid[32];
+    snprintf(hid, sizeof hid, "%s", str_of(h, "game"));
+    json_free(h);
     Json *g = create(port, "{\"variant\":\"masques\",\"seed\":\"5\"}");
     char id[32], tw[40], tb[40];
     snprintf(id, sizeof id, "%s", str_of(g, "game"));
@@ -433,7 +454,11 @@ static void test_restart(void **state)
 
     s = start(dir);
     port = web_port(s);
-    assert_int_equal(web_game_count(s), 1);
+    assert_int_equal(web_game_count(s), 2);
+    StrBuf list = STRBUF_INIT;
+    assert_int_equal(wc_http(port, "GET", "/api/games", NULL, 0, &list), 200);
+    assert_non_null(strstr(sb_str(&list), hid));
+    sb_free(&list);
     join(&w, port, id, tw);
     Json *after = expect(&w, "state", NULL);
     assert_int_equal(ply_of(after), 3);
@@ -574,6 +599,31 @@ static void test_connection_limit(void **state)
     json_free(expect(&w[0], "pong", NULL));
     for (int i = 0; i < N; i++)
         wc_ws_close(&w[i]);
+    web_stop(s);
+}
+
+/* issue 21: games beyond the limit are refused with 503 and why. */
+static void test_games_limit(void **state)
+{
+    (void)state;
+    WebConfig c;
+    web_config_defaults(&c);
+    c.port = 0;
+    c.quiet = 1;
+    c.max_games = 2;
+    c.max_conns = 4;
+    Error e;
+    WebServer *s = web_start(&c, &e);
+    assert_non_null(s);
+    int port = web_port(s);
+    json_free(create(port, "{\"variant\":\"orthodox\"}"));
+    json_free(create(port, "{\"variant\":\"tile\"}"));
+    StrBuf out = STRBUF_INIT;
+    const char *body = "{\"variant\":\"orthodox\"}";
+    assert_int_equal(wc_http(port, "POST", "/api/games", body, strlen(body), &out), 503);
+    assert_non_null(strstr(sb_str(&out), "the server holds 2 games, its limit"));
+    assert_int_equal(web_game_count(s), 2);
+    sb_free(&out);
     web_stop(s);
 }
 
@@ -851,6 +901,7 @@ int main(void)
         /* these two start servers of their own */
         cmocka_unit_test(test_restart),
         cmocka_unit_test(test_connection_limit),
+        cmocka_unit_test(test_games_limit),
         cmocka_unit_test(test_command_stops_and_keeps_games),
         cmocka_unit_test(test_qr_and_loopback),
     };
