@@ -627,6 +627,111 @@ static void test_games_limit(void **state)
     web_stop(s);
 }
 
+/* ---- Records: save and load ---------------------------------------------- */
+
+/* issue 21: a seat downloads the record ({"type":"record"}) when it holds
+ * no other seat's secrets, and POST /api/games {"record": ...} starts the
+ * game it holds; a record with house rules, a broken one and a request
+ * mixing a record with a variant are refused with why. */
+static void test_record_save_and_load(void **state)
+{
+    WebServer *s = *state;
+    int port = web_port(s);
+    Json *g = create(port, "{\"variant\":\"orthodox\"}");
+    WcSocket w, b;
+    join(&w, port, str_of(g, "game"), seat_token(g, 0));
+    json_free(expect(&w, "state", NULL));
+    join(&b, port, str_of(g, "game"), seat_token(g, 1));
+    json_free(expect(&b, "state", NULL));
+    act(&w, "e2e4", 0);
+    json_free(expect(&w, "state", NULL));
+    json_free(expect(&b, "state", NULL));
+    act(&b, "e7e5", 1);
+    json_free(expect(&w, "state", NULL));
+    json_free(expect(&b, "state", NULL));
+    wc_ws_send(&w, "{\"type\":\"record\"}", 17);
+    Json *r = expect(&w, "record", NULL);
+    const char *text = str_of(r, "text");
+    assert_non_null(strstr(text, "[Variant \"orthodox\"]"));
+    assert_non_null(strstr(text, "2. black: e5"));
+    /* the same record, loaded as a new game with a bot on black */
+    StrBuf body = STRBUF_INIT;
+    sb_puts(&body, "{\"record\":");
+    sb_json_str(&body, text);
+    sb_puts(&body, ",\"players\":[{\"seat\":\"black\",\"bot\":\"greedy\"}]}");
+    Json *g2 = create(port, sb_str(&body));
+    WcSocket w2;
+    join(&w2, port, str_of(g2, "game"), seat_token(g2, 0));
+    Json *st = expect(&w2, "state", NULL);
+    assert_int_equal(ply_of(st), 2);
+    assert_string_equal(str_of(json_get(st, "status"), "to_act"), "white");
+    json_free(st);
+    act(&w2, "g1f3", 2);
+    json_free(expect(&w2, "state", NULL));
+    st = expect(&w2, "state", NULL); /* the bot's answer */
+    assert_int_equal(ply_of(st), 4);
+    json_free(st);
+    wc_ws_close(&w2);
+    json_free(g2);
+    json_free(r);
+
+    StrBuf out = STRBUF_INIT;
+    const char *bad = "{\"record\":\"[Variant \\\"orthodox\\\"]\\n\\n1. white: e5\\n\"}";
+    assert_int_equal(wc_http(port, "POST", "/api/games", bad, strlen(bad), &out), 400);
+    assert_non_null(strstr(sb_str(&out), "record:"));
+    assert_null(strstr(sb_str(&out), "/tmp/"));
+    sb_reset(&out);
+    bad = "{\"record\":\"x\",\"variant\":\"orthodox\"}";
+    assert_int_equal(wc_http(port, "POST", "/api/games", bad, strlen(bad), &out), 400);
+    assert_non_null(strstr(sb_str(&out), "leave out \\\"variant\\\""));
+    /* a record that carries a house rule: the server runs only its own */
+    Json *h = create(port, "{\"variant\":\"orthodox\",\"rules\":[\"three_check.lua\"]}");
+    WcSocket hw;
+    join(&hw, port, str_of(h, "game"), NULL);
+    json_free(expect(&hw, "state", NULL));
+    wc_ws_send(&hw, "{\"type\":\"record\"}", 17);
+    r = expect(&hw, "record", NULL);
+    sb_reset(&body);
+    sb_puts(&body, "{\"record\":");
+    sb_json_str(&body, str_of(r, "text"));
+    sb_putc(&body, '}');
+    sb_reset(&out);
+    assert_int_equal(wc_http(port, "POST", "/api/games", body.s, body.len, &out), 400);
+    assert_non_null(strstr(sb_str(&out), "house-rule"));
+    json_free(r);
+    wc_ws_close(&hw);
+    json_free(h);
+    sb_free(&out);
+    sb_free(&body);
+    wc_ws_close(&w);
+    wc_ws_close(&b);
+    json_free(g);
+}
+
+/* issue 21, MASQ-12: the record of a Masqués game under way holds both
+ * arrangements: neither a seat nor a spectator may download it. */
+static void test_record_keeps_secrets(void **state)
+{
+    WebServer *s = *state;
+    int port = web_port(s);
+    Json *g = create(port, "{\"variant\":\"masques\"}");
+    WcSocket w, spec;
+    join(&w, port, str_of(g, "game"), seat_token(g, 0));
+    json_free(expect(&w, "state", NULL));
+    join(&spec, port, str_of(g, "game"), NULL);
+    json_free(expect(&spec, "state", NULL));
+    act(&w, "random", 0);
+    json_free(expect(&w, "state", NULL));
+    json_free(expect(&spec, "state", NULL));
+    wc_ws_send(&w, "{\"type\":\"record\"}", 17);
+    json_free(expect(&w, "error", "hidden facts of black"));
+    wc_ws_send(&spec, "{\"type\":\"record\"}", 17);
+    json_free(expect(&spec, "error", "hidden facts of white and black"));
+    wc_ws_close(&w);
+    wc_ws_close(&spec);
+    json_free(g);
+}
+
 /* ---- The page's files ----------------------------------------------------- */
 
 /* The files under dir (relative to web/ as prefix), counted; each must be
@@ -896,6 +1001,8 @@ int main(void)
         cmocka_unit_test(test_two_tabs_reconnect),
         cmocka_unit_test(test_bots),
         cmocka_unit_test(test_garbage),
+        cmocka_unit_test(test_record_save_and_load),
+        cmocka_unit_test(test_record_keeps_secrets),
         cmocka_unit_test(test_page_files),
         cmocka_unit_test(test_embed_generator),
         /* these two start servers of their own */

@@ -12,6 +12,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <civetweb.h>
 
@@ -286,23 +287,120 @@ static int rules_paths(WebServer *s, const Json *rules, StrBuf *paths, const cha
     return 0;
 }
 
-WebGame *web_create_game(WebServer *s, const Json *req, Error *e, int *status)
+/* "players", checked before the game is made: 0, or -1 with e. */
+static int check_players(const Json *players, Error *e)
 {
-    *status = 400;
+    if (players && players->type != JSON_NULL &&
+        (players->type != JSON_ARRAY || players->count > MAX_SEATS))
+        return err_set(e, "\"players\" must be a list of {\"seat\",\"bot\"} (at most %d)",
+                       MAX_SEATS);
+    for (const Json *p = players && players->type == JSON_ARRAY ? players->child : NULL; p;
+         p = p->next) {
+        const Json *bot = json_get(p, "bot");
+        if (p->type != JSON_OBJECT || !json_get(p, "seat") ||
+            json_get(p, "seat")->type != JSON_STRING)
+            return err_set(e, "players: each is {\"seat\":\"white\",\"bot\":null or a "
+                              "level}");
+        if (bot && bot->type != JSON_NULL && (bot->type != JSON_STRING ||
+                                              strlen(bot->str) >= WEB_BOT_MAX))
+            return err_set(e, "players: bot must be null or a level (random, greedy, "
+                              "search, search:N, search:Nms)");
+        if (bot && bot->type == JSON_STRING && web_bot_level(bot->str, e))
+            return -1;
+    }
+    return 0;
+}
+
+static WebGame *finish_game(WebServer *s, Batch *b, const Json *players, Error *e,
+                            int *status);
+
+/* POST /api/games with "record": the game a record holds (docs/RECORDS.md),
+ * as `chessvar play --load` would start it; a record that carries house
+ * rules is refused (they are code, and the server runs only its own). */
+static WebGame *game_from_record(WebServer *s, const Json *req, const Json *rec, Error *e,
+                                 int *status)
+{
+    static const char *const ALONE[] = {"variant", "params", "rules", "sides", "seats", "seed"};
+    for (size_t i = 0; i < ARRAY_LEN(ALONE); i++) {
+        const Json *m = json_get(req, ALONE[i]);
+        if (m && m->type != JSON_NULL)
+            return err_set(e, "a record brings its own variant, parameters, rules and "
+                              "seed: leave out \"%s\"", ALONE[i]), NULL;
+    }
+    if (rec->type != JSON_STRING)
+        return err_set(e, "\"record\" must be the text of a record (docs/RECORDS.md)"), NULL;
+    const Json *players = json_get(req, "players");
+    if (check_players(players, e))
+        return NULL;
+    char path[] = "/tmp/chessvar-record-XXXXXX";
+    int fd = mkstemp(path);
+    size_t n = strlen(rec->str);
+    if (fd < 0 || write(fd, rec->str, n) != (ssize_t)n) {
+        if (fd >= 0) {
+            close(fd);
+            unlink(path);
+        }
+        *status = 500;
+        return err_set(e, "the record could not be read in: %s", strerror(errno)), NULL;
+    }
+    close(fd);
     CliOptions o;
     memset(&o, 0, sizeof o);
     o.command = "serve";
     o.json = 1;
     o.depth = -1;
+    o.load = path;
+    int st;
+    Batch *b = batch_open(&o, e, &st);
+    unlink(path);
+    if (!b) { /* the message names the record, not the file it was read from */
+        char msg[sizeof e->msg];
+        const char *at = strstr(e->msg, path);
+        if (at) {
+            snprintf(msg, sizeof msg, "%.*srecord%s", (int)(at - e->msg), e->msg,
+                     at + strlen(path));
+            str_copy(e->msg, sizeof e->msg, msg);
+        }
+        return NULL;
+    }
+    return finish_game(s, b, players, e, status);
+}
+
+static WebGame *create_with(WebServer *s, const Json *req, CliOptions *o, Error *e,
+                            int *status);
+
+WebGame *web_create_game(WebServer *s, const Json *req, Error *e, int *status)
+{
+    *status = 400;
+    CliOptions *op = calloc(1, sizeof *op);
+    if (!op) {
+        *status = 500;
+        return err_set(e, "out of memory"), NULL;
+    }
+    WebGame *g = create_with(s, req, op, e, status);
+    free(op);
+    return g;
+}
+
+/* web_create_game with its options in o (large: kept off the stack). */
+static WebGame *create_with(WebServer *s, const Json *req, CliOptions *o, Error *e,
+                            int *status)
+{
+    o->command = "serve";
+    o->json = 1;
+    o->depth = -1;
     if (!req || req->type != JSON_OBJECT)
         return err_set(e, "the body must be one JSON object ({\"variant\":\"orthodox\"})"),
                NULL;
+    const Json *rec = json_get(req, "record");
+    if (rec && rec->type != JSON_NULL)
+        return game_from_record(s, req, rec, e, status);
     const Json *var = json_get(req, "variant");
     if (!var || var->type != JSON_STRING)
         return err_set(e, "give the variant as \"variant\" (GET /api/variants lists them)"),
                NULL;
-    o.variant = variant_find(var->str);
-    if (!o.variant) {
+    o->variant = variant_find(var->str);
+    if (!o->variant) {
         StrBuf b = STRBUF_INIT;
         char q[48];
         for (int k = 0; variant_registry[k]; k++)
@@ -312,21 +410,21 @@ WebGame *web_create_game(WebServer *s, const Json *req, Error *e, int *status)
         sb_free(&b);
         return NULL;
     }
-    if (int_member(req, "sides", 1, MAX_SIDES, &o.sides, e) ||
-        int_member(req, "seats", 1, MAX_SEATS, &o.seats, e))
+    if (int_member(req, "sides", 1, MAX_SIDES, &o->sides, e) ||
+        int_member(req, "seats", 1, MAX_SEATS, &o->seats, e))
         return NULL;
     const Json *seed = json_get(req, "seed");
     if (seed && seed->type != JSON_NULL) {
         char *end;
         errno = 0;
         if (seed->type != JSON_STRING || !seed->str[0] || seed->str[0] == '-' ||
-            (o.seed = strtoull(seed->str, &end, 10), errno || *end))
+            (o->seed = strtoull(seed->str, &end, 10), errno || *end))
             return err_set(e, "\"seed\" must be a whole number from 0 to "
                               "18446744073709551615, written as a string"), NULL;
-        o.have_seed = 1;
+        o->have_seed = 1;
     } else {
-        o.have_seed = 1;
-        o.seed = cli_fresh_seed();
+        o->have_seed = 1;
+        o->seed = cli_fresh_seed();
     }
     /* --param NAME=VALUE texts */
     char ptext[CLI_MAX_PARAMS][128];
@@ -342,49 +440,39 @@ WebGame *web_create_game(WebServer *s, const Json *req, Error *e, int *status)
                 return err_set(e, "params: %s must be a string, number or true/false",
                                str_clip(q, sizeof q, p->key)), NULL;
             }
-            snprintf(ptext[o.nparams], sizeof ptext[0], "%s=%s", p->key, val);
-            o.params[o.nparams] = ptext[o.nparams];
-            o.nparams++;
+            snprintf(ptext[o->nparams], sizeof ptext[0], "%s=%s", p->key, val);
+            o->params[o->nparams] = ptext[o->nparams];
+            o->nparams++;
         }
     }
-    /* players, checked before the game is made */
     const Json *players = json_get(req, "players");
-    if (players && players->type != JSON_NULL &&
-        (players->type != JSON_ARRAY || players->count > MAX_SEATS))
-        return err_set(e, "\"players\" must be a list of {\"seat\",\"bot\"} (at most %d)",
-                       MAX_SEATS), NULL;
-    for (const Json *p = players && players->type == JSON_ARRAY ? players->child : NULL; p;
-         p = p->next) {
-        const Json *bot = json_get(p, "bot");
-        if (p->type != JSON_OBJECT || !json_get(p, "seat") ||
-            json_get(p, "seat")->type != JSON_STRING)
-            return err_set(e, "players: each is {\"seat\":\"white\",\"bot\":null or a "
-                              "level}"), NULL;
-        if (bot && bot->type != JSON_NULL &&
-            (bot->type != JSON_STRING || strlen(bot->str) >= WEB_BOT_MAX ||
-             web_bot_level(bot->str, e)))
-            return bot->type == JSON_STRING && e->msg[0] ? NULL
-                   : (err_set(e, "players: bot must be null or a level (random, greedy, "
-                                 "search, search:N, search:Nms)"), NULL);
-    }
+    if (check_players(players, e))
+        return NULL;
     StrBuf paths = STRBUF_INIT;
-    if (rules_paths(s, json_get(req, "rules"), &paths, o.rules, &o.nrules, e)) {
+    if (rules_paths(s, json_get(req, "rules"), &paths, o->rules, &o->nrules, e)) {
         sb_free(&paths);
         return NULL;
     }
-    if (o.nrules) {
-        o.house = cli_load_house(o.variant, o.sides, o.rules, o.nrules, e);
-        if (!o.house) {
+    if (o->nrules) {
+        o->house = cli_load_house(o->variant, o->sides, o->rules, o->nrules, e);
+        if (!o->house) {
             sb_free(&paths);
             return NULL;
         }
     }
     int st;
-    Batch *b = batch_open(&o, e, &st);
-    house_free(o.house);
+    Batch *b = batch_open(o, e, &st);
+    house_free(o->house);
     sb_free(&paths);
     if (!b)
         return NULL;
+    return finish_game(s, b, players, e, status);
+}
+
+/* A new game around b: its players set, written, added to the table. */
+static WebGame *finish_game(WebServer *s, Batch *b, const Json *players, Error *e,
+                            int *status)
+{
     WebGame *g = web_game_new(b, e);
     if (!g) {
         *status = 500;
@@ -412,10 +500,25 @@ WebGame *web_create_game(WebServer *s, const Json *req, Error *e, int *status)
     }
     if (web_add_game(s, g, e)) {
         *status = 503;
+        web_store_remove(s, g);
         web_game_free(g);
         return NULL;
     }
     return g;
+}
+
+typedef struct CreateCall {
+    WebServer *s;
+    const Json *req;
+    Error *e;
+    int status;
+    WebGame *g;
+} CreateCall;
+
+static void create_big(void *arg)
+{
+    CreateCall *c = arg;
+    c->g = web_create_game(c->s, c->req, c->e, &c->status);
 }
 
 static int post_game(WebServer *s, struct mg_connection *conn)
@@ -448,8 +551,13 @@ static int post_game(WebServer *s, struct mg_connection *conn)
         sb_free(&m);
         return rc;
     }
-    int status;
-    WebGame *g = web_create_game(s, req, &e, &status);
+    CreateCall call = {s, req, &e, 400, NULL};
+    int status = 503;
+    if (web_run_big(create_big, &call))
+        err_set(&e, "the server is out of threads: no game was made, try again");
+    else
+        status = call.status;
+    WebGame *g = call.g;
     json_free(req);
     if (!g)
         return send_error(conn, status, e.msg);
@@ -770,8 +878,17 @@ WebServer *web_start(const WebConfig *cfg, Error *e)
     s->port = np > 0 ? sp[0].port : cfg->port;
     mg_set_request_handler(s->ctx, "/", on_request, s);
     mg_set_websocket_handler(s->ctx, "/ws", ws_connect, ws_ready, ws_data, ws_close, s);
-    if (pthread_create(&s->bot_thread, NULL, web_bot_thread, s) == 0)
-        s->bot_started = 1;
+    pthread_attr_t a; /* the search bot looks deep: the engine's stack */
+    if (pthread_attr_init(&a) == 0) {
+        if (pthread_attr_setstacksize(&a, 8u << 20) == 0 &&
+            pthread_create(&s->bot_thread, &a, web_bot_thread, s) == 0)
+            s->bot_started = 1;
+        pthread_attr_destroy(&a);
+    }
+    if (!s->bot_started) {
+        web_stop(s);
+        return err_set(e, "the bots' thread could not start"), NULL;
+    }
     return s;
 }
 

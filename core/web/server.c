@@ -25,6 +25,7 @@
 #include "../json.h"
 #include "../lab/bot.h"
 #include "../lua/house.h"
+#include "../record/record.h"
 #include "web.h"
 #include "web_files.h"
 #include "web_int.h"
@@ -66,6 +67,39 @@ static int token_eq(const char *a, const char *b)
     for (size_t i = 0; i < na && i < nb; i++)
         diff |= (unsigned char)a[i] ^ (unsigned char)b[i];
     return diff == 0;
+}
+
+/* civetweb's threads have small stacks (its Debian build: 100 KiB), too
+ * small for the engine, a house rule's Lua or a sanitized build: the work
+ * of a request runs on a thread of WEB_STACK bytes, the caller waiting. */
+#define WEB_STACK (8u << 20)
+
+typedef struct BigCall {
+    void (*fn)(void *);
+    void *arg;
+} BigCall;
+
+static void *big_main(void *p)
+{
+    BigCall *c = p;
+    c->fn(c->arg);
+    return NULL;
+}
+
+int web_run_big(void (*fn)(void *), void *arg)
+{
+    pthread_attr_t a;
+    pthread_t t;
+    BigCall c = {fn, arg};
+    if (pthread_attr_init(&a))
+        return -1;
+    int rc = pthread_attr_setstacksize(&a, WEB_STACK) ||
+             pthread_create(&t, &a, big_main, &c);
+    pthread_attr_destroy(&a);
+    if (rc)
+        return -1;
+    pthread_join(t, NULL);
+    return 0;
 }
 
 /* ---- Writing to a connection -------------------------------------------- */
@@ -464,8 +498,66 @@ static void on_act(WebServer *s, WebConn *c, const Json *j)
     pthread_mutex_unlock(&g->mu);
 }
 
-/* One text frame of n bytes from c. */
+/* {"type":"record"}: the game's record (docs/RECORDS.md), when it holds
+ * nothing the asker may not know: no other seat's hidden facts (MASQ-12,
+ * MASQ-16: after the end, once they have shown them); a spectator, no
+ * seat's. */
+static void on_record(WebConn *c)
+{
+    if (!c->game)
+        return conn_error(c, "record: say hello first (game and token)");
+    WebGame *g = c->game;
+    pthread_mutex_lock(&g->mu);
+    Game *gm = batch_game(g->b);
+    unsigned others = game_secret_seats(gm) & ~(c->seat >= 0 ? 1u << c->seat : 0u);
+    StrBuf rec = STRBUF_INIT, f = STRBUF_INIT;
+    if (others) {
+        sb_puts(&f, "record: the record would hold the hidden facts of ");
+        for (int s = 0, k = 0; s < game_nseats(gm); s++)
+            if (others & (1u << s))
+                sb_printf(&f, "%s%s", k++ ? " and " : "", game_seat_name(gm, s));
+        sb_puts(&f, game_to_act(gm) >= 0 ? ": it can be saved once the game is over and they "
+                                           "have shown their pieces (show)"
+                                         : ": they have not shown their pieces (show)");
+        conn_error(c, sb_str(&f));
+    } else if (record_save(gm, &rec) || rec.failed) {
+        conn_error(c, "record: this game cannot be written as a record");
+    } else {
+        sb_puts(&f, "{\"type\":\"record\",\"game\":");
+        sb_json_str(&f, g->id);
+        sb_puts(&f, ",\"text\":");
+        sb_json_str(&f, sb_str(&rec));
+        sb_putc(&f, '}');
+        if (!f.failed)
+            conn_send(c, f.s, f.len);
+    }
+    pthread_mutex_unlock(&g->mu);
+    sb_free(&rec);
+    sb_free(&f);
+}
+
+typedef struct FrameCall {
+    WebServer *s;
+    WebConn *c;
+    const char *data;
+    size_t n;
+} FrameCall;
+
+static void frame_big(void *arg)
+{
+    FrameCall *f = arg;
+    web_frame_here(f->s, f->c, f->data, f->n);
+}
+
 void web_frame(WebServer *s, WebConn *c, const char *data, size_t n)
+{
+    FrameCall f = {s, c, data, n};
+    if (web_run_big(frame_big, &f))
+        conn_error(c, "the server is out of threads: nothing was done, try again");
+}
+
+/* One text frame of n bytes from c, on a thread with room for the engine. */
+void web_frame_here(WebServer *s, WebConn *c, const char *data, size_t n)
 {
     Error e;
     e.msg[0] = '\0';
@@ -481,17 +573,19 @@ void web_frame(WebServer *s, WebConn *c, const char *data, size_t n)
     if (j->type != JSON_OBJECT)
         conn_error(c, "a frame is one JSON object with a \"type\"");
     else if (!type)
-        conn_error(c, "the frame has no \"type\" (hello, act or ping)");
+        conn_error(c, "the frame has no \"type\" (hello, act, record or ping)");
     else if (strcmp(type, "hello") == 0)
         on_hello(s, c, j);
     else if (strcmp(type, "act") == 0)
         on_act(s, c, j);
+    else if (strcmp(type, "record") == 0)
+        on_record(c);
     else if (strcmp(type, "ping") == 0)
         conn_send(c, "{\"type\":\"pong\"}", 15);
     else {
         char q[48];
         StrBuf m = STRBUF_INIT;
-        sb_printf(&m, "unknown frame type '%s' (hello, act or ping)",
+        sb_printf(&m, "unknown frame type '%s' (hello, act, record or ping)",
                   str_clip(q, sizeof q, type));
         conn_error(c, sb_str(&m));
         sb_free(&m);

@@ -106,6 +106,19 @@ int web_store_record(WebServer *s, WebGame *g, Error *e)
     return rc;
 }
 
+void web_store_remove(WebServer *s, WebGame *g)
+{
+    if (!s->data)
+        return;
+    StrBuf path = STRBUF_INIT;
+    sb_printf(&path, "%s/%s.meta", s->data, g->id);
+    unlink(sb_str(&path));
+    sb_reset(&path);
+    sb_printf(&path, "%s/%s.rec", s->data, g->id);
+    unlink(sb_str(&path));
+    sb_free(&path);
+}
+
 /* The game whose meta is the file `name` of s->data: loaded into the
  * table, or -1 with e naming the file. */
 static int load_one(WebServer *s, const char *name, Error *e)

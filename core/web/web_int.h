@@ -75,7 +75,13 @@ int web_random_hex(char *out, size_t nbytes);
 void web_seats_json(WebGame *g, StrBuf *out);
 WebGame *web_find_game(WebServer *s, const char *id);
 void web_changed(WebServer *s, WebGame *g);
+/* fn(arg) on a thread with a stack for the engine (civetweb's are small),
+ * waited for: 0, or -1 when no thread could be made (nothing ran). */
+int web_run_big(void (*fn)(void *), void *arg);
+/* One text frame of n bytes from c: web_frame runs web_frame_here on
+ * such a thread. */
 void web_frame(WebServer *s, WebConn *c, const char *data, size_t n);
+void web_frame_here(WebServer *s, WebConn *c, const char *data, size_t n);
 void web_conn_leave(WebConn *c);
 void *web_bot_thread(void *arg);
 void web_game_free(WebGame *g);
@@ -88,6 +94,8 @@ WebGame *web_game_new(Batch *b, Error *e);
 int web_store_meta(WebServer *s, WebGame *g, Error *e);
 int web_store_record(WebServer *s, WebGame *g, Error *e);
 int web_store_load_all(WebServer *s, Error *e);
+/* The files of a game that did not start (the table was full). */
+void web_store_remove(WebServer *s, WebGame *g);
 
 /* http.c: a new game from the JSON body of POST /api/games: the game
  * (added to the table), or NULL with e and *status (400, 503). */
