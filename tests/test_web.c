@@ -537,7 +537,9 @@ static void test_garbage(void **state)
     wc_ws_close(&w);
 
     assert_int_equal(wc_ws_open(&w, port, "/ws"), 0);
-    for (int i = 0; i < 80; i++)
+    /* 200 at once: even across the turn of a second, one second gets
+     * more than 50 */
+    for (int i = 0; i < 200; i++)
         wc_ws_send(&w, "{\"type\":\"ping\"}", 15);
     int errors = 0, pongs = 0;
     for (;;) {
@@ -552,7 +554,7 @@ static void test_garbage(void **state)
             break;
     }
     assert_int_equal(errors, 1);
-    assert_true(pongs <= 50);
+    assert_true(pongs >= 50 && pongs <= 100);
     wc_ws_close(&w);
 
     /* random bytes on the socket, then still a server */
@@ -592,11 +594,20 @@ static void test_connection_limit(void **state)
     assert_true(wc_ws_closed(&w[N], WAIT_MS));
     wc_ws_close(&w[N]);
     wc_ws_close(&w[0]);
-    /* a place freed is taken again */
-    nanosleep(&(struct timespec){0, 200 * 1000 * 1000}, NULL);
-    assert_int_equal(wc_ws_open(&w[0], port, "/ws"), 0);
-    wc_ws_send(&w[0], "{\"type\":\"ping\"}", 15);
-    json_free(expect(&w[0], "pong", NULL));
+    /* a place freed is taken again (once the server has seen the close:
+     * tried for up to 20 s) */
+    int pong = 0;
+    for (int tries = 0; tries < 100 && !pong; tries++) {
+        nanosleep(&(struct timespec){0, 200 * 1000 * 1000}, NULL);
+        assert_int_equal(wc_ws_open(&w[0], port, "/ws"), 0);
+        wc_ws_send(&w[0], "{\"type\":\"ping\"}", 15);
+        Json *f = next_frame(&w[0]);
+        pong = strcmp(str_of(f, "type"), "pong") == 0;
+        json_free(f);
+        if (!pong)
+            wc_ws_close(&w[0]);
+    }
+    assert_true(pong);
     for (int i = 0; i < N; i++)
         wc_ws_close(&w[i]);
     web_stop(s);
