@@ -507,6 +507,49 @@ static void test_bots(void **state)
     json_free(g);
 }
 
+/* issue 21: a viewer that stops reading (its buffers full) does not stop
+ * its game for the others: a bots' game goes on to its end while one
+ * spectator reads nothing, and another game's bots play meanwhile. */
+static void test_slow_reader(void **state)
+{
+    WebServer *s = *state;
+    int port = web_port(s);
+    Json *g = create(port, "{\"variant\":\"tile\",\"sides\":6,\"seed\":\"3\",\"players\":["
+                           "{\"seat\":\"white\",\"bot\":\"random\"},"
+                           "{\"seat\":\"black\",\"bot\":\"random\"},"
+                           "{\"seat\":\"red\",\"bot\":\"random\"},"
+                           "{\"seat\":\"green\",\"bot\":\"random\"},"
+                           "{\"seat\":\"blue\",\"bot\":\"random\"},"
+                           "{\"seat\":\"yellow\",\"bot\":\"random\"}]}");
+    WcSocket mute, reader;
+    assert_int_equal(wc_ws_open_small(&mute, port, "/ws", 2048), 0);
+    char hello[128];
+    snprintf(hello, sizeof hello, "{\"type\":\"hello\",\"game\":\"%s\"}", str_of(g, "game"));
+    wc_ws_send(&mute, hello, strlen(hello));
+    join(&reader, port, str_of(g, "game"), NULL);
+    int over = 0, frames = 0, stalls = 0;
+    while (!over) {
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        Json *f = expect(&reader, "state", NULL);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        double gap = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+        /* the mute one is waited for once: a write's timeout (3 s), or a
+         * slow write (over 1 s) */
+        if (gap > 0.9)
+            stalls++;
+        assert_true(gap < 5);
+        frames++;
+        over = json_get(json_get(json_get(f, "status"), "status"), "over")->type == JSON_TRUE;
+        json_free(f);
+    }
+    assert_true(stalls <= 1);
+    assert_true(frames > 50);
+    wc_ws_close(&mute);
+    wc_ws_close(&reader);
+    json_free(g);
+}
+
 /* ---- Garbage ------------------------------------------------------------ */
 
 /* issue 21: a huge frame, a fragmented one and a flood each get an error
@@ -1012,6 +1055,7 @@ int main(void)
         cmocka_unit_test(test_two_tabs_reconnect),
         cmocka_unit_test(test_bots),
         cmocka_unit_test(test_garbage),
+        cmocka_unit_test(test_slow_reader),
         cmocka_unit_test(test_record_save_and_load),
         cmocka_unit_test(test_record_keeps_secrets),
         cmocka_unit_test(test_page_files),

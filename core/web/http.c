@@ -857,7 +857,9 @@ WebServer *web_start(const WebConfig *cfg, Error *e)
     snprintf(conns, sizeof conns, "%d", cfg->max_conns);
     const char *options[] = {"listening_ports", ports,
                              "num_threads", threads,
-                             "request_timeout_ms", "10000",
+                             /* also a write's: a client that stops
+                              * reading holds up its game this long, once */
+                             "request_timeout_ms", "3000",
                              "websocket_timeout_ms", "3600000",
                              "enable_keep_alive", "no",
                              NULL};

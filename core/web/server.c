@@ -105,11 +105,17 @@ int web_run_big(void (*fn)(void *), void *arg)
 /* ---- Writing to a connection -------------------------------------------- */
 
 /* One text frame to c (its writer's lock keeps frames whole when two
- * threads write). */
+ * threads write).  A frame not written whole (the client stopped reading
+ * and the write timed out after 3 s, or it left), or written only after
+ * more than a second, ends the frames to c: a client that does not read
+ * holds up its game once, never again (its page reconnects when its pings
+ * go unanswered). */
 static void conn_send(WebConn *c, const char *text, size_t n)
 {
     pthread_mutex_lock(&c->wmu);
-    if (!c->closed && mg_websocket_write(c->mc, MG_WEBSOCKET_OPCODE_TEXT, text, n) <= 0)
+    long long t0 = web_now_ms();
+    if (!c->closed && (mg_websocket_write(c->mc, MG_WEBSOCKET_OPCODE_TEXT, text, n) != (int)n ||
+                       web_now_ms() - t0 > 1000))
         c->closed = 1;
     pthread_mutex_unlock(&c->wmu);
 }

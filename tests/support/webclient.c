@@ -21,11 +21,13 @@ static long long now_ms(void)
     return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
-static int dial(int port)
+static int dial_rcvbuf(int port, int rcvbuf)
 {
     int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0)
         return -1;
+    if (rcvbuf > 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof rcvbuf);
     struct sockaddr_in a;
     memset(&a, 0, sizeof a);
     a.sin_family = AF_INET;
@@ -36,6 +38,11 @@ static int dial(int port)
         return -1;
     }
     return fd;
+}
+
+static int dial(int port)
+{
+    return dial_rcvbuf(port, 0);
 }
 
 static int send_all(int fd, const void *data, size_t n)
@@ -120,8 +127,13 @@ done:
 
 int wc_ws_open(WcSocket *w, int port, const char *path)
 {
+    return wc_ws_open_small(w, port, path, 0);
+}
+
+int wc_ws_open_small(WcSocket *w, int port, const char *path, int rcvbuf)
+{
     memset(w, 0, sizeof *w);
-    w->fd = dial(port);
+    w->fd = dial_rcvbuf(port, rcvbuf);
     if (w->fd < 0)
         return -1;
     char head[512];

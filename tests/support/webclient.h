@@ -28,6 +28,9 @@ typedef struct WcSocket {
 
 /* Connect and upgrade to a WebSocket at path: 0, or -1. */
 int wc_ws_open(WcSocket *w, int port, const char *path);
+/* The same with a receive buffer of rcvbuf bytes (a client that reads
+ * slowly fills the server's side quickly). */
+int wc_ws_open_small(WcSocket *w, int port, const char *path, int rcvbuf);
 void wc_ws_close(WcSocket *w);
 /* A masked text frame of n bytes (one frame, FIN set): 0 or -1. */
 int wc_ws_send(WcSocket *w, const char *text, size_t n);
