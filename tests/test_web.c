@@ -550,6 +550,36 @@ static void test_slow_reader(void **state)
     json_free(g);
 }
 
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* issue 21: a frame is answered at once: the median of 21 pings' round
+ * trips is under 20 ms (civetweb writes a frame's header and payload
+ * apart; with Nagle's algorithm the payload waited 40 ms for the client's
+ * delayed ACK: tcp_nodelay). */
+static void test_frames_without_delay(void **state)
+{
+    WebServer *s = *state;
+    WcSocket w;
+    assert_int_equal(wc_ws_open(&w, web_port(s), "/ws"), 0);
+    double rtt[21];
+    for (int i = 0; i < 21; i++) {
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        wc_ws_send(&w, "{\"type\":\"ping\"}", 15);
+        json_free(expect(&w, "pong", NULL));
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        rtt[i] = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+    }
+    qsort(rtt, 21, sizeof *rtt, by_value);
+    if (rtt[10] >= 20)
+        fail_msg("the median round trip of a ping is %.1f ms", rtt[10]);
+    wc_ws_close(&w);
+}
+
 /* ---- Garbage ------------------------------------------------------------ */
 
 /* issue 21: a huge frame, a fragmented one and a flood each get an error
@@ -1056,6 +1086,7 @@ int main(void)
         cmocka_unit_test(test_bots),
         cmocka_unit_test(test_garbage),
         cmocka_unit_test(test_slow_reader),
+        cmocka_unit_test(test_frames_without_delay),
         cmocka_unit_test(test_record_save_and_load),
         cmocka_unit_test(test_record_keeps_secrets),
         cmocka_unit_test(test_page_files),

@@ -862,6 +862,10 @@ WebServer *web_start(const WebConfig *cfg, Error *e)
                              "request_timeout_ms", "3000",
                              "websocket_timeout_ms", "3600000",
                              "enable_keep_alive", "no",
+                             /* a frame is written as header then payload:
+                              * with Nagle's algorithm the payload waited for
+                              * the client's delayed ACK, 40 ms a frame */
+                             "tcp_nodelay", "1",
                              NULL};
     (void)conns;
     struct mg_callbacks cb;
