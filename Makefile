@@ -44,8 +44,8 @@ LDLIBS  := $(PKG_LIBS) -lcivetweb -lpthread -lm
 LIB_SRC   := $(filter-out core/cli/main.c,$(wildcard core/*.c core/*/*.c)) \
              $(wildcard variants/*/*.c)
 # The page (web/) is built into the program: tools/embed.c writes its
-# files' bytes into a C file (issue 21).
-WEB_FILES := $(sort $(shell find web -type f 2>/dev/null))
+# files' bytes into a C file (issue 21); hidden files (.name) are left out.
+WEB_FILES := $(sort $(shell find web -type f ! -name '.*' 2>/dev/null))
 WEB_GEN   := $(BUILD)/gen/web_files.c
 LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/web_files.o
 LIB       := $(BUILD)/libchessvar.a
