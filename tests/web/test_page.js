@@ -1,0 +1,441 @@
+#!/usr/bin/env node
+// Browser tests of the page (issue 21): Debian's chromium, headless, driven
+// by puppeteer-core, against `chessvar serve` (or tests/web/mock-server.js
+// while the program has no `serve`, or with CHESSVAR_WEB_SERVER=mock).
+// Output in cmocka's words, so tests/run.sh counts it with the C tests.
+//
+//   node tests/web/test_page.js            (make test-web)
+// Environment: CHESSVAR (the program), CHROMIUM (default /usr/bin/chromium),
+// PUPPETEER_DIR (default build/web-test), WEB_TEST_OUT (screenshots, default
+// build/web-test), CHESSVAR_WEB_SERVER=real|mock, WEB_TEST_FILTER=substring.
+'use strict';
+const path = require('path');
+const fs = require('fs');
+const os = require('os');
+const { spawn, spawnSync } = require('child_process');
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const CHESSVAR = process.env.CHESSVAR || path.join(ROOT, 'chessvar');
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+const PDIR = process.env.PUPPETEER_DIR || path.join(ROOT, 'build', 'web-test');
+const OUT = process.env.WEB_TEST_OUT || path.join(ROOT, 'build', 'web-test');
+const STEP = 15000;       // the most one step may take (ms)
+const TEST = 120000;      // the most one test may take (ms)
+
+/* ---------------------------------------------------------------- harness */
+const tests = [];
+const test = (name, fn) => tests.push({ name, fn });
+
+function withTimeout(promise, ms, what) {
+  let t;
+  return Promise.race([
+    promise,
+    new Promise((_, rej) => { t = setTimeout(() => rej(new Error(`timed out after ${ms / 1000} s: ${what}`)), ms); }),
+  ]).finally(() => clearTimeout(t));
+}
+
+function assert(cond, msg) { if (!cond) throw new Error(msg); }
+
+/* ------------------------------------------------------------- the server */
+let server = null, base = null, serverKind = null;
+
+function hasServe() {
+  const r = spawnSync(CHESSVAR, ['help', 'serve'], { timeout: 5000 });
+  return r.status === 0;
+}
+
+function startServer() {
+  const want = process.env.CHESSVAR_WEB_SERVER || (hasServe() ? 'real' : 'mock');
+  serverKind = want;
+  const data = fs.mkdtempSync(path.join(os.tmpdir(), 'chessvar-web-'));
+  const cmd = want === 'real'
+    ? [CHESSVAR, ['serve', '--port', '0', '--data', data]]
+    : [process.execPath, [path.join(__dirname, 'mock-server.js'), '--port', '0', '--chessvar', CHESSVAR]];
+  return withTimeout(new Promise((res, rej) => {
+    if (!fs.existsSync(cmd[0])) { rej(new Error(`${cmd[0]} is missing: build it first (make)`)); return; }
+    server = spawn(cmd[0], cmd[1], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    const look = d => {
+      out += d;
+      const m = /(http:\/\/[0-9.:\[\]a-z]+:\d+)/i.exec(out);
+      if (m) res(m[1].replace('0.0.0.0', '127.0.0.1'));
+    };
+    server.stdout.on('data', look);
+    server.stderr.on('data', look);
+    server.on('error', rej);
+    server.on('exit', code => rej(new Error(`the server (${want}) exited with status ${code} before printing its address: ${out.trim()}`)));
+  }), STEP, `the ${want} server to print its address`);
+}
+
+async function api(pathname, body) {
+  const r = await withTimeout(fetch(base + pathname, body ? {
+    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body),
+  } : {}), STEP, `${pathname}`);
+  const j = await r.json();
+  if (!r.ok) throw new Error(`${pathname}: ${r.status} ${JSON.stringify(j)}`);
+  return j;
+}
+
+/* ------------------------------------------------------------- the browser */
+let puppeteer = null, browser = null;
+
+async function startBrowser() {
+  try {
+    puppeteer = require(path.join(PDIR, 'node_modules', 'puppeteer-core'));
+  } catch (e) {
+    throw new Error(`puppeteer-core is not installed in ${PDIR} (make deps-web): ${e.message}`);
+  }
+  if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing (sh tests/deps.sh chromium)`);
+  browser = await withTimeout(puppeteer.launch({
+    executablePath: CHROMIUM, headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  }), STEP * 2, 'chromium to start');
+}
+
+// A page in its own browser context (its own storage: another device).
+async function open(link, { width = 1100, height = 800 } = {}) {
+  const ctx = await browser.createBrowserContext();
+  const page = await ctx.newPage();
+  page.setDefaultTimeout(STEP);
+  page.errors = [];
+  page.on('pageerror', e => page.errors.push(e.message));
+  await page.setViewport({ width, height });
+  await page.goto(base + link, { waitUntil: 'domcontentloaded' });
+  page.ctx = ctx;
+  return page;
+}
+
+async function waitPly(page, ply) {
+  await page.waitForFunction(n => document.body.dataset.ply === String(n), { timeout: STEP }, ply)
+    .catch(async () => { throw new Error(`the page did not reach ply ${ply} (at ${await page.evaluate(() => document.body.dataset.ply)}; error shown: ${await page.$eval('#error', e => e.textContent)})`); });
+}
+
+// Click the middle of square (x, y) on the page's board.
+async function clickSquare(page, x, y) {
+  const box = await cellBox(page, x, y);
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+}
+
+async function cellBox(page, x, y) {
+  const cell = await page.$(`#board rect.cell[data-x="${x}"][data-y="${y}"]`);
+  assert(cell, `no square ${x},${y} on the board`);
+  return cell.boundingBox();
+}
+
+const sq = name => ({ x: name.charCodeAt(0) - 97, y: Number(name.slice(1)) - 1 });
+
+async function move(page, from, to) {
+  const a = sq(from), b = sq(to);
+  await clickSquare(page, a.x, a.y);
+  await page.waitForSelector('#board .target');
+  await clickSquare(page, b.x, b.y);
+}
+
+async function drag(page, from, to) {
+  const a = await cellBox(page, sq(from).x, sq(from).y), b = await cellBox(page, sq(to).x, sq(to).y);
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(a.x + a.width / 2 + 10, a.y + a.height / 2 + 5, { steps: 3 });
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 8 });
+  await page.mouse.up();
+}
+
+// The state frame a viewer gets, read over a WebSocket of the test's own
+// (not through the page's code), from a page of the server's origin.
+async function stateOf(page, game, token) {
+  return page.evaluate((g, t) => new Promise((res, rej) => {
+    const ws = new WebSocket(`ws://${location.host}/ws`);
+    ws.onopen = () => ws.send(JSON.stringify({ type: 'hello', game: g, token: t || '' }));
+    ws.onmessage = ev => { const f = JSON.parse(ev.data); ws.close(); f.type === 'state' ? res(f) : rej(new Error(f.message)); };
+    ws.onerror = () => rej(new Error('websocket error'));
+  }), game, token);
+}
+
+// Every piece of the view is on the board with its figure, and nothing else.
+async function checkPieces(page, view) {
+  const drawn = await page.$$eval('#board g.piece', els => els.map(e => ({
+    square: e.dataset.square, figure: e.dataset.figure, side: e.dataset.side,
+    letter: (e.querySelector('text.letter') || {}).textContent,
+  })));
+  assert(drawn.length === view.pieces.length,
+    `the board shows ${drawn.length} pieces, the view lists ${view.pieces.length}`);
+  for (const p of view.pieces) {
+    const d = drawn.find(e => e.square === p.square);
+    assert(d, `the view's piece on ${p.square} is not drawn`);
+    assert(d.figure === p.figure, `${p.square}: drawn as ${d.figure}, the view says ${p.figure}`);
+  }
+  return drawn;
+}
+
+async function shot(page, name) {
+  fs.mkdirSync(OUT, { recursive: true });
+  const file = path.join(OUT, `${name}.png`);
+  await page.screenshot({ path: file });
+  assert(fs.statSync(file).size > 1000, `${file} is empty`);
+  return file;
+}
+
+const seatLink = (g, seat) => g.seats.find(s => s.seat === seat).link;
+const tokenOf = link => new URLSearchParams(link.split('#')[1]).get('t');
+
+/* ------------------------------------------------------------------ tests */
+
+// issue 21: the lobby lists the variants and makes a game with a link per seat.
+test('lobby_creates_game_with_links', async () => {
+  const page = await open('/');
+  await page.waitForSelector('#variant option[value="masques"]');
+  const names = await page.$$eval('#variant option', os => os.map(o => o.value));
+  for (const v of ['orthodox', 'masques', 'ambigus', 'echiquete', 'tile'])
+    assert(names.includes(v), `the lobby does not offer ${v} (${names})`);
+  await page.select('#variant', 'tile');
+  await page.waitForSelector('#sides');
+  await page.select('#sides', '4');
+  const seats = await page.$$eval('[data-seat]', els => els.map(e => e.dataset.seat));
+  assert(seats.length === 4, `4 sides give ${seats.length} seat fields`);
+  await page.select('#variant', 'orthodox');
+  await page.select('[data-seat="black"]', 'random');
+  await page.click('#create-btn');
+  await page.waitForSelector('#links .seat-link a');
+  const links = await page.$$eval('#links a', as => as.map(a => a.href));
+  assert(links.length === 3, `expected white's link, the spectator's and the board's, got ${links.length}`);
+  assert(/#g=[0-9a-f]+&t=[0-9a-f]{32,}$/.test(links[0]), `white's link carries no token: ${links[0]}`);
+  await page.waitForFunction(() => document.querySelectorAll('#games li a').length >= 2);
+  await page.ctx.close();
+});
+
+// issue 21: two devices play fool's mate by clicking (and one drag); the
+// spectator follows; the refusal of a move shows the engine's message.
+test('orthodox_fools_mate_two_contexts', async () => {
+  const g = await api('/api/games', { variant: 'orthodox' });
+  const white = await open(seatLink(g, 'white'));
+  const black = await open(seatLink(g, 'black'));
+  const spect = await open(g.spectator);
+  await waitPly(white, 0); await waitPly(black, 0); await waitPly(spect, 0);
+  // Black's board has rank 1 on top: e1's square is above e8's.
+  const e1 = await cellBox(black, 4, 0), e8 = await cellBox(black, 4, 7);
+  assert(e1.y < e8.y, 'black sees rank 1 at the bottom');
+  const w1 = await cellBox(white, 4, 0), w8 = await cellBox(white, 4, 7);
+  assert(w1.y > w8.y, 'white sees rank 1 at the top');
+
+  await move(white, 'f2', 'f3');
+  await waitPly(black, 1);
+  await move(black, 'e7', 'e5');
+  await waitPly(white, 2);
+  // Typed text: a refusal is shown as the engine wrote it.
+  await white.type('#typed-text', 'Qh5\n');
+  await white.waitForFunction(() => /queen/.test(document.querySelector('#error').textContent));
+  const err = await white.$eval('#error', e => e.textContent);
+  assert(/Qh5/.test(err), `the refusal is not the engine's: ${err}`);
+  await drag(white, 'g2', 'g4');
+  await waitPly(black, 3);
+  await move(black, 'd8', 'h4');
+  for (const p of [white, black, spect]) await waitPly(p, 4);
+  for (const p of [white, black, spect]) {
+    const r = await p.$eval('#result', e => e.textContent);
+    assert(/0-1/.test(r) && /checkmate/.test(r), `the result reads '${r}'`);
+  }
+  const halo = await white.$('#board g.piece[data-square="e1"] .check-halo');
+  assert(halo, "white's King is not marked in check");
+  const hist = await spect.$$eval('#history li', ls => ls.map(l => l.textContent));
+  assert(hist.length === 4 && /Qh4#/.test(hist[3]), `the move list reads ${JSON.stringify(hist)}`);
+  for (const p of [white, black, spect]) assert(!p.errors.length, `page errors: ${p.errors}`);
+  for (const p of [white, black, spect]) await p.ctx.close();
+});
+
+// issue 21: a promotion goes through the chooser (four actions share b7-a8).
+test('orthodox_promotion_through_chooser', async () => {
+  const g = await api('/api/games', { variant: 'orthodox' });
+  const white = await open(seatLink(g, 'white'));
+  const black = await open(seatLink(g, 'black'));
+  const moves = ['e4', 'd5', 'exd5', 'c6', 'dxc6', 'Nf6', 'cxb7', 'Nbd7'];
+  for (let i = 0; i < moves.length; i++) {
+    const p = i % 2 ? black : white;
+    await waitPly(p, i);
+    await p.type('#typed-text', `${moves[i]}\n`);
+  }
+  await waitPly(white, 8);
+  await move(white, 'b7', 'a8');
+  await white.waitForSelector('#chooser:not([hidden]) button.choice');
+  const choices = await white.$$eval('#chooser button.choice', bs => bs.map(b => b.textContent));
+  assert(choices.length === 4, `the chooser offers ${JSON.stringify(choices)}`);
+  const knight = await white.$$('#chooser button.choice');
+  await knight[choices.findIndex(c => /=N/.test(c))].click();
+  await waitPly(black, 9);
+  const fig = await black.$eval('#board g.piece[data-square="a8"]', e => `${e.dataset.side} ${e.dataset.figure}`);
+  assert(fig === 'white knight', `a8 holds ${fig}`);
+  await white.ctx.close(); await black.ctx.close();
+});
+
+// MASQ-1, issue 21: setup from the hand and by the 'standard' button; a move
+// with a reveal choice; the spectator and the enemy never see a masked figure.
+test('masques_setup_and_no_masked_figure_for_others', async () => {
+  const g = await api('/api/games', { variant: 'masques' });
+  const white = await open(seatLink(g, 'white'));
+  const black = await open(seatLink(g, 'black'));
+  const spect = await open(g.spectator);
+  await waitPly(white, 0);
+  // White places its King from the hand on e1, then the rest at random.
+  await white.click('#hand button[data-figure="K"]');
+  await white.waitForSelector('#board .target');
+  await clickSquare(white, 4, 0);
+  await waitPly(white, 1);
+  const k = await white.$eval('#board g.piece[data-square="e1"]', e => `${e.dataset.figure} ${e.dataset.flags}`);
+  assert(k === 'king masked', `e1 holds ${k}`);
+  await white.click('#actions button[data-machine="random"]');
+  await black.waitForSelector('#actions button[data-machine="standard"]');
+  await black.click('#actions button[data-machine="standard"]');
+  await white.waitForFunction(() => document.body.dataset.phase === 'play');
+  // e2e4 or reveal e2e4: the chooser asks.
+  const e2 = await white.$eval('#board g.piece[data-square="e2"]', e => e.dataset.figure);
+  if (e2 !== 'king') {
+    await move(white, 'e2', 'e4');
+    await white.waitForSelector('#chooser:not([hidden]) button.choice');
+    const n = (await white.$$('#chooser button.choice')).length;
+    assert(n >= 2, `a masked piece's move offers ${n} choices`);
+    await white.click('#chooser button.choice');
+    await waitPly(spect, 4);
+  }
+  for (const [who, p] of [['the spectator', spect], ['black', black]]) {
+    const masked = await p.$$eval('#board g.piece', els => els
+      .filter(e => e.dataset.side === 'white')
+      .map(e => ({ sq: e.dataset.square, fig: e.dataset.figure, letter: e.querySelector('text.letter').textContent, title: e.querySelector('title').textContent })));
+    assert(masked.length === 16, `${who} sees ${masked.length} white pieces`);
+    for (const m of masked) {
+      assert(m.fig === 'hidden' && m.letter === '?' && !/king|queen|rook|bishop|knight|pawn/.test(m.title),
+        `${who} sees white's masked piece on ${m.sq} as ${m.fig} '${m.letter}' (${m.title})`);
+    }
+  }
+  const spectBlack = await spect.$$eval('#board g.piece[data-side="black"]', els => els.map(e => e.dataset.figure));
+  assert(spectBlack.length === 16 && spectBlack.every(f => f === 'hidden'), `the spectator sees black's figures: ${spectBlack}`);
+  await shot(spect, 'masques-spectator');
+  for (const p of [white, black, spect]) await p.ctx.close();
+});
+
+// issue 21: each variant's board, drawn from the view: a piece element per
+// piece of the view with its figure; the screenshots are the artefacts.
+const BOARDS = [
+  { name: 'orthodox', body: { variant: 'orthodox' }, play: ['e4', 'e5', 'Nf3'] },
+  { name: 'masques', body: { variant: 'masques' }, play: ['standard', 'standard', 'e2e4'] },
+  { name: 'ambigus', body: { variant: 'ambigus' }, play: ['e4', 'e5'] },
+  { name: 'echiquete', body: { variant: 'echiquete', seats: 3 }, play: ['e4', 'd5', 'exd5=P*'] },
+  { name: 'tile-6', body: { variant: 'tile', sides: 6 }, play: ['random'] },
+];
+for (const b of BOARDS) {
+  test(`board_screenshot_${b.name}`, async () => {
+    const g = await api('/api/games', b.body);
+    const pages = {};
+    for (const s of g.seats) pages[s.seat] = await open(s.link);
+    let ply = 0;
+    for (const text of b.play) {
+      const st = await stateOf(Object.values(pages)[0], g.game, '');
+      const actor = st.view.seat_to_act || st.status.to_act;
+      const p = pages[actor];
+      assert(p, `no page for the seat to act '${actor}'`);
+      await waitPly(p, st.ply);
+      await p.type('#typed-text', `${text}\n`);
+      await p.waitForFunction(n => Number(document.body.dataset.ply) > n || document.querySelector('#error').textContent, {}, st.ply);
+      const e = await p.$eval('#error', el => el.textContent);
+      assert(!e, `${text}: ${e}`);
+      ply = st.ply;
+    }
+    const first = g.seats[0];
+    const page = pages[first.seat];
+    const board = await open(g.board, { width: 1280, height: 800 });
+    const st = await stateOf(page, g.game, tokenOf(first.link));
+    await waitPly(page, st.ply);
+    await checkPieces(page, st.view);
+    await shot(page, `${b.name}`);
+    const bst = await stateOf(page, g.game, '');
+    await waitPly(board, bst.ply);
+    await checkPieces(board, bst.view);
+    await shot(board, `${b.name}-board`);
+    if (b.name === 'tile-6') {
+      const sides = new Set(await page.$$eval('#board g.piece', els => els.map(e => e.dataset.side)));
+      assert(sides.size === 6, `the six-colour table shows ${sides.size} colours`);
+      const fills = new Set(await page.$$eval('#board g.piece circle.body', els => els.map(e => e.getAttribute('fill'))));
+      assert(fills.size === 6, `six sides drawn in ${fills.size} colours`);
+    }
+    if (b.name === 'echiquete') {
+      const merged = await page.$$('#board g.piece.f-merged path.body');
+      assert(merged.length === 2, `the merged piece is drawn with ${merged.length} halves`);
+    }
+    void ply;
+    for (const p of [...Object.values(pages), board]) await p.ctx.close();
+  });
+}
+
+// issue 21: a lost connection is shown and the page comes back by itself
+// and resumes: the page talks to the server through a proxy that the test
+// cuts, as a dropped network would.
+test('reconnect_after_lost_connection', async () => {
+  const net = require('net');
+  const target = new URL(base);
+  const socks = new Set();
+  const proxy = net.createServer(c => {
+    const u = net.connect(Number(target.port), target.hostname);
+    socks.add(c); socks.add(u);
+    c.pipe(u); u.pipe(c);
+    const drop = () => { c.destroy(); u.destroy(); socks.delete(c); socks.delete(u); };
+    c.on('error', drop); u.on('error', drop); c.on('close', drop); u.on('close', drop);
+  });
+  await new Promise(r => proxy.listen(0, '127.0.0.1', r));
+  const via = `http://127.0.0.1:${proxy.address().port}`;
+  try {
+    const g = await api('/api/games', { variant: 'orthodox' });
+    const ctx = await browser.createBrowserContext();
+    const white = await ctx.newPage();
+    white.setDefaultTimeout(STEP);
+    await white.goto(via + seatLink(g, 'white'));
+    await waitPly(white, 0);
+    for (const k of socks) k.destroy();
+    await white.waitForFunction(() => document.body.dataset.conn === 'lost');
+    await white.waitForFunction(() => document.body.dataset.conn === 'connected');
+    await move(white, 'e2', 'e4');
+    await waitPly(white, 1);
+    await ctx.close();
+  } finally {
+    for (const k of socks) k.destroy();
+    proxy.close();
+  }
+});
+
+/* -------------------------------------------------------------------- run */
+async function main() {
+  const filter = process.env.WEB_TEST_FILTER || '';
+  const chosen = tests.filter(t => t.name.includes(filter));
+  console.log(`[==========] Running ${chosen.length} test(s).`);
+  let setupError = null;
+  try {
+    base = await startServer();
+    await startBrowser();
+    console.log(`(server: ${serverKind} at ${base}; chromium: ${CHROMIUM})`);
+  } catch (e) {
+    setupError = e;
+  }
+  const failed = [];
+  let passed = 0;
+  for (const t of chosen) {
+    console.log(`[ RUN      ] ${t.name}`);
+    try {
+      if (setupError) throw setupError;
+      await withTimeout(t.fn(), TEST, t.name);
+      console.log(`[       OK ] ${t.name}`);
+      passed++;
+    } catch (e) {
+      console.log(`[  ERROR   ] --- ${e.message}`);
+      console.log(`[  FAILED  ] ${t.name}`);
+      failed.push(t.name);
+    }
+  }
+  console.log(`[==========] ${chosen.length} test(s) run.`);
+  console.log(`[  PASSED  ] ${passed} test(s).`);
+  if (failed.length) {
+    console.log(`[  FAILED  ] ${failed.length} test(s), listed below:`);
+    for (const n of failed) console.log(`[  FAILED  ] ${n}`);
+  }
+  if (browser) await withTimeout(browser.close(), 5000, 'chromium to close').catch(() => browser.process() && browser.process().kill('SIGKILL'));
+  if (server) server.kill('SIGTERM');
+  process.exit(failed.length ? 1 : 0);
+}
+
+main();

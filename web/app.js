@@ -1,0 +1,767 @@
+// chessvar's page: the lobby (no #g= in the address) and a game (#g=ID,
+// &t=TOKEN for a seat, &board=1 for the projector).  Everything it shows
+// comes from the server's answers (/work/web-protocol.md's frames): the
+// board from the seat's view, the clicks from legal.detail; it never reads
+// a variant's texts to decide anything.
+
+const SVGNS = 'http://www.w3.org/2000/svg';
+
+// Side colours (fill, ink) for up to six sides, as the terminal's order:
+// white, black, red, blue, green, yellow.
+const COLOURS = {
+  white: ['#f7f3e8', '#1a1a1a'], black: ['#262626', '#ffffff'],
+  red: ['#b3261e', '#ffffff'], blue: ['#1f4fbf', '#ffffff'],
+  green: ['#7cc46a', '#102010'], yellow: ['#f2c230', '#1a1a1a'],
+  merged: ['#8a8a8a', '#ffffff'],
+};
+const SPARE = [['#7a4fa0', '#fff'], ['#2b8c8c', '#fff'], ['#c06a20', '#fff']];
+
+// Seat names when /api/variants does not list them (an assumption of the
+// page, see docs/WEB-PAGE.md): the sides in the engine's order.
+const SIDE_NAMES = ['white', 'black', 'red', 'blue', 'green', 'yellow'];
+
+const $ = (sel, root = document) => root.querySelector(sel);
+
+function h(tag, attrs = {}, ...kids) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
+    else if (k === 'text') el.textContent = v;
+    else el.setAttribute(k, v === true ? '' : v);
+  }
+  for (const kid of kids.flat()) {
+    if (kid === null || kid === undefined) continue;
+    el.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
+  }
+  return el;
+}
+
+function s(tag, attrs = {}, ...kids) {
+  const el = document.createElementNS(SVGNS, tag);
+  for (const [k, v] of Object.entries(attrs))
+    if (v !== null && v !== undefined) el.setAttribute(k, v);
+  for (const kid of kids) if (kid) el.append(kid);
+  return el;
+}
+
+function parseHash() {
+  const q = new URLSearchParams(location.hash.replace(/^#/, ''));
+  return { game: q.get('g'), token: q.get('t') || '', board: q.get('board') === '1' };
+}
+
+async function getJSON(url, opts) {
+  const r = await fetch(url, opts);
+  let body = null;
+  try { body = await r.json(); } catch (e) { body = null; }
+  if (!r.ok) throw new Error((body && body.error) || `${url}: HTTP ${r.status}`);
+  return body;
+}
+
+function colour(side, sides) {
+  if (side && COLOURS[side]) return COLOURS[side];
+  const i = sides ? sides.indexOf(side) : -1;
+  return i >= 0 ? SPARE[i % SPARE.length] : COLOURS.merged;
+}
+
+async function copy(text, btn) {
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch (e) {
+    const ta = h('textarea', {}, text);
+    document.body.append(ta); ta.select();
+    document.execCommand('copy'); ta.remove();
+  }
+  btn.textContent = 'Copied';
+  setTimeout(() => { btn.textContent = 'Copy'; }, 1500);
+}
+
+/* ------------------------------------------------------------------ lobby */
+
+let catalogue = null;
+
+function seatNames(v, sides, seats) {
+  if (Array.isArray(v.seat_names)) return v.seat_names.slice(0, seats || sides);
+  if (v.name === 'echiquete') return seats === 3 ? ['white', 'black', 'merged'] : ['white', 'black'];
+  return SIDE_NAMES.slice(0, sides);
+}
+
+function paramField(p) {
+  const id = `param-${p.name}`;
+  let input;
+  if (p.type === 'bool') {
+    input = h('select', { id, 'data-param': p.name },
+      ['on', 'off'].map(o => h('option', { value: o, selected: String(p.default) === o }, o)));
+  } else if (p.type === 'choice') {
+    input = h('select', { id, 'data-param': p.name },
+      (p.choices || []).map(o => h('option', { value: o, selected: String(p.default) === o }, o)));
+  } else {
+    input = h('input', { id, 'data-param': p.name, type: 'number', value: p.default,
+      min: p.min, max: p.max, step: 1 });
+  }
+  return h('div', { class: 'field' }, h('label', { for: id }, p.name), ' ', input,
+    p.doc ? h('small', {}, ' ', p.doc) : null);
+}
+
+function renderVariantForm() {
+  const v = catalogue.variants.find(x => x.name === $('#variant').value);
+  if (!v) return;
+  $('#variant-summary').textContent = v.summary || '';
+  const params = $('#params');
+  params.replaceChildren(h('legend', {}, 'Parameters'), ...(v.params || []).map(paramField));
+  params.hidden = !(v.params || []).length;
+
+  const rules = $('#rules');
+  const scripts = (catalogue.scripts || []).filter(sc =>
+    !sc.variants || !sc.variants.length || sc.variants.includes(v.name));
+  rules.replaceChildren(h('legend', {}, 'House rules'), ...scripts.map(sc =>
+    h('label', { class: 'rule' }, h('input', { type: 'checkbox', value: sc.file }), ' ',
+      h('b', {}, sc.name || sc.file), sc.description ? ` — ${sc.description}` : '')));
+  rules.hidden = !scripts.length;
+
+  const counts = $('#counts');
+  counts.replaceChildren();
+  const sd = v.sides || { min: 2, max: 2, default: 2 };
+  if (sd.max > sd.min) {
+    const sel = h('select', { id: 'sides' });
+    for (let n = sd.min; n <= sd.max; n++)
+      sel.append(h('option', { value: n, selected: n === sd.default }, n));
+    sel.addEventListener('change', renderPlayers);
+    counts.append(h('label', {}, 'Sides ', sel), ' ');
+  }
+  const seats = v.seats || [sd.default];
+  if (seats.length > 1) {
+    const sel = h('select', { id: 'seats' }, seats.map(n => h('option', { value: n }, n)));
+    sel.addEventListener('change', renderPlayers);
+    counts.append(h('label', {}, 'Seats ', sel));
+  }
+  renderPlayers();
+}
+
+function currentCounts() {
+  const v = catalogue.variants.find(x => x.name === $('#variant').value);
+  const sd = v.sides || { default: 2 };
+  const sides = $('#sides') ? Number($('#sides').value) : sd.default;
+  const seats = $('#seats') ? Number($('#seats').value) : null;
+  return { v, sides, seats };
+}
+
+function renderPlayers() {
+  const { v, sides, seats } = currentCounts();
+  const names = seatNames(v, sides, seats);
+  const box = $('#players');
+  box.replaceChildren(h('legend', {}, 'Seats'), ...names.map(name => {
+    const sel = h('select', { 'data-seat': name, 'aria-label': `${name}: person or bot` },
+      h('option', { value: '' }, 'person'),
+      ['random', 'greedy', 'search', 'search:2000', 'search:20000'].map(l =>
+        h('option', { value: l }, `bot: ${l}`)));
+    return h('div', { class: 'field' }, h('span', { class: 'swatch', style: swatchStyle(name) }),
+      ` ${name} `, sel);
+  }));
+}
+
+function swatchStyle(side) {
+  const [fill] = colour(side);
+  return `background:${fill}`;
+}
+
+async function createGame(ev) {
+  ev.preventDefault();
+  $('#create-error').textContent = '';
+  const { v, sides, seats } = currentCounts();
+  const params = {};
+  for (const el of document.querySelectorAll('[data-param]')) {
+    const p = v.params.find(x => x.name === el.dataset.param);
+    if (p && String(el.value) !== String(p.default)) params[p.name] = String(el.value);
+  }
+  const rules = [...document.querySelectorAll('#rules input:checked')].map(el => el.value);
+  const players = [...document.querySelectorAll('[data-seat]')].map(el =>
+    ({ seat: el.dataset.seat, bot: el.value || null }));
+  const body = { variant: v.name, params, rules, players };
+  if ($('#sides')) body.sides = sides;
+  if (seats) body.seats = seats;
+  try {
+    const g = await getJSON('/api/games', {
+      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body),
+    });
+    showLinks(g);
+    loadGames();
+  } catch (e) {
+    $('#create-error').textContent = e.message;
+  }
+}
+
+function linkRow(label, link, cls) {
+  const url = new URL(link, location.href).href;
+  const btn = h('button', { type: 'button', class: 'copy' }, 'Copy');
+  btn.addEventListener('click', () => copy(url, btn));
+  return h('li', { class: cls }, h('b', {}, label), ' ', h('a', { href: url, target: '_blank' }, url), ' ', btn);
+}
+
+function showLinks(g) {
+  const seats = g.seats.filter(st => !st.bot).map(st => linkRow(`${st.seat} (private)`, st.link, 'seat-link'));
+  const bots = g.seats.filter(st => st.bot).map(st => h('li', {}, `${st.seat}: bot ${st.bot}`));
+  $('#links').replaceChildren(
+    h('h3', {}, `Game ${g.game}`),
+    h('p', {}, 'Give each person its own link: it lets whoever has it play that seat.'),
+    h('ul', {}, seats, bots,
+      linkRow('spectators', g.spectator, 'spectator-link'),
+      linkRow('board (projector)', g.board, 'board-link')));
+}
+
+async function loadGames() {
+  try {
+    const list = await getJSON('/api/games');
+    const ul = $('#games');
+    ul.replaceChildren(...list.games.map(g => h('li', {},
+      h('b', {}, g.title || g.variant), ' ',
+      g.seats.map(st => `${st.seat}${st.bot ? ` (bot ${st.bot})` : ''}${st.connected ? ' ●' : ''}`).join(', '),
+      ' ', g.over ? h('span', { class: 'over' }, g.result) : 'playing', ' ',
+      h('a', { href: `#g=${encodeURIComponent(g.game)}` }, 'watch'), ' ',
+      h('a', { href: `#g=${encodeURIComponent(g.game)}&board=1` }, 'board'))));
+    if (!list.games.length) ul.replaceChildren(h('li', {}, 'none yet'));
+  } catch (e) {
+    $('#games').replaceChildren(h('li', { class: 'error' }, e.message));
+  }
+}
+
+async function lobby() {
+  $('#lobby').hidden = false;
+  document.title = 'chessvar — new game';
+  try {
+    catalogue = await getJSON('/api/variants');
+  } catch (e) {
+    $('#create-error').textContent = e.message;
+    return;
+  }
+  const sel = $('#variant');
+  sel.replaceChildren(...catalogue.variants.map(v => h('option', { value: v.name }, v.title || v.name)));
+  sel.addEventListener('change', renderVariantForm);
+  renderVariantForm();
+  $('#create-form').addEventListener('submit', createGame);
+  $('#refresh').addEventListener('click', loadGames);
+  loadGames();
+  setInterval(loadGames, 5000);
+}
+
+/* ------------------------------------------------------------------- game */
+
+const G = {
+  game: null, token: '', board: false,
+  ws: null, state: null, tries: 0, timer: null,
+  selected: null,          // {x, y} of the selected piece
+  handFigure: null,        // a figure of the hand chosen for placement
+  messages: [],
+  cam: null,               // unbounded plane: {x, y, w, h} in squares
+  userCam: false,           // the person panned or zoomed: keep the camera
+};
+
+function connect() {
+  clearTimeout(G.timer);
+  const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  const ws = new WebSocket(`${proto}//${location.host}/ws`);
+  G.ws = ws;
+  setConn('connecting…');
+  ws.addEventListener('open', () => {
+    ws.send(JSON.stringify({ type: 'hello', game: G.game, token: G.token }));
+  });
+  ws.addEventListener('message', ev => {
+    let f;
+    try { f = JSON.parse(ev.data); } catch (e) { return; }
+    if (f.type === 'state') {
+      G.tries = 0;
+      setConn('connected');
+      onState(f);
+    } else if (f.type === 'error') {
+      showError(f.message);
+    }
+  });
+  ws.addEventListener('close', () => {
+    if (G.ws !== ws) return;
+    const delay = Math.min(30000, 500 * 2 ** G.tries);
+    G.tries++;
+    setConn(`connection lost: trying again in ${Math.round(delay / 1000)} s`, true);
+    G.timer = setTimeout(connect, delay);
+  });
+}
+
+function setConn(text, bad) {
+  const el = $('#conn');
+  el.textContent = text;
+  el.classList.toggle('bad', !!bad);
+  document.body.dataset.conn = bad ? 'lost' : text;
+}
+
+function showError(msg) {
+  $('#error').textContent = msg;
+}
+
+function send(text) {
+  if (!G.ws || G.ws.readyState !== WebSocket.OPEN || !G.state) {
+    showError('not connected: the action was not sent');
+    return;
+  }
+  showError('');
+  G.ws.send(JSON.stringify({ type: 'act', text, ply: G.state.ply }));
+  closeChooser();
+}
+
+function onState(f) {
+  const prev = G.state;
+  G.state = f;
+  if (!prev || prev.ply !== f.ply) { G.selected = null; closeChooser(); }
+  for (const m of f.messages || []) G.messages.push(m.text);
+  document.title = `${f.title || f.variant} — chessvar`;
+  $('#title').textContent = `${f.title || f.variant}${f.seat ? ` — you play ${f.seat}` : (f.board ? '' : ' — spectator')}`;
+  draw();
+  document.body.dataset.ply = f.ply;
+  document.body.dataset.phase = f.view.phase || '';
+}
+
+function details() {
+  const L = G.state && G.state.legal;
+  return (L && Array.isArray(L.detail)) ? L.detail : [];
+}
+
+const same = (a, b) => a && b && a.x === b.x && a.y === b.y;
+
+// A square's coordinates from the view's square name (bounded "e4",
+// unbounded "-3,2"), for last_move which carries names only.
+function squareXY(name, geo) {
+  if (!name) return null;
+  const m = /^(-?\d+),(-?\d+)$/.exec(name);
+  if (m) return { x: Number(m[1]), y: Number(m[2]) };
+  const b = /^([a-z])(\d+)$/.exec(name);
+  if (b && geo.bounded) return { x: b[1].charCodeAt(0) - 97, y: Number(b[2]) - 1 };
+  return null;
+}
+
+function fileName(x) {
+  return x < 26 ? String.fromCharCode(97 + x) : String(x + 1);
+}
+
+/* Board geometry: map (x, y) of the engine to the SVG's columns and rows. */
+function layout(view) {
+  const geo = view.geometry;
+  if (geo.bounded) {
+    const flip = G.state.seat && view.sides && view.sides.indexOf(G.state.seat) === 1;
+    const W = geo.width, H = geo.height;
+    return {
+      bounded: true, W, H, flip,
+      col: x => flip ? W - 1 - x : x,
+      row: y => flip ? y : H - 1 - y,
+      fromCol: c => flip ? W - 1 - c : c,
+      fromRow: r => flip ? r : H - 1 - r,
+    };
+  }
+  return { bounded: false, col: x => x, row: y => -y, fromCol: c => c, fromRow: r => -r };
+}
+
+function extent(view) {
+  const pts = view.pieces.map(p => ({ x: p.x, y: p.y }));
+  if (!pts.length) for (const d of details()) if (d.to) pts.push(d.to);
+  if (!pts.length) pts.push({ x: 0, y: 0 });
+  let x0 = Math.min(...pts.map(p => p.x)), x1 = Math.max(...pts.map(p => p.x));
+  let y0 = Math.min(...pts.map(p => p.y)), y1 = Math.max(...pts.map(p => p.y));
+  return { x0: x0 - 1, x1: x1 + 1, y0: y0 - 1, y1: y1 + 1 };
+}
+
+function fitCamera(view) {
+  const e = extent(view);
+  // The window has the board's shape, so the whole SVG is the table.
+  const svg = $('#board');
+  const ratio = svg.clientWidth && svg.clientHeight ? svg.clientWidth / svg.clientHeight : 1;
+  let w = Math.max(8, e.x1 - e.x0 + 1), hgt = Math.max(8, e.y1 - e.y0 + 1);
+  if (w / hgt < ratio) w = hgt * ratio; else hgt = w / ratio;
+  G.cam = { x: (e.x0 + e.x1) / 2 - w / 2, y: -(e.y0 + e.y1) / 2 - hgt / 2, w, h: hgt };
+}
+
+function draw() {
+  const f = G.state;
+  const view = f.view;
+  const svg = $('#board');
+  const lay = layout(view);
+  const D = details();
+  const mine = !!f.legal;
+
+  // What the selection allows.
+  const fromSel = G.selected ? D.filter(d => same(d.from, G.selected) && d.to) : [];
+  const toOnly = D.filter(d => !d.from && d.to && (!G.handFigure || d.figure === G.handFigure));
+  const targets = G.selected ? fromSel.map(d => d.to) : toOnly.map(d => d.to);
+  const movable = D.filter(d => d.from && d.to).map(d => d.from);
+
+  svg.replaceChildren();
+  let x0, x1, y0, y1;
+  if (lay.bounded) {
+    svg.setAttribute('viewBox', `-0.6 -0.6 ${lay.W + 1.2} ${lay.H + 1.2}`);
+    x0 = 0; x1 = lay.W - 1; y0 = 0; y1 = lay.H - 1;
+    $('#zoom').hidden = true;
+  } else {
+    if (!G.cam || !G.userCam) fitCamera(view);
+    svg.setAttribute('viewBox', `${G.cam.x - 0.6} ${G.cam.y - 0.6} ${G.cam.w + 1.2} ${G.cam.h + 1.2}`);
+    $('#zoom').hidden = G.board;
+    x0 = Math.floor(G.cam.x) - 1; x1 = Math.ceil(G.cam.x + G.cam.w) + 1;
+    y0 = -Math.ceil(G.cam.y + G.cam.h) - 1; y1 = -Math.floor(G.cam.y) + 1;
+  }
+  svg.classList.toggle('plane', !lay.bounded);
+
+  const last = view.last_move || {};
+  const lastSq = [squareXY(last.from, view.geometry), squareXY(last.to, view.geometry)].filter(Boolean);
+
+  const cells = s('g', { class: 'cells' });
+  for (let y = y0; y <= y1; y++) {
+    for (let x = x0; x <= x1; x++) {
+      const c = lay.col(x), r = lay.row(y);
+      const dark = ((x + y) % 2 + 2) % 2 === 0;
+      let cls = `cell ${dark ? 'dark' : 'light'}`;
+      if (lastSq.some(q => same(q, { x, y }))) cls += ' last';
+      if (same(G.selected, { x, y })) cls += ' selected';
+      cells.append(s('rect', { class: cls, x: c, y: r, width: 1, height: 1, 'data-x': x, 'data-y': y }));
+    }
+  }
+  svg.append(cells);
+
+  // Coordinates.
+  const coords = s('g', { class: 'coords' });
+  if (lay.bounded) {
+    for (let x = 0; x < lay.W; x++) {
+      for (const yy of [-0.3, lay.H + 0.45])
+        coords.append(s('text', { x: lay.col(x) + 0.5, y: yy }, text(fileName(x))));
+    }
+    for (let y = 0; y < lay.H; y++) {
+      for (const xx of [-0.3, lay.W + 0.3])
+        coords.append(s('text', { x: xx, y: lay.row(y) + 0.62 }, text(String(y + 1))));
+    }
+  } else {
+    // Labels on bands along the top and the left of the window.
+    coords.append(s('rect', { class: 'band', x: G.cam.x - 0.6, y: G.cam.y - 0.6, width: G.cam.w + 1.2, height: 0.6 }));
+    coords.append(s('rect', { class: 'band', x: G.cam.x - 0.6, y: G.cam.y - 0.6, width: 0.6, height: G.cam.h + 1.2 }));
+    for (let x = x0; x <= x1; x++)
+      coords.append(s('text', { x: x + 0.5, y: G.cam.y - 0.15, class: 'small' }, text(String(x))));
+    for (let y = y0; y <= y1; y++)
+      coords.append(s('text', { x: G.cam.x - 0.3, y: -y + 0.6, class: 'small' }, text(String(y))));
+  }
+  if (lay.bounded) svg.append(coords);
+
+  // Movable pieces and targets.
+  const marks = s('g', { class: 'marks' });
+  if (mine && !G.selected) {
+    for (const m of movable)
+      marks.append(s('rect', { class: 'movable', x: lay.col(m.x) + 0.04, y: lay.row(m.y) + 0.04, width: 0.92, height: 0.92 }));
+  }
+  const occupied = new Set(view.pieces.map(p => `${p.x},${p.y}`));
+  const seen = new Set();
+  for (const t of targets) {
+    const k = `${t.x},${t.y}`;
+    if (seen.has(k)) continue;
+    seen.add(k);
+    const cx = lay.col(t.x) + 0.5, cy = lay.row(t.y) + 0.5;
+    marks.append(occupied.has(k)
+      ? s('circle', { class: 'target capture', cx, cy, r: 0.46, 'data-x': t.x, 'data-y': t.y })
+      : s('circle', { class: 'target', cx, cy, r: 0.16, 'data-x': t.x, 'data-y': t.y }));
+  }
+  svg.append(marks);
+
+  const inCheck = new Set((view.status && view.status.in_check) || []);
+  const pieces = s('g', { class: 'pieces' });
+  const threatened = new Set(view.threatened || []);
+  for (const p of view.pieces) pieces.append(pieceGlyph(p, lay, view, inCheck, threatened));
+  svg.append(pieces);
+  if (!lay.bounded) svg.append(coords);
+
+  drawHand(view, D);
+  drawCaptured(view);
+  drawSide(f, D);
+}
+
+function text(t) { return document.createTextNode(t); }
+
+const LETTER = { king: 'K', queen: 'Q', rook: 'R', bishop: 'B', knight: 'N', pawn: 'P', hidden: '?' };
+
+function pieceGlyph(p, lay, view, inCheck, threatened) {
+  const flags = p.flags || [];
+  const cx = lay.col(p.x) + 0.5, cy = lay.row(p.y) + 0.5;
+  const hidden = p.figure === 'hidden';
+  const letter = hidden ? '?' : (p.letter || LETTER[p.figure] || '?');
+  const cls = ['piece', `fig-${p.figure}`, ...flags.map(fl => `f-${fl}`)];
+  const g = s('g', {
+    class: cls.join(' '), 'data-square': p.square, 'data-x': p.x, 'data-y': p.y,
+    'data-side': p.side === null ? 'null' : p.side, 'data-figure': p.figure, 'data-flags': flags.join(' '),
+  });
+  const checked = flags.includes('check') || (p.figure === 'king' && inCheck.has(p.side));
+  if (checked) g.append(s('circle', { class: 'check-halo', cx, cy, r: 0.49 }));
+  else if (p.figure === 'king' && threatened.has(p.side))
+    g.append(s('circle', { class: 'threat-halo', cx, cy, r: 0.48 }));
+  const r = 0.38;
+  if (flags.includes('merged')) {
+    // Two colours: one half per army of the merged piece.
+    const a = colour(p.side || 'white', view.sides), b = colour(p.side2 || 'black', view.sides);
+    g.append(s('path', { class: 'body', d: `M${cx} ${cy - r} A${r} ${r} 0 0 0 ${cx} ${cy + r} Z`, fill: a[0] }));
+    g.append(s('path', { class: 'body', d: `M${cx} ${cy - r} A${r} ${r} 0 0 1 ${cx} ${cy + r} Z`, fill: b[0] }));
+    g.append(s('circle', { class: 'rim', cx, cy, r, fill: 'none' }));
+    const t = s('text', { class: 'letter merged-letter', x: cx, y: cy + 0.14 }, text(letter));
+    g.append(t);
+  } else {
+    const [fill, ink] = colour(p.side, view.sides);
+    g.append(s('circle', { class: 'body rim', cx, cy, r, fill }));
+    if (p.figure === 'king') g.append(s('circle', { class: 'crown', cx, cy, r: r - 0.07, fill: 'none', stroke: ink }));
+    g.append(s('text', { class: 'letter', x: cx, y: cy + 0.14, fill: ink }, text(letter)));
+  }
+  if (flags.includes('masked'))
+    g.append(s('path', { class: 'mask', d: `M${cx - 0.3} ${cy - 0.3} h0.6 v0.14 h-0.6 Z` }));
+  if (flags.includes('trapped'))
+    g.append(s('path', { class: 'trap', d: `M${cx - 0.36} ${cy + 0.36} l0.18 -0.18 M${cx + 0.36} ${cy + 0.36} l-0.18 -0.18` }));
+  if (flags.includes('inert')) g.setAttribute('opacity', '0.45');
+  const title = `${p.square}: ${p.side || 'merged'}${p.side2 ? '+' + p.side2 : ''} ${p.figure}${flags.length ? ' (' + flags.join(', ') + ')' : ''}`;
+  g.append(s('title', {}, text(title)));
+  return g;
+}
+
+function drawHand(view, D) {
+  const box = $('#hand');
+  const figs = [...new Set(D.filter(d => !d.from && d.to && d.figure).map(d => d.figure))];
+  box.replaceChildren();
+  if (!figs.length || G.board) { box.hidden = true; G.handFigure = null; return; }
+  box.hidden = false;
+  if (G.handFigure && !figs.includes(G.handFigure)) G.handFigure = null;
+  const side = G.state.seat;
+  const [fill, ink] = colour(side, view.sides);
+  box.append(h('span', {}, 'Place: '));
+  for (const fg of figs) {
+    const n = new Set(D.filter(d => !d.from && d.figure === fg).map(d => `${d.to.x},${d.to.y}`)).size;
+    const b = h('button', { type: 'button', class: `hand-piece${G.handFigure === fg ? ' on' : ''}`,
+      'data-figure': fg, style: `background:${fill};color:${ink}`, 'aria-pressed': String(G.handFigure === fg),
+      title: `${fg}: ${n} squares` }, fg);
+    b.addEventListener('click', () => { G.handFigure = G.handFigure === fg ? null : fg; G.selected = null; draw(); });
+    box.append(b);
+  }
+}
+
+function drawCaptured(view) {
+  const box = $('#captured');
+  const caps = view.captured || [];
+  box.hidden = !caps.length;
+  box.replaceChildren(caps.length ? 'Captured: ' : '', ...caps.map(c => {
+    const [fill, ink] = colour(c.side, view.sides);
+    return h('span', { class: 'cap', style: `background:${fill};color:${ink}` },
+      c.figure === 'hidden' ? '?' : (c.letter || LETTER[c.figure] || '?'));
+  }));
+}
+
+function drawSide(f, D) {
+  const view = f.view;
+  const st = view.status || f.status || {};
+  $('#turn').textContent = st.over ? 'Game over' :
+    (view.question || (view.seat_to_act ? `${view.seat_to_act} to act` : ''));
+  $('#result').textContent = st.over ? `${st.result}${st.reason ? ` — ${st.reason}` : ''}` :
+    (st.in_check && st.in_check.length ? `check: ${st.in_check.join(', ')}` : '');
+  document.body.classList.toggle('over', !!st.over);
+  $('#info').replaceChildren(...[...(view.info || []).map(t => h('li', {}, t)),
+    view.draw_offer ? h('li', {}, `${view.draw_offer} offers a draw`) : null,
+    (view.out || []).length ? h('li', {}, `out: ${view.out.join(', ')}`) : null].filter(Boolean));
+
+  // Actions without squares: buttons with their record text.
+  const free = D.filter(d => !d.to);
+  $('#actions').replaceChildren(...free.map(d =>
+    h('button', { type: 'button', class: 'act', 'data-machine': d.machine, onclick: () => send(d.machine) }, d.record || d.machine)));
+
+  const meta = [];
+  const L = f.legal;
+  const label = { resign: 'Resign', draw: 'Offer a draw', offer: 'Offer a draw', accept: 'Accept the draw', decline: 'Decline the draw', claim: 'Claim a draw' };
+  if (L && Array.isArray(L.meta)) {
+    for (const m of L.meta) {
+      meta.push(h('button', { type: 'button', class: 'meta', 'data-meta': m, onclick: () => {
+        if (m === 'resign' && !confirm('Resign the game?')) return;
+        send(m);
+      } }, label[m] || m));
+    }
+  }
+  if (f.seat && !st.over && (f.history || []).length)
+    meta.push(h('button', { type: 'button', class: 'meta', 'data-meta': 'undo', onclick: () => send('undo') }, 'Undo'));
+  if (f.seat && st.over)
+    meta.push(h('button', { type: 'button', class: 'meta', 'data-meta': 'show', onclick: () => send('show') }, 'Show my pieces'));
+  $('#meta').replaceChildren(...meta);
+  $('#typed').hidden = !f.seat;
+
+  $('#seats').replaceChildren(...(f.seats || []).map(x => h('li', { class: x.connected ? 'on' : 'off' },
+    h('span', { class: 'swatch', style: swatchStyle(x.seat) }), ' ', x.seat,
+    x.bot ? ` (bot ${x.bot})` : '', x.seat === f.seat ? ' — you' : '',
+    ' ', h('span', { class: 'dot', title: x.connected ? 'connected' : 'not connected' }, x.bot ? '' : (x.connected ? '● online' : '○ away')))));
+
+  const hist = $('#history');
+  hist.replaceChildren(...(f.history || []).map(e => h('li', { title: e.seat }, `${e.seat}: ${e.text}`)));
+  hist.scrollTop = hist.scrollHeight;
+  const ms = $('#messages');
+  ms.replaceChildren(...G.messages.slice(-50).map(t => h('li', {}, t)));
+  ms.scrollTop = ms.scrollHeight;
+}
+
+/* Choosing among several actions on one pair of squares. */
+function choose(list) {
+  if (list.length === 1) { send(list[0].machine); return; }
+  const box = $('#chooser');
+  box.replaceChildren(h('p', {}, 'Choose:'), ...list.map(d =>
+    h('button', { type: 'button', class: 'choice', 'data-machine': d.machine, onclick: () => send(d.machine) }, d.record || d.machine)),
+    h('button', { type: 'button', class: 'cancel', onclick: closeChooser }, 'Cancel'));
+  box.hidden = false;
+  box.querySelector('button').focus();
+}
+
+function closeChooser() {
+  const box = $('#chooser');
+  if (box) { box.hidden = true; box.replaceChildren(); }
+}
+
+function clickSquare(sq) {
+  if (!G.state || !G.state.legal) return;
+  const D = details();
+  if (G.selected) {
+    const acts = D.filter(d => same(d.from, G.selected) && same(d.to, sq));
+    if (acts.length) { choose(acts); return; }
+  }
+  if (D.some(d => same(d.from, sq))) {
+    G.selected = same(G.selected, sq) ? null : sq;
+    G.handFigure = G.handFigure && G.selected ? null : G.handFigure;
+    closeChooser();
+    draw();
+    return;
+  }
+  const placed = D.filter(d => !d.from && same(d.to, sq) && (!G.handFigure || d.figure === G.handFigure));
+  if (placed.length) { choose(placed); return; }
+  if (G.selected) { G.selected = null; draw(); }
+}
+
+function svgPoint(ev) {
+  const svg = $('#board');
+  const pt = svg.createSVGPoint();
+  pt.x = ev.clientX; pt.y = ev.clientY;
+  const m = svg.getScreenCTM();
+  return m ? pt.matrixTransform(m.inverse()) : { x: 0, y: 0 };
+}
+
+function squareAt(ev) {
+  const p = svgPoint(ev);
+  const lay = layout(G.state.view);
+  const c = Math.floor(p.x), r = Math.floor(p.y);
+  if (lay.bounded && (c < 0 || r < 0 || c >= lay.W || r >= lay.H)) return null;
+  return { x: lay.fromCol(c), y: lay.fromRow(r) };
+}
+
+/* Pointer input: click or tap, drag and drop of a piece, pan and pinch on
+   the unbounded plane. */
+function setupPointer() {
+  const svg = $('#board');
+  const pointers = new Map();
+  let press = null;
+
+  svg.addEventListener('pointerdown', ev => {
+    if (!G.state) return;
+    pointers.set(ev.pointerId, { x: ev.clientX, y: ev.clientY });
+    svg.setPointerCapture(ev.pointerId);
+    if (pointers.size === 2) { press = { pinch: dist(), cam: { ...G.cam } }; return; }
+    const sq = squareAt(ev);
+    const piece = sq && G.state.view.pieces.find(p => same(p, sq));
+    const draggable = piece && details().some(d => same(d.from, sq));
+    press = { sq, x: ev.clientX, y: ev.clientY, drag: false, piece: draggable ? piece : null,
+      cam: G.cam ? { ...G.cam } : null, pt: svgPoint(ev) };
+  });
+
+  function dist() {
+    const [a, b] = [...pointers.values()];
+    return Math.hypot(a.x - b.x, a.y - b.y) || 1;
+  }
+
+  svg.addEventListener('pointermove', ev => {
+    if (!press || !pointers.has(ev.pointerId)) return;
+    pointers.set(ev.pointerId, { x: ev.clientX, y: ev.clientY });
+    if (press.pinch && pointers.size === 2 && G.cam) {
+      zoomBy(press.pinch / dist(), press.cam);
+      return;
+    }
+    const moved = Math.hypot(ev.clientX - press.x, ev.clientY - press.y) > 6;
+    if (!moved && !press.drag) return;
+    press.drag = true;
+    if (press.piece) {
+      if (!same(G.selected, press.sq)) { G.selected = press.sq; draw(); }
+      const el = svg.querySelector(`.piece[data-x="${press.sq.x}"][data-y="${press.sq.y}"]`);
+      const p = svgPoint(ev);
+      if (el) el.setAttribute('transform', `translate(${p.x - press.pt.x} ${p.y - press.pt.y})`);
+      if (el) el.classList.add('dragging');
+    } else if (G.cam && press.cam) {
+      const m = svg.getScreenCTM();
+      const k = m ? m.a : 40;
+      G.userCam = true;
+      G.cam.x = press.cam.x - (ev.clientX - press.x) / k;
+      G.cam.y = press.cam.y - (ev.clientY - press.y) / k;
+      draw();
+    }
+  });
+
+  function end(ev) {
+    pointers.delete(ev.pointerId);
+    if (!press) return;
+    const p = press;
+    if (pointers.size) return;
+    press = null;
+    if (p.pinch) return;
+    if (!p.drag) { if (p.sq) clickSquare(p.sq); return; }
+    if (p.piece) {
+      const to = squareAt(ev);
+      const acts = to ? details().filter(d => same(d.from, p.sq) && same(d.to, to)) : [];
+      if (acts.length) choose(acts);
+      else draw();
+    }
+  }
+  svg.addEventListener('pointerup', end);
+  svg.addEventListener('pointercancel', ev => { pointers.delete(ev.pointerId); press = null; if (G.state) draw(); });
+
+  svg.addEventListener('wheel', ev => {
+    if (!G.cam || !G.state || G.state.view.geometry.bounded) return;
+    ev.preventDefault();
+    zoomBy(ev.deltaY > 0 ? 1.15 : 1 / 1.15, G.cam);
+  }, { passive: false });
+
+  for (const b of document.querySelectorAll('[data-zoom]')) {
+    b.addEventListener('click', () => {
+      if (!G.cam) return;
+      if (b.dataset.zoom === 'fit') { G.userCam = false; fitCamera(G.state.view); draw(); }
+      else zoomBy(b.dataset.zoom === 'in' ? 1 / 1.25 : 1.25, G.cam);
+    });
+  }
+}
+
+function zoomBy(k, base) {
+  G.userCam = true;
+  const w = Math.min(200, Math.max(4, base.w * k)), hh = Math.min(200, Math.max(4, base.h * k));
+  const cx = base.x + base.w / 2, cy = base.y + base.h / 2;
+  G.cam = { x: cx - w / 2, y: cy - hh / 2, w, h: hh };
+  draw();
+}
+
+function game(route) {
+  G.game = route.game; G.token = route.token; G.board = route.board;
+  $('#game').hidden = false;
+  if (G.board) document.body.classList.add('projector');
+  $('#typed').addEventListener('submit', ev => {
+    ev.preventDefault();
+    const t = $('#typed-text').value.trim();
+    if (t) { send(t); $('#typed-text').value = ''; }
+  });
+  document.addEventListener('keydown', ev => { if (ev.key === 'Escape') { closeChooser(); G.selected = null; if (G.state) draw(); } });
+  setupPointer();
+  connect();
+  setInterval(() => {
+    if (G.ws && G.ws.readyState === WebSocket.OPEN) G.ws.send(JSON.stringify({ type: 'ping' }));
+  }, 25000);
+}
+
+function start() {
+  const route = parseHash();
+  window.addEventListener('hashchange', () => location.reload());
+  $('#lobby').hidden = true;
+  $('#game').hidden = true;
+  if (route.game) game(route);
+  else lobby();
+}
+
+start();
