@@ -6,13 +6,14 @@
 #                     under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make test         build and run the tests (SANITIZE=address,undefined
 #                     for the sanitized build, in build-san/)
+#   make test-web     the browser tests alone (headless chromium)
 #   make bench        benchmarks (perft against Debian's stockfish)
 #   make deps         apt-get install the Debian packages that are missing
 
 CC      ?= cc
 PKGS    := lua5.4 cmocka libedit libqrencode
 DEB_PKGS := build-essential pkg-config liblua5.4-dev libcmocka-dev libedit-dev tmux parallel \
-            libcivetweb-dev libqrencode-dev
+            libcivetweb-dev libqrencode-dev chromium
 
 SANITIZE ?=
 ifeq ($(SANITIZE),)
@@ -69,7 +70,7 @@ ifeq ($(filter -j%,$(MAKEFLAGS)),)
   MAKEFLAGS += -j$(NPROC)
 endif
 
-.PHONY: all play check test bench deps deps-bench clean tests-build FORCE
+.PHONY: all play check test test-web bench deps deps-bench deps-web clean tests-build FORCE
 # Objects made through pattern chains (test and support objects) are kept,
 # so a second `make test` with nothing changed rebuilds nothing.
 .SECONDARY:
@@ -110,9 +111,15 @@ $(BUILD)/tests/%: $(BUILD)/tests/%.o $(SUPPORT_OBJ) $(LIB)
 
 tests-build: $(PROGRAM) $(TEST_BIN)
 
-# Every test binary runs; tests/run.sh prints one summary line.
-test: tests-build
-	@CHESSVAR=$(abspath $(PROGRAM)) sh tests/run.sh $(TEST_BIN)
+# Every test binary runs, then the browser tests (tests/web/, issue 21);
+# tests/run.sh prints one summary line.
+WEB_TESTS := $(wildcard tests/web/test_*.js)
+test: tests-build deps-web
+	@CHESSVAR=$(abspath $(PROGRAM)) sh tests/run.sh $(TEST_BIN) $(WEB_TESTS)
+
+# The browser tests alone (headless chromium, puppeteer-core).
+test-web: $(PROGRAM) deps-web
+	@CHESSVAR=$(abspath $(PROGRAM)) sh tests/run.sh $(WEB_TESTS)
 
 check: deps
 	$(MAKE) test
@@ -136,6 +143,15 @@ deps-bench:
 	@if [ ! -f $(CHESSJS) ] && command -v npm >/dev/null 2>&1; then \
 	  npm install --prefix build/chessjs --no-audit --no-fund --silent chess.js@1.4.0 \
 	    || echo "chess.js could not be installed: bench_games uses the issue's figure"; fi
+
+# puppeteer-core (npm) drives Debian's chromium (DEB_PKGS) in the browser
+# tests; it never downloads a browser.  Without npm or the network the
+# browser tests fail and say what is missing.
+PUPPETEER := build/web-test/node_modules/puppeteer-core/package.json
+deps-web:
+	@if [ ! -f $(PUPPETEER) ] && command -v npm >/dev/null 2>&1; then \
+	  PUPPETEER_SKIP_DOWNLOAD=1 npm install --prefix build/web-test --no-audit --no-fund --silent \
+	    puppeteer-core@24.10.0 || echo "puppeteer-core could not be installed: the browser tests will fail"; fi
 
 clean:
 	rm -rf build build-san build-fuzz chessvar

@@ -561,8 +561,10 @@ function drawSide(f, D) {
     (view.out || []).length ? h('li', {}, `out: ${view.out.join(', ')}`) : null].filter(Boolean));
 
   // Actions without squares: buttons with their record text.
+  // (Rebuilt only when they change: a button replaced under a pressed
+  // mouse or finger would lose the click.)
   const free = D.filter(d => !d.to);
-  $('#actions').replaceChildren(...free.map(d =>
+  keep($('#actions'), JSON.stringify(free.map(d => [d.machine, d.record])), () => free.map(d =>
     h('button', { type: 'button', class: 'act', 'data-machine': d.machine, onclick: () => send(d.machine) }, d.record || d.machine)));
 
   const meta = [];
@@ -580,7 +582,7 @@ function drawSide(f, D) {
     meta.push(h('button', { type: 'button', class: 'meta', 'data-meta': 'undo', onclick: () => send('undo') }, 'Undo'));
   if (f.seat && st.over)
     meta.push(h('button', { type: 'button', class: 'meta', 'data-meta': 'show', onclick: () => send('show') }, 'Show my pieces'));
-  $('#meta').replaceChildren(...meta);
+  keep($('#meta'), meta.map(b => b.dataset.meta).join(' '), () => meta);
   $('#typed').hidden = !f.seat;
 
   $('#seats').replaceChildren(...(f.seats || []).map(x => h('li', { class: x.connected ? 'on' : 'off' },
@@ -594,6 +596,12 @@ function drawSide(f, D) {
   const ms = $('#messages');
   ms.replaceChildren(...G.messages.slice(-50).map(t => h('li', {}, t)));
   ms.scrollTop = ms.scrollHeight;
+}
+
+function keep(box, key, make) {
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
+  box.replaceChildren(...make());
 }
 
 /* Choosing among several actions on one pair of squares. */

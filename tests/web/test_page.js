@@ -45,6 +45,7 @@ function hasServe() {
 }
 
 function startServer() {
+  if (!fs.existsSync(CHESSVAR)) return Promise.reject(new Error(`${CHESSVAR} is missing: build it first (make)`));
   const want = process.env.CHESSVAR_WEB_SERVER || (hasServe() ? 'real' : 'mock');
   serverKind = want;
   const data = fs.mkdtempSync(path.join(os.tmpdir(), 'chessvar-web-'));
@@ -78,6 +79,7 @@ async function api(pathname, body) {
 
 /* ------------------------------------------------------------- the browser */
 let puppeteer = null, browser = null;
+let live = [];   // the pages of the running test: photographed when it fails
 
 async function startBrowser() {
   try {
@@ -102,6 +104,7 @@ async function open(link, { width = 1100, height = 800 } = {}) {
   await page.setViewport({ width, height });
   await page.goto(base + link, { waitUntil: 'domcontentloaded' });
   page.ctx = ctx;
+  live.push(page);
   return page;
 }
 
@@ -149,6 +152,13 @@ async function stateOf(page, game, token) {
     ws.onmessage = ev => { const f = JSON.parse(ev.data); ws.close(); f.type === 'state' ? res(f) : rej(new Error(f.message)); };
     ws.onerror = () => rej(new Error('websocket error'));
   }), game, token);
+}
+
+// Wait until the pages show the game's latest state.
+async function settle(g, ...pages) {
+  const st = await stateOf(pages[0], g.game, '');
+  for (const p of pages) await waitPly(p, st.ply);
+  return st;
 }
 
 // Every piece of the view is on the board with its figure, and nothing else.
@@ -282,7 +292,8 @@ test('masques_setup_and_no_masked_figure_for_others', async () => {
   const k = await white.$eval('#board g.piece[data-square="e1"]', e => `${e.dataset.figure} ${e.dataset.flags}`);
   assert(k === 'king masked', `e1 holds ${k}`);
   await white.click('#actions button[data-machine="random"]');
-  await black.waitForSelector('#actions button[data-machine="standard"]');
+  await white.waitForFunction(() => !document.querySelector('#actions button[data-machine="random"]'));
+  await settle(g, black);
   await black.click('#actions button[data-machine="standard"]');
   await white.waitForFunction(() => document.body.dataset.phase === 'play');
   // e2e4 or reveal e2e4: the chooser asks.
@@ -416,6 +427,8 @@ async function main() {
   let passed = 0;
   for (const t of chosen) {
     console.log(`[ RUN      ] ${t.name}`);
+    for (const p of live) await withTimeout(p.ctx.close(), 5000, 'a context to close').catch(() => {});
+    live = [];
     try {
       if (setupError) throw setupError;
       await withTimeout(t.fn(), TEST, t.name);
@@ -423,6 +436,10 @@ async function main() {
       passed++;
     } catch (e) {
       console.log(`[  ERROR   ] --- ${e.message}`);
+      for (let i = 0; i < live.length; i++) {
+        const f = path.join(OUT, `FAILED-${t.name}-${i}.png`);
+        await withTimeout(live[i].screenshot({ path: f }), 5000, 'a screenshot').then(() => console.log(`(screenshot: ${f})`), () => {});
+      }
       console.log(`[  FAILED  ] ${t.name}`);
       failed.push(t.name);
     }
