@@ -563,9 +563,29 @@ function drawSide(f, D) {
   // Actions without squares: buttons with their record text.
   // (Rebuilt only when they change: a button replaced under a pressed
   // mouse or finger would lose the click.)
+  // A kind with many amounts (Masqués bids 1 to 41) is one list and a button.
   const free = D.filter(d => !d.to);
-  keep($('#actions'), JSON.stringify(free.map(d => [d.machine, d.record])), () => free.map(d =>
-    h('button', { type: 'button', class: 'act', 'data-machine': d.machine, onclick: () => send(d.machine) }, d.record || d.machine)));
+  keep($('#actions'), JSON.stringify(free.map(d => [d.machine, d.record])), () => {
+    const out = [], groups = new Map();
+    for (const d of free) {
+      if (d.amount !== null && d.amount !== undefined) {
+        if (!groups.has(d.kind)) groups.set(d.kind, []);
+        groups.get(d.kind).push(d);
+      }
+    }
+    const grouped = new Set([...groups.values()].filter(g => g.length > 5).flat());
+    for (const d of free) {
+      if (!grouped.has(d)) {
+        out.push(h('button', { type: 'button', class: 'act', 'data-machine': d.machine, onclick: () => send(d.machine) }, d.record || d.machine));
+      } else if (groups.get(d.kind)[0] === d) {
+        const sel = h('select', { class: 'amounts', 'data-kind': d.kind, 'aria-label': d.kind },
+          groups.get(d.kind).map(x => h('option', { value: x.machine }, x.record || x.machine)));
+        out.push(h('span', { class: 'amount-group' }, sel, ' ',
+          h('button', { type: 'button', class: 'act', 'data-kind': d.kind, onclick: () => send(sel.value) }, d.kind)));
+      }
+    }
+    return out;
+  });
 
   const meta = [];
   const L = f.legal;

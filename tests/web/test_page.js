@@ -223,9 +223,9 @@ test('orthodox_fools_mate_two_contexts', async () => {
   await waitPly(white, 0); await waitPly(black, 0); await waitPly(spect, 0);
   // Black's board has rank 1 on top: e1's square is above e8's.
   const e1 = await cellBox(black, 4, 0), e8 = await cellBox(black, 4, 7);
-  assert(e1.y < e8.y, 'black sees rank 1 at the bottom');
+  assert(e1.y < e8.y, 'black has rank 1 at the bottom, not on top');
   const w1 = await cellBox(white, 4, 0), w8 = await cellBox(white, 4, 7);
-  assert(w1.y > w8.y, 'white sees rank 1 at the top');
+  assert(w1.y > w8.y, 'white has rank 1 on top, not at the bottom');
 
   await move(white, 'f2', 'f3');
   await waitPly(black, 1);
@@ -291,33 +291,59 @@ test('masques_setup_and_no_masked_figure_for_others', async () => {
   await waitPly(white, 1);
   const k = await white.$eval('#board g.piece[data-square="e1"]', e => `${e.dataset.figure} ${e.dataset.flags}`);
   assert(k === 'king masked', `e1 holds ${k}`);
+  // A Pawn on e2 from the hand too (so that e2e4 has a reveal twin).
+  await white.click('#hand button[data-figure="P"]');
+  await white.waitForSelector('#hand button.on[data-figure="P"]');
+  await clickSquare(white, 4, 1);
+  await waitPly(white, 2);
   await white.click('#actions button[data-machine="random"]');
   await white.waitForFunction(() => !document.querySelector('#actions button[data-machine="random"]'));
   await settle(g, black);
   await black.click('#actions button[data-machine="standard"]');
   await white.waitForFunction(() => document.body.dataset.phase === 'play');
   // e2e4 or reveal e2e4: the chooser asks.
-  const e2 = await white.$eval('#board g.piece[data-square="e2"]', e => e.dataset.figure);
-  if (e2 !== 'king') {
-    await move(white, 'e2', 'e4');
-    await white.waitForSelector('#chooser:not([hidden]) button.choice');
-    const n = (await white.$$('#chooser button.choice')).length;
-    assert(n >= 2, `a masked piece's move offers ${n} choices`);
-    await white.click('#chooser button.choice');
-    await waitPly(spect, 4);
-  }
-  for (const [who, p] of [['the spectator', spect], ['black', black]]) {
+  await settle(g, white);
+  await move(white, 'e2', 'e4');
+  await white.waitForSelector('#chooser:not([hidden]) button.choice[data-machine="e2e4"]');
+  const n = (await white.$$('#chooser button.choice')).length;
+  assert(n === 2, `a masked piece's move offers ${n} choices`);
+  await white.click('#chooser button.choice[data-machine="e2e4"]');
+  // MASQ-8, MASQ-10: black passes its announcement, white attacks d5 with
+  // a masked piece: a battle with bids, from the buttons.
+  await settle(g, black);
+  await move(black, 'd7', 'd5');
+  await black.waitForSelector('#chooser:not([hidden]) button.choice[data-machine="d7d5"]');
+  await black.click('#chooser button.choice[data-machine="d7d5"]');
+  await settle(g, black);
+  await black.click('#actions button[data-machine="pass"]');
+  await white.waitForFunction(() => document.body.dataset.phase === 'play' && document.querySelector('#board .movable'));
+  await settle(g, white);
+  await move(white, 'e4', 'd5');
+  await white.waitForSelector('#chooser:not([hidden]) button.choice[data-machine="e4d5"]');
+  await white.click('#chooser button.choice[data-machine="e4d5"]');
+  await white.waitForFunction(() => document.body.dataset.phase === 'bid');
+  await settle(g, white);
+  await white.select('#actions select[data-kind="bid"]', 'bid 1');
+  await white.click('#actions button[data-kind="bid"]');
+  await black.waitForSelector('#actions button[data-machine="call"]');
+  await settle(g, black);
+  await black.click('#actions button[data-machine="call"]');
+  await spect.waitForFunction(() => [...document.querySelectorAll('#history li')].some(l => /call/.test(l.textContent)));
+  const hist = await spect.$$eval('#history li', ls => ls.map(l => l.textContent));
+  assert(hist.some(t => /bid 1/.test(t)), `the move list lacks the bid: ${JSON.stringify(hist)}`);
+  // Every masked piece of the other side is drawn without its figure.
+  for (const [who, p, sides] of [['the spectator', spect, ['white', 'black']], ['black', black, ['white']]]) {
     const masked = await p.$$eval('#board g.piece', els => els
-      .filter(e => e.dataset.side === 'white')
-      .map(e => ({ sq: e.dataset.square, fig: e.dataset.figure, letter: e.querySelector('text.letter').textContent, title: e.querySelector('title').textContent })));
-    assert(masked.length === 16, `${who} sees ${masked.length} white pieces`);
-    for (const m of masked) {
+      .filter(e => e.dataset.flags.split(' ').includes('masked'))
+      .map(e => ({ sq: e.dataset.square, side: e.dataset.side, fig: e.dataset.figure,
+        letter: e.querySelector('text.letter').textContent, title: e.querySelector('title').textContent })));
+    const theirs = masked.filter(m => sides.includes(m.side));
+    assert(theirs.length >= 14 * sides.length, `${who} sees only ${theirs.length} masked pieces`);
+    for (const m of theirs) {
       assert(m.fig === 'hidden' && m.letter === '?' && !/king|queen|rook|bishop|knight|pawn/.test(m.title),
-        `${who} sees white's masked piece on ${m.sq} as ${m.fig} '${m.letter}' (${m.title})`);
+        `${who} sees ${m.side}'s masked piece on ${m.sq} as ${m.fig} '${m.letter}' (${m.title})`);
     }
   }
-  const spectBlack = await spect.$$eval('#board g.piece[data-side="black"]', els => els.map(e => e.dataset.figure));
-  assert(spectBlack.length === 16 && spectBlack.every(f => f === 'hidden'), `the spectator sees black's figures: ${spectBlack}`);
   await shot(spect, 'masques-spectator');
   for (const p of [white, black, spect]) await p.ctx.close();
 });
