@@ -348,6 +348,64 @@ test('masques_setup_and_no_masked_figure_for_others', async () => {
   for (const p of [white, black, spect]) await p.ctx.close();
 });
 
+// ECHQ-9, ECHQ-12, issue 21: three devices; a capture merges two pieces
+// (drawn in two colours), the third seat takes the merged side over with its
+// button and moves the merged piece by clicking.
+test('echiquete_takeover_by_the_third_seat', async () => {
+  const g = await api('/api/games', { variant: 'echiquete', seats: 3 });
+  assert(g.seats.length === 3, `three seats, got ${g.seats.map(x => x.seat)}`);
+  const pages = {};
+  for (const st of g.seats) pages[st.seat] = await open(st.link);
+  const third = g.seats[2].seat;
+  await settle(g, pages.white);
+  await move(pages.white, 'e2', 'e4');
+  await settle(g, pages.black);
+  await move(pages.black, 'd7', 'd5');
+  await settle(g, pages.white);
+  await move(pages.white, 'e4', 'd5');
+  const chooser = await pages.white.waitForSelector('#chooser:not([hidden]) button.choice', { timeout: 3000 }).catch(() => null);
+  if (chooser) await chooser.click();
+  await settle(g, pages[third]);
+  const halves = await pages[third].$$('#board g.piece.f-merged[data-square="d5"] path.body');
+  assert(halves.length === 2, `the merged piece on d5 has ${halves.length} coloured halves`);
+  await pages[third].waitForSelector('#actions button[data-machine="takeover"]');
+  await pages[third].click('#actions button[data-machine="takeover"]');
+  await pages[third].waitForFunction(() => /takeover/.test(document.querySelector('#history').textContent));
+  await settle(g, pages[third]);
+  await move(pages[third], 'd5', 'd6');
+  await pages.white.waitForFunction(() => [...document.querySelectorAll('#history li')].length === 5);
+  const hist = await pages.white.$$eval('#history li', ls => ls.map(l => l.textContent));
+  assert(/takeover/.test(hist[3]) && /d6/.test(hist[4]), `the move list reads ${JSON.stringify(hist)}`);
+});
+
+// TILE-2, issue 21: placement from the hand on the open plane, then pan (a
+// drag on empty space) and zoom (the buttons) move the window.
+test('tile_placement_from_hand_pan_and_zoom', async () => {
+  const g = await api('/api/games', { variant: 'tile', sides: 3 });
+  const white = await open(seatLink(g, 'white'));
+  await settle(g, white);
+  await white.click('#hand button[data-figure="Q"]');
+  await white.waitForSelector('#board .target');
+  await clickSquare(white, 0, 0);
+  await waitPly(white, 1);
+  const q = await white.$eval('#board g.piece[data-square="0,0"]', e => `${e.dataset.side} ${e.dataset.figure}`);
+  assert(q === 'white queen', `0,0 holds ${q}`);
+  const vb = () => white.$eval('#board', e => e.getAttribute('viewBox'));
+  const before = await vb();
+  const box = await cellBox(white, 2, -2);
+  await white.mouse.move(box.x + 5, box.y + 5);
+  await white.mouse.down();
+  await white.mouse.move(box.x + 120, box.y + 60, { steps: 6 });
+  await white.mouse.up();
+  const panned = await vb();
+  assert(panned !== before, 'a drag on empty space did not pan the table');
+  await white.click('#zoom button[data-zoom="in"]');
+  const zoomed = (await vb()).split(' ').map(Number), p = panned.split(' ').map(Number);
+  assert(zoomed[2] < p[2], `zooming in did not narrow the window (${p[2]} -> ${zoomed[2]})`);
+  await white.click('#zoom button[data-zoom="fit"]');
+  assert(await white.$('#board g.piece[data-square="0,0"]'), 'the queen is gone after fitting');
+});
+
 // issue 21: each variant's board, drawn from the view: a piece element per
 // piece of the view with its figure; the screenshots are the artefacts.
 const BOARDS = [
