@@ -177,11 +177,16 @@ async function checkPieces(page, view) {
   return drawn;
 }
 
+// A screenshot as a test artefact; with CHESSVAR_DOCS_UPDATE=1 the ones
+// docs/WEB-PAGE.md shows are written to docs/ too (as test_docs' update).
+const DOC_SHOTS = { 'orthodox': 'web-orthodox.png', 'masques-spectator': 'web-masques-spectator.png', 'tile-6-board': 'web-tile-board.png' };
 async function shot(page, name) {
   fs.mkdirSync(OUT, { recursive: true });
   const file = path.join(OUT, `${name}.png`);
   await page.screenshot({ path: file });
   assert(fs.statSync(file).size > 1000, `${file} is empty`);
+  if (process.env.CHESSVAR_DOCS_UPDATE && DOC_SHOTS[name])
+    fs.copyFileSync(file, path.join(ROOT, 'docs', DOC_SHOTS[name]));
   return file;
 }
 
