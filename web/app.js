@@ -1,6 +1,6 @@
 // chessvar's page: the lobby (no #g= in the address) and a game (#g=ID,
 // &t=TOKEN for a seat, &board=1 for the projector).  Everything it shows
-// comes from the server's answers (/work/web-protocol.md's frames): the
+// comes from the server's answers (the frames of docs/WEB.md): the
 // board from the seat's view, the clicks from legal.detail; it never reads
 // a variant's texts to decide anything.
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // A stand-in for `chessvar serve` (issue 21), for developing and testing the
 // page while the real server is not there: the same URLs and WebSocket
-// frames (/work/web-protocol.md), each game a `chessvar run VARIANT --json`
+// frames (docs/WEB.md), each game a `chessvar run VARIANT --json`
 // process.  Not shipped, not secure: its spectator view is made from White's
 // view with every masked figure hidden, and legal.detail is read from the
 // machine texts, which the real server takes from the engine instead.
