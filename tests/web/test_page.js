@@ -411,6 +411,54 @@ test('tile_placement_from_hand_pan_and_zoom', async () => {
   assert(await white.$('#board g.piece[data-square="0,0"]'), 'the queen is gone after fitting');
 });
 
+// AMBI-2, AMBI-3, issue 21: a seat names a square by clicking it; the
+// opponent chooses which enemy piece goes there by clicking it, then the square.
+test('ambigus_name_a_square_then_the_opponent_chooses', async () => {
+  const g = await api('/api/games', { variant: 'ambigus' });
+  const white = await open(seatLink(g, 'white'));
+  const black = await open(seatLink(g, 'black'));
+  await settle(g, white);
+  await clickSquare(white, 4, 2);             // e3: only the e-pawn can go
+  await settle(g, black);
+  await clickSquare(black, 5, 5);             // f6: Pf7 or Ng8, white chooses
+  await white.waitForFunction(() => document.body.dataset.phase === 'choose');
+  await settle(g, white);
+  await move(white, 'g8', 'f6');
+  await waitPly(black, 3);
+  const f6 = await black.$eval('#board g.piece[data-square="f6"]', e => `${e.dataset.side} ${e.dataset.figure}`);
+  assert(f6 === 'black knight', `f6 holds ${f6}`);
+});
+
+// ORTH-8, issue 21: a draw offered and accepted with the buttons.
+test('orthodox_draw_offer_accepted', async () => {
+  const g = await api('/api/games', { variant: 'orthodox' });
+  const white = await open(seatLink(g, 'white'));
+  const black = await open(seatLink(g, 'black'));
+  await settle(g, white, black);
+  await white.click('#meta button[data-meta="draw"]');
+  await black.waitForSelector('#meta button[data-meta="accept"]');
+  await settle(g, black);
+  await black.click('#meta button[data-meta="accept"]');
+  for (const p of [white, black]) {
+    await p.waitForFunction(() => document.body.classList.contains('over'));
+    const r = await p.$eval('#result', e => e.textContent);
+    assert(/1\/2-1\/2/.test(r) && /agreement/.test(r), `the result reads '${r}'`);
+  }
+});
+
+// issue 21: a bot plays its seat in the server; the page shows its moves.
+test('orthodox_against_a_bot', async () => {
+  const g = await api('/api/games', { variant: 'orthodox', players: [{ seat: 'black', bot: 'greedy' }] });
+  const white = await open(seatLink(g, 'white'));
+  await settle(g, white);
+  await move(white, 'e2', 'e4');
+  await waitPly(white, 2);
+  const seats = await white.$eval('#seats', e => e.textContent);
+  assert(/black \(bot greedy\)/.test(seats), `the seats read '${seats}'`);
+  await move(white, 'd2', 'd4');
+  await waitPly(white, 4);
+});
+
 // issue 21: each variant's board, drawn from the view: a piece element per
 // piece of the view with its figure; the screenshots are the artefacts.
 const BOARDS = [
