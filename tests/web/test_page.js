@@ -95,13 +95,13 @@ async function startBrowser() {
 }
 
 // A page in its own browser context (its own storage: another device).
-async function open(link, { width = 1100, height = 800 } = {}) {
+async function open(link, { width = 1100, height = 800, touch = false } = {}) {
   const ctx = await browser.createBrowserContext();
   const page = await ctx.newPage();
   page.setDefaultTimeout(STEP);
   page.errors = [];
   page.on('pageerror', e => page.errors.push(e.message));
-  await page.setViewport({ width, height });
+  await page.setViewport({ width, height, isMobile: touch, hasTouch: touch });
   await page.goto(base + link, { waitUntil: 'domcontentloaded' });
   page.ctx = ctx;
   live.push(page);
@@ -457,6 +457,26 @@ test('orthodox_against_a_bot', async () => {
   assert(/black \(bot greedy\)/.test(seats), `the seats read '${seats}'`);
   await move(white, 'd2', 'd4');
   await waitPly(white, 4);
+});
+
+// issue 21: a phone: the board fits the narrow screen and a move is played
+// by tapping the piece, then its target.
+test('phone_width_tap_tap', async () => {
+  const g = await api('/api/games', { variant: 'orthodox' });
+  const white = await open(seatLink(g, 'white'), { width: 390, height: 844, touch: true });
+  await settle(g, white);
+  const board = await (await white.$('#board')).boundingBox();
+  assert(board.x >= 0 && board.x + board.width <= 390, `the board is ${board.width} px wide at x ${board.x}`);
+  const tap = async (x, y) => { const b = await cellBox(white, x, y); await white.touchscreen.tap(b.x + b.width / 2, b.y + b.height / 2); };
+  await tap(6, 0);                            // g1
+  await white.waitForSelector('#board .target');
+  await tap(5, 2);                            // f3
+  await waitPly(white, 1);
+  const f3 = await white.$eval('#board g.piece[data-square="f3"]', e => e.dataset.figure);
+  assert(f3 === 'knight', `f3 holds ${f3}`);
+  const buttons = await white.$$eval('#meta button', bs => bs.map(b => b.getBoundingClientRect().right));
+  assert(buttons.every(r => r <= 390), 'a button is off the screen');
+  await shot(white, 'phone-orthodox');
 });
 
 // issue 21: each variant's board, drawn from the view: a piece element per
