@@ -274,10 +274,13 @@ function connect() {
       onState(f);
     } else if (f.type === 'error') {
       showError(f.message);
+      // Refused before any state (an unknown game, a wrong token): trying
+      // again would be refused again.
+      if (!G.state) { G.refused = true; setConn('refused', true); }
     }
   });
   ws.addEventListener('close', () => {
-    if (G.ws !== ws) return;
+    if (G.ws !== ws || G.refused) return;
     const delay = Math.min(30000, 500 * 2 ** G.tries);
     G.tries++;
     setConn(`connection lost: trying again in ${Math.round(delay / 1000)} s`, true);
@@ -289,7 +292,7 @@ function setConn(text, bad) {
   const el = $('#conn');
   el.textContent = text;
   el.classList.toggle('bad', !!bad);
-  document.body.dataset.conn = bad ? 'lost' : text;
+  document.body.dataset.conn = bad ? (text === 'refused' ? 'refused' : 'lost') : text;
 }
 
 function showError(msg) {

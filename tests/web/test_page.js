@@ -479,6 +479,23 @@ test('phone_width_tap_tap', async () => {
   await shot(white, 'phone-orthodox');
 });
 
+// issue 21: a forged token and an unknown game are refused with the
+// server's message, and the page shows no board and does not retry.
+test('forged_token_and_unknown_game_refused', async () => {
+  const g = await api('/api/games', { variant: 'masques' });
+  const link = seatLink(g, 'white').replace(/t=[0-9a-f]+/, `t=${'0'.repeat(32)}`);
+  for (const l of [link, '/#g=ffffffffffffffff']) {
+    const p = await open(l);
+    await p.waitForFunction(() => document.querySelector('#error').textContent !== '');
+    const err = await p.$eval('#error', e => e.textContent);
+    assert(err.length > 5, `the refusal reads '${err}'`);
+    const n = await p.$$eval('#board g.piece', els => els.length);
+    assert(n === 0, `a refused page shows ${n} pieces`);
+    assert(await p.evaluate(() => document.body.dataset.conn) === 'refused', 'the page does not say it was refused');
+    console.log(`(refused: ${err})`);
+  }
+});
+
 // issue 21: each variant's board, drawn from the view: a piece element per
 // piece of the view with its figure; the screenshots are the artefacts.
 const BOARDS = [
