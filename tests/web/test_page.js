@@ -154,13 +154,6 @@ async function stateOf(page, game, token) {
   }), game, token);
 }
 
-// Wait until the pages show the game's latest state.
-async function settle(g, ...pages) {
-  const st = await stateOf(pages[0], g.game, '');
-  for (const p of pages) await waitPly(p, st.ply);
-  return st;
-}
-
 // Every piece of the view is on the board with its figure, and nothing else.
 async function checkPieces(page, view) {
   const drawn = await page.$$eval('#board g.piece', els => els.map(e => ({
@@ -303,11 +296,11 @@ test('masques_setup_and_no_masked_figure_for_others', async () => {
   await waitPly(white, 2);
   await white.click('#actions button[data-machine="random"]');
   await white.waitForFunction(() => !document.querySelector('#actions button[data-machine="random"]'));
-  await settle(g, black);
+  await waitPly(black, 3);
   await black.click('#actions button[data-machine="standard"]');
   await white.waitForFunction(() => document.body.dataset.phase === 'play');
   // e2e4 or reveal e2e4: the chooser asks.
-  await settle(g, white);
+  await waitPly(white, 4);
   await move(white, 'e2', 'e4');
   await white.waitForSelector('#chooser:not([hidden]) button.choice[data-machine="e2e4"]');
   const n = (await white.$$('#chooser button.choice')).length;
@@ -315,23 +308,23 @@ test('masques_setup_and_no_masked_figure_for_others', async () => {
   await white.click('#chooser button.choice[data-machine="e2e4"]');
   // MASQ-8, MASQ-10: black passes its announcement, white attacks d5 with
   // a masked piece: a battle with bids, from the buttons.
-  await settle(g, black);
+  await waitPly(black, 5);
   await move(black, 'd7', 'd5');
   await black.waitForSelector('#chooser:not([hidden]) button.choice[data-machine="d7d5"]');
   await black.click('#chooser button.choice[data-machine="d7d5"]');
-  await settle(g, black);
+  await waitPly(black, 6);
   await black.click('#actions button[data-machine="pass"]');
   await white.waitForFunction(() => document.body.dataset.phase === 'play' && document.querySelector('#board .movable'));
-  await settle(g, white);
+  await waitPly(white, 7);
   await move(white, 'e4', 'd5');
   await white.waitForSelector('#chooser:not([hidden]) button.choice[data-machine="e4d5"]');
   await white.click('#chooser button.choice[data-machine="e4d5"]');
   await white.waitForFunction(() => document.body.dataset.phase === 'bid');
-  await settle(g, white);
+  await waitPly(white, 8);
   await white.select('#actions select[data-kind="bid"]', 'bid 1');
   await white.click('#actions button[data-kind="bid"]');
   await black.waitForSelector('#actions button[data-machine="call"]');
-  await settle(g, black);
+  await waitPly(black, 9);
   await black.click('#actions button[data-machine="call"]');
   await spect.waitForFunction(() => [...document.querySelectorAll('#history li')].some(l => /call/.test(l.textContent)));
   const hist = await spect.$$eval('#history li', ls => ls.map(l => l.textContent));
@@ -362,21 +355,21 @@ test('echiquete_takeover_by_the_third_seat', async () => {
   const pages = {};
   for (const st of g.seats) pages[st.seat] = await open(st.link);
   const third = g.seats[2].seat;
-  await settle(g, pages.white);
+  await waitPly(pages.white, 0);
   await move(pages.white, 'e2', 'e4');
-  await settle(g, pages.black);
+  await waitPly(pages.black, 1);
   await move(pages.black, 'd7', 'd5');
-  await settle(g, pages.white);
+  await waitPly(pages.white, 2);
   await move(pages.white, 'e4', 'd5');
   const chooser = await pages.white.waitForSelector('#chooser:not([hidden]) button.choice', { timeout: 3000 }).catch(() => null);
   if (chooser) await chooser.click();
-  await settle(g, pages[third]);
+  await waitPly(pages[third], 3);
   const halves = await pages[third].$$('#board g.piece.f-merged[data-square="d5"] path.body');
   assert(halves.length === 2, `the merged piece on d5 has ${halves.length} coloured halves`);
   await pages[third].waitForSelector('#actions button[data-machine="takeover"]');
   await pages[third].click('#actions button[data-machine="takeover"]');
   await pages[third].waitForFunction(() => /takeover/.test(document.querySelector('#history').textContent));
-  await settle(g, pages[third]);
+  await waitPly(pages[third], 4);
   await move(pages[third], 'd5', 'd6');
   await pages.white.waitForFunction(() => [...document.querySelectorAll('#history li')].length === 5);
   const hist = await pages.white.$$eval('#history li', ls => ls.map(l => l.textContent));
@@ -388,7 +381,7 @@ test('echiquete_takeover_by_the_third_seat', async () => {
 test('tile_placement_from_hand_pan_and_zoom', async () => {
   const g = await api('/api/games', { variant: 'tile', sides: 3 });
   const white = await open(seatLink(g, 'white'));
-  await settle(g, white);
+  await waitPly(white, 0);
   await white.click('#hand button[data-figure="Q"]');
   await white.waitForSelector('#board .target');
   await clickSquare(white, 0, 0);
@@ -417,12 +410,12 @@ test('ambigus_name_a_square_then_the_opponent_chooses', async () => {
   const g = await api('/api/games', { variant: 'ambigus' });
   const white = await open(seatLink(g, 'white'));
   const black = await open(seatLink(g, 'black'));
-  await settle(g, white);
+  await waitPly(white, 0);
   await clickSquare(white, 4, 2);             // e3: only the e-pawn can go
-  await settle(g, black);
+  await waitPly(black, 1);
   await clickSquare(black, 5, 5);             // f6: Pf7 or Ng8, white chooses
   await white.waitForFunction(() => document.body.dataset.phase === 'choose');
-  await settle(g, white);
+  await waitPly(white, 2);
   await move(white, 'g8', 'f6');
   await waitPly(black, 3);
   const f6 = await black.$eval('#board g.piece[data-square="f6"]', e => `${e.dataset.side} ${e.dataset.figure}`);
@@ -434,10 +427,9 @@ test('orthodox_draw_offer_accepted', async () => {
   const g = await api('/api/games', { variant: 'orthodox' });
   const white = await open(seatLink(g, 'white'));
   const black = await open(seatLink(g, 'black'));
-  await settle(g, white, black);
+  await waitPly(white, 0); await waitPly(black, 0);
   await white.click('#meta button[data-meta="draw"]');
   await black.waitForSelector('#meta button[data-meta="accept"]');
-  await settle(g, black);
   await black.click('#meta button[data-meta="accept"]');
   for (const p of [white, black]) {
     await p.waitForFunction(() => document.body.classList.contains('over'));
@@ -450,7 +442,7 @@ test('orthodox_draw_offer_accepted', async () => {
 test('orthodox_against_a_bot', async () => {
   const g = await api('/api/games', { variant: 'orthodox', players: [{ seat: 'black', bot: 'greedy' }] });
   const white = await open(seatLink(g, 'white'));
-  await settle(g, white);
+  await waitPly(white, 0);
   await move(white, 'e2', 'e4');
   await waitPly(white, 2);
   const seats = await white.$eval('#seats', e => e.textContent);
@@ -464,7 +456,7 @@ test('orthodox_against_a_bot', async () => {
 test('phone_width_tap_tap', async () => {
   const g = await api('/api/games', { variant: 'orthodox' });
   const white = await open(seatLink(g, 'white'), { width: 390, height: 844, touch: true });
-  await settle(g, white);
+  await waitPly(white, 0);
   const board = await (await white.$('#board')).boundingBox();
   assert(board.x >= 0 && board.x + board.width <= 390, `the board is ${board.width} px wide at x ${board.x}`);
   const tap = async (x, y) => { const b = await cellBox(white, x, y); await white.touchscreen.tap(b.x + b.width / 2, b.y + b.height / 2); };
