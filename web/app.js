@@ -263,7 +263,9 @@ function connect() {
   G.ws = ws;
   setConn('connecting…');
   ws.addEventListener('open', () => {
-    ws.send(JSON.stringify({ type: 'hello', game: G.game, token: G.token }));
+    const hello = { type: 'hello', game: G.game, token: G.token };
+    if (G.board) hello.board = true;
+    ws.send(JSON.stringify(hello));
   });
   ws.addEventListener('message', ev => {
     let f;
@@ -520,6 +522,19 @@ function pieceGlyph(p, lay, view, inCheck, threatened) {
   return g;
 }
 
+// A figure dragged from the hand onto a square is placed there.
+let handDrag = null;
+document.addEventListener('pointerup', ev => {
+  const d = handDrag;
+  handDrag = null;
+  if (!d || !G.state || Math.hypot(ev.clientX - d.x, ev.clientY - d.y) < 8) return;
+  const hit = document.elementFromPoint(ev.clientX, ev.clientY);
+  if (!hit || !hit.closest('#board')) return;
+  const sq = squareAt(ev);
+  const acts = sq ? details().filter(x => !x.from && x.figure === d.figure && same(x.to, sq)) : [];
+  if (acts.length) choose(acts);
+});
+
 function drawHand(view, D) {
   const box = $('#hand');
   const figs = [...new Set(D.filter(d => !d.from && d.to && d.figure).map(d => d.figure))];
@@ -536,6 +551,7 @@ function drawHand(view, D) {
       'data-figure': fg, style: `background:${fill};color:${ink}`, 'aria-pressed': String(G.handFigure === fg),
       title: `${fg}: ${n} squares` }, fg);
     b.addEventListener('click', () => { G.handFigure = G.handFigure === fg ? null : fg; G.selected = null; draw(); });
+    b.addEventListener('pointerdown', ev => { handDrag = { figure: fg, x: ev.clientX, y: ev.clientY }; });
     box.append(b);
   }
 }

@@ -289,11 +289,16 @@ test('masques_setup_and_no_masked_figure_for_others', async () => {
   await waitPly(white, 1);
   const k = await white.$eval('#board g.piece[data-square="e1"]', e => `${e.dataset.figure} ${e.dataset.flags}`);
   assert(k === 'king masked', `e1 holds ${k}`);
-  // A Pawn on e2 from the hand too (so that e2e4 has a reveal twin).
-  await white.click('#hand button[data-figure="P"]');
-  await white.waitForSelector('#hand button.on[data-figure="P"]');
-  await clickSquare(white, 4, 1);
+  // A Pawn dragged from the hand onto e2 (so that e2e4 has a reveal twin).
+  const pawn = await (await white.$('#hand button[data-figure="P"]')).boundingBox();
+  const e2box = await cellBox(white, 4, 1);
+  await white.mouse.move(pawn.x + pawn.width / 2, pawn.y + pawn.height / 2);
+  await white.mouse.down();
+  await white.mouse.move(e2box.x + e2box.width / 2, e2box.y + e2box.height / 2, { steps: 10 });
+  await white.mouse.up();
   await waitPly(white, 2);
+  const p2 = await white.$eval('#board g.piece[data-square="e2"]', e => e.dataset.figure);
+  assert(p2 === 'pawn', `e2 holds ${p2} after the drag from the hand`);
   await white.click('#actions button[data-machine="random"]');
   await white.waitForFunction(() => !document.querySelector('#actions button[data-machine="random"]'));
   await waitPly(black, 3);
