@@ -44,14 +44,17 @@ function hasServe() {
   return r.status === 0;
 }
 
-function startServer() {
+let dataDir = null;
+
+// Start the server (again on PORT with the same --data, for a restart).
+function startServer(port = 0) {
   if (!fs.existsSync(CHESSVAR)) return Promise.reject(new Error(`${CHESSVAR} is missing: build it first (make)`));
   const want = process.env.CHESSVAR_WEB_SERVER || (hasServe() ? 'real' : 'mock');
   serverKind = want;
-  const data = fs.mkdtempSync(path.join(os.tmpdir(), 'chessvar-web-'));
+  if (!dataDir) dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'chessvar-web-'));
   const cmd = want === 'real'
-    ? [CHESSVAR, ['serve', '--port', '0', '--data', data]]
-    : [process.execPath, [path.join(__dirname, 'mock-server.js'), '--port', '0', '--chessvar', CHESSVAR]];
+    ? [CHESSVAR, ['serve', '--port', String(port), '--data', dataDir]]
+    : [process.execPath, [path.join(__dirname, 'mock-server.js'), '--port', String(port), '--chessvar', CHESSVAR]];
   return withTimeout(new Promise((res, rej) => {
     if (!fs.existsSync(cmd[0])) { rej(new Error(`${cmd[0]} is missing: build it first (make)`)); return; }
     server = spawn(cmd[0], cmd[1], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -66,6 +69,12 @@ function startServer() {
     server.on('error', rej);
     server.on('exit', code => rej(new Error(`the server (${want}) exited with status ${code} before printing its address: ${out.trim()}`)));
   }), STEP, `the ${want} server to print its address`);
+}
+
+function stopServer() {
+  if (!server || server.exitCode !== null) return Promise.resolve();
+  const s = server;
+  return withTimeout(new Promise(res => { s.on('exit', res); s.kill('SIGTERM'); }), STEP, 'the server to stop');
 }
 
 async function api(pathname, body) {
@@ -476,6 +485,46 @@ test('phone_width_tap_tap', async () => {
   await shot(white, 'phone-orthodox');
 });
 
+// issue 21: the server stops and starts again on the same --data mid-game;
+// the pages come back by themselves and the game goes on.
+test('server_restart_mid_game', async () => {
+  assert(serverKind === 'real', 'needs chessvar serve (the mock keeps no game across a restart)');
+  const g = await api('/api/games', { variant: 'orthodox' });
+  const white = await open(seatLink(g, 'white'));
+  await waitPly(white, 0);
+  await move(white, 'e2', 'e4');
+  await waitPly(white, 1);
+  await stopServer();
+  await white.waitForFunction(() => document.body.dataset.conn === 'lost');
+  const again = await startServer(Number(new URL(base).port));
+  assert(again === base, `the server came back at ${again}, not ${base}`);
+  const black = await open(seatLink(g, 'black'));
+  await waitPly(black, 1);
+  await move(black, 'e7', 'e5');
+  await white.waitForFunction(() => document.body.dataset.conn === 'connected', { timeout: 40000 });
+  await waitPly(white, 2);
+  const e5 = await white.$eval('#board g.piece[data-square="e5"]', e => e.dataset.figure);
+  assert(e5 === 'pawn', `e5 holds ${e5}`);
+});
+
+// issue 21: two tabs on one seat both show each move; either may play.
+test('two_tabs_on_one_seat', async () => {
+  const g = await api('/api/games', { variant: 'orthodox' });
+  const a = await open(seatLink(g, 'white'));
+  const b = await open(seatLink(g, 'white'));
+  const black = await open(seatLink(g, 'black'));
+  await waitPly(a, 0); await waitPly(b, 0);
+  await move(a, 'd2', 'd4');
+  await waitPly(b, 1);
+  await waitPly(black, 1);
+  await move(black, 'd7', 'd5');
+  await waitPly(a, 2);
+  await move(b, 'c2', 'c4');
+  await waitPly(a, 3);
+  const hist = await a.$$eval('#history li', ls => ls.map(l => l.textContent));
+  assert(hist.join(' ') === 'white: d4 black: d5 white: c4', `the move list reads ${JSON.stringify(hist)}`);
+});
+
 // issue 21: a forged token and an unknown game are refused with the
 // server's message, and the page shows no board and does not retry.
 test('forged_token_and_unknown_game_refused', async () => {
@@ -622,7 +671,8 @@ async function main() {
     for (const n of failed) console.log(`[  FAILED  ] ${n}`);
   }
   if (browser) await withTimeout(browser.close(), 5000, 'chromium to close').catch(() => browser.process() && browser.process().kill('SIGKILL'));
-  if (server) server.kill('SIGTERM');
+  await stopServer().catch(() => server.kill('SIGKILL'));
+  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   process.exit(failed.length ? 1 : 0);
 }
 
