@@ -249,6 +249,7 @@ async function lobby() {
 const G = {
   game: null, token: '', board: false,
   ws: null, state: null, tries: 0, timer: null,
+  refused: false,          // the server refused the hello: no retrying
   selected: null,          // {x, y} of the selected piece
   handFigure: null,        // a figure of the hand chosen for placement
   messages: [],
@@ -668,7 +669,7 @@ function clickSquare(sq) {
   }
   if (D.some(d => same(d.from, sq))) {
     G.selected = same(G.selected, sq) ? null : sq;
-    G.handFigure = G.handFigure && G.selected ? null : G.handFigure;
+    if (G.selected) G.handFigure = null;
     closeChooser();
     draw();
     return;

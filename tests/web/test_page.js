@@ -1,18 +1,18 @@
 #!/usr/bin/env node
 // Browser tests of the page (issue 21): Debian's chromium, headless, driven
-// by puppeteer-core, against `chessvar serve` (or tests/web/mock-server.js
-// while the program has no `serve`, or with CHESSVAR_WEB_SERVER=mock).
+// by puppeteer-core, against `chessvar serve --port 0 --data DIR`.
 // Output in cmocka's words, so tests/run.sh counts it with the C tests.
 //
 //   node tests/web/test_page.js            (make test-web)
 // Environment: CHESSVAR (the program), CHROMIUM (default /usr/bin/chromium),
 // PUPPETEER_DIR (default build/web-test), WEB_TEST_OUT (screenshots, default
-// build/web-test), CHESSVAR_WEB_SERVER=real|mock, WEB_TEST_FILTER=substring.
+// build/web-test), WEB_TEST_FILTER=substring (the tests whose name holds it),
+// CHESSVAR_DOCS_UPDATE=1 (write the pictures of docs/WEB-PAGE.md again).
 'use strict';
 const path = require('path');
 const fs = require('fs');
 const os = require('os');
-const { spawn, spawnSync } = require('child_process');
+const { spawn } = require('child_process');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const CHESSVAR = process.env.CHESSVAR || path.join(ROOT, 'chessvar');
@@ -37,27 +37,16 @@ function withTimeout(promise, ms, what) {
 function assert(cond, msg) { if (!cond) throw new Error(msg); }
 
 /* ------------------------------------------------------------- the server */
-let server = null, base = null, serverKind = null;
-
-function hasServe() {
-  const r = spawnSync(CHESSVAR, ['help', 'serve'], { timeout: 5000 });
-  return r.status === 0;
-}
+let server = null, base = null;
 
 let dataDir = null;
 
 // Start the server (again on PORT with the same --data, for a restart).
 function startServer(port = 0) {
   if (!fs.existsSync(CHESSVAR)) return Promise.reject(new Error(`${CHESSVAR} is missing: build it first (make)`));
-  const want = process.env.CHESSVAR_WEB_SERVER || (hasServe() ? 'real' : 'mock');
-  serverKind = want;
   if (!dataDir) dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'chessvar-web-'));
-  const cmd = want === 'real'
-    ? [CHESSVAR, ['serve', '--port', String(port), '--data', dataDir]]
-    : [process.execPath, [path.join(__dirname, 'mock-server.js'), '--port', String(port), '--chessvar', CHESSVAR]];
   return withTimeout(new Promise((res, rej) => {
-    if (!fs.existsSync(cmd[0])) { rej(new Error(`${cmd[0]} is missing: build it first (make)`)); return; }
-    server = spawn(cmd[0], cmd[1], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    server = spawn(CHESSVAR, ['serve', '--port', String(port), '--data', dataDir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     const look = d => {
       out += d;
@@ -67,8 +56,8 @@ function startServer(port = 0) {
     server.stdout.on('data', look);
     server.stderr.on('data', look);
     server.on('error', rej);
-    server.on('exit', code => rej(new Error(`the server (${want}) exited with status ${code} before printing its address: ${out.trim()}`)));
-  }), STEP, `the ${want} server to print its address`);
+    server.on('exit', code => rej(new Error(`chessvar serve exited with status ${code} before printing its address: ${out.trim()}`)));
+  }), STEP, 'chessvar serve to print its address');
 }
 
 function stopServer() {
@@ -488,7 +477,6 @@ test('phone_width_tap_tap', async () => {
 // issue 21: the server stops and starts again on the same --data mid-game;
 // the pages come back by themselves and the game goes on.
 test('server_restart_mid_game', async () => {
-  assert(serverKind === 'real', 'needs chessvar serve (the mock keeps no game across a restart)');
   const g = await api('/api/games', { variant: 'orthodox' });
   const white = await open(seatLink(g, 'white'));
   await waitPly(white, 0);
@@ -639,7 +627,7 @@ async function main() {
   try {
     base = await startServer();
     await startBrowser();
-    console.log(`(server: ${serverKind} at ${base}; chromium: ${CHROMIUM})`);
+    console.log(`(server: ${CHESSVAR} serve at ${base}; chromium: ${CHROMIUM})`);
   } catch (e) {
     setupError = e;
   }
