@@ -620,7 +620,9 @@ function drawSide(f, D) {
   }
   if (f.seat && !st.over && (f.history || []).length)
     meta.push(h('button', { type: 'button', class: 'meta', 'data-meta': 'undo', onclick: () => send('undo') }, 'Undo'));
-  if (f.seat && st.over)
+  // Showing one's pieces (MASQ-16) where some are still masked.
+  const masked = [...view.pieces, ...(view.captured || [])].some(p => (p.flags || []).includes('masked'));
+  if (f.seat && st.over && masked)
     meta.push(h('button', { type: 'button', class: 'meta', 'data-meta': 'show', onclick: () => send('show') }, 'Show my pieces'));
   keep($('#meta'), meta.map(b => b.dataset.meta).join(' '), () => meta);
   $('#typed').hidden = !f.seat;

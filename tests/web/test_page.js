@@ -346,6 +346,18 @@ test('masques_setup_and_no_masked_figure_for_others', async () => {
     }
   }
   await shot(spect, 'masques-spectator');
+  // MASQ-16: black resigns (the page asks first); white shows its pieces:
+  // the spectator then sees white's figures, black's stay hidden.
+  await waitPly(black, 10);
+  black.on('dialog', d => d.accept());
+  await black.click('#meta button[data-meta="resign"]');
+  await white.waitForSelector('#meta button[data-meta="show"]');
+  const r = await white.$eval('#result', e => e.textContent);
+  assert(/1-0/.test(r) && /resign/.test(r), `the result reads '${r}'`);
+  await white.click('#meta button[data-meta="show"]');
+  await spect.waitForFunction(() => [...document.querySelectorAll('#board g.piece[data-side="white"]')].every(e => e.dataset.figure !== 'hidden'));
+  const hiddenBlack = await spect.$$eval('#board g.piece[data-side="black"]', els => els.filter(e => e.dataset.figure === 'hidden').length);
+  assert(hiddenBlack >= 14, `after white shows, the spectator sees black's figures (${hiddenBlack} hidden)`);
   for (const p of [white, black, spect]) await p.ctx.close();
 });
 
