@@ -542,6 +542,50 @@ test('forged_token_and_unknown_game_refused', async () => {
   }
 });
 
+// TILE-1, issue 21: six devices, six colours: the table placed at random,
+// then each seat plays one move by clicking on its own page.
+test('tile_six_sides_a_round_by_clicks', async () => {
+  const g = await api('/api/games', { variant: 'tile', sides: 6 });
+  assert(g.seats.length === 6, `six seats, got ${g.seats.length}`);
+  const pages = {};
+  for (const st of g.seats) pages[st.seat] = await open(st.link, { width: 900, height: 900 });
+  await waitPly(pages.white, 0);
+  await pages.white.type('#typed-text', 'random\n');
+  let st = await stateOf(pages.white, g.game, '');
+  for (let i = 0; i < 50 && st.view.phase !== 'play'; i++) {
+    await pages.white.evaluate(() => new Promise(r => setTimeout(r, 100)));
+    st = await stateOf(pages.white, g.game, '');
+  }
+  assert(st.view.phase === 'play', `the table is still in ${st.view.phase}`);
+  for (let turn = 0; turn < 6; turn++) {
+    st = await stateOf(pages.white, g.game, '');
+    if (st.status.over) break;
+    const seat = st.view.seat_to_act;
+    const p = pages[seat];
+    await waitPly(p, st.ply);
+    const mine = await stateOf(p, g.game, tokenOf(g.seats.find(x => x.seat === seat).link));
+    const on = async q => !!(await p.$(`#board rect.cell[data-x="${q.x}"][data-y="${q.y}"]`));
+    let played = false;
+    for (const d of mine.legal.detail) {
+      if (!d.from || !d.to || !(await on(d.to))) continue;
+      await clickSquare(p, d.from.x, d.from.y);
+      await p.waitForSelector('#board .target');
+      await clickSquare(p, d.to.x, d.to.y);
+      const c = await p.waitForSelector('#chooser:not([hidden]) button.choice', { timeout: 1000 }).catch(() => null);
+      if (c) await c.click();
+      played = true;
+      break;
+    }
+    if (!played) await p.click('#actions button.act');
+    await waitPly(p, st.ply + 1);
+  }
+  const colours = new Set(await pages.white.$$eval('#board g.piece circle.body', els => els.map(e => e.getAttribute('fill'))));
+  assert(colours.size === 6, `the table shows ${colours.size} colours`);
+  const hist = await pages.yellow.$$eval('#history li', ls => ls.map(l => l.textContent));
+  for (const side of ['white', 'black', 'red', 'blue', 'green', 'yellow'])
+    assert(hist.slice(-6).some(t => t.startsWith(`${side}:`)), `${side} has no move in ${JSON.stringify(hist.slice(-6))}`);
+});
+
 // issue 21: each variant's board, drawn from the view: a piece element per
 // piece of the view with its figure; the screenshots are the artefacts.
 const BOARDS = [
