@@ -191,6 +191,24 @@ async function createGame(ev) {
   }
 }
 
+// Load: a record file (docs/RECORDS.md) starts its game on the server.
+async function loadRecord(ev) {
+  ev.preventDefault();
+  $('#load-error').textContent = '';
+  const file = $('#load-file').files[0];
+  if (!file) { $('#load-error').textContent = 'choose a record file first'; return; }
+  try {
+    const text = await file.text();
+    const g = await getJSON('/api/games', {
+      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ record: text }),
+    });
+    showLinks(g);
+    loadGames();
+  } catch (e) {
+    $('#load-error').textContent = e.message;
+  }
+}
+
 function linkRow(label, link, cls) {
   const url = new URL(link, location.href).href;
   const btn = h('button', { type: 'button', class: 'copy' }, 'Copy');
@@ -239,6 +257,7 @@ async function lobby() {
   sel.addEventListener('change', renderVariantForm);
   renderVariantForm();
   $('#create-form').addEventListener('submit', createGame);
+  $('#load-form').addEventListener('submit', loadRecord);
   $('#refresh').addEventListener('click', loadGames);
   loadGames();
   setInterval(loadGames, 5000);
@@ -275,6 +294,8 @@ function connect() {
       G.tries = 0;
       setConn('connected');
       onState(f);
+    } else if (f.type === 'record') {
+      download(`${f.game}.rec`, f.text);
     } else if (f.type === 'error') {
       showError(f.message);
       // Refused before any state (an unknown game, a wrong token): trying
@@ -310,6 +331,22 @@ function send(text) {
   showError('');
   G.ws.send(JSON.stringify({ type: 'act', text, ply: G.state.ply }));
   closeChooser();
+}
+
+// Save: the record the server gives this seat, as a file.
+function download(name, text) {
+  const url = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
+  const a = h('a', { href: url, download: name });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+}
+
+function askRecord() {
+  if (!G.ws || G.ws.readyState !== WebSocket.OPEN) { showError('not connected'); return; }
+  showError('');
+  G.ws.send(JSON.stringify({ type: 'record' }));
 }
 
 function onState(f) {
@@ -792,6 +829,7 @@ function game(route) {
   G.game = route.game; G.token = route.token; G.board = route.board;
   $('#game').hidden = false;
   if (G.board) document.body.classList.add('projector');
+  $('#save').addEventListener('click', askRecord);
   $('#typed').addEventListener('submit', ev => {
     ev.preventDefault();
     const t = $('#typed-text').value.trim();

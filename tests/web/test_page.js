@@ -209,6 +209,36 @@ test('lobby_creates_game_with_links', async () => {
   await page.ctx.close();
 });
 
+// issue 21: a record file loaded in the lobby starts its game; its seats'
+// links open the position it holds.
+test('lobby_loads_a_record', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chessvar-rec-'));
+  try {
+    const made = require('child_process').spawnSync(CHESSVAR, ['run', 'orthodox'],
+      { cwd: dir, input: 'e4\ne5\nNf3\nsave game.rec\n', timeout: STEP });
+    assert(made.status === 0, `chessvar run could not save: ${made.stderr}`);
+    const page = await open('/');
+    await page.waitForSelector('#variant option');
+    const input = await page.$('#load-file');
+    await input.uploadFile(path.join(dir, 'game.rec'));
+    await page.click('#load-btn');
+    await page.waitForSelector('#links .seat-link a');
+    const link = await page.$eval('#links .seat-link a', a => a.getAttribute('href'));
+    const black = await open(new URL(link).pathname + new URL(link).hash);
+    await waitPly(black, 3);
+    const f3 = await black.$eval('#board g.piece[data-square="f3"]', e => `${e.dataset.side} ${e.dataset.figure}`);
+    assert(f3 === 'white knight', `f3 holds ${f3}`);
+    // A file that is no record: the server's message is shown.
+    fs.writeFileSync(path.join(dir, 'bad.rec'), 'not a record\n');
+    await input.uploadFile(path.join(dir, 'bad.rec'));
+    await page.click('#load-btn');
+    await page.waitForFunction(() => document.querySelector('#load-error').textContent !== '');
+    console.log(`(refused: ${await page.$eval('#load-error', e => e.textContent)})`);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 // issue 21: two devices play fool's mate by clicking (and one drag); the
 // spectator follows; the refusal of a move shows the engine's message.
 test('orthodox_fools_mate_two_contexts', async () => {
@@ -244,6 +274,20 @@ test('orthodox_fools_mate_two_contexts', async () => {
   assert(halo, "white's King is not marked in check");
   const hist = await spect.$$eval('#history li', ls => ls.map(l => l.textContent));
   assert(hist.length === 4 && /Qh4#/.test(hist[3]), `the move list reads ${JSON.stringify(hist)}`);
+  // Save: the record comes down as a file (the spectator's holds no secret).
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chessvar-dl-'));
+  try {
+    const cdp = await spect.createCDPSession();
+    await cdp.send('Page.setDownloadBehavior', { behavior: 'allow', downloadPath: dir });
+    await spect.click('#save');
+    const file = path.join(dir, `${g.game}.rec`);
+    for (let i = 0; i < 100 && !fs.existsSync(file); i++) await new Promise(r => setTimeout(r, 100));
+    assert(fs.existsSync(file), `no record was downloaded (${fs.readdirSync(dir)})`);
+    const rec = fs.readFileSync(file, 'utf8');
+    assert(/Qh4/.test(rec) && /0-1/.test(rec), `the record reads: ${rec}`);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
   for (const p of [white, black, spect]) assert(!p.errors.length, `page errors: ${p.errors}`);
   for (const p of [white, black, spect]) await p.ctx.close();
 });
