@@ -784,6 +784,12 @@ int web_host_is_loopback(const char *host)
 
 int web_port(const WebServer *s) { return s->port; }
 
+const char *web_option(const WebServer *s, const char *name)
+{
+    const char *v = s->ctx ? mg_get_option(s->ctx, name) : NULL;
+    return v ? v : "";
+}
+
 int web_game_count(WebServer *s)
 {
     pthread_mutex_lock(&s->mu);

@@ -47,6 +47,9 @@ WebServer *web_start(const WebConfig *c, Error *e);
 int web_port(const WebServer *s);
 /* Games the server holds now. */
 int web_game_count(WebServer *s);
+/* The value of one of the HTTP server's options ("tcp_nodelay" ...), as
+ * it runs: "" for an unknown name. */
+const char *web_option(const WebServer *s, const char *name);
 /* Stop listening, close every connection, stop the bots, write what is
  * left and free the server (NULL: nothing). */
 void web_stop(WebServer *s);
