@@ -413,6 +413,63 @@ static void test_two_tabs_reconnect(void **state)
     json_free(g);
 }
 
+/* issue 21: over the network a player takes back only its own actions
+ * (and a bot's): White may not undo Black's reply, Black may undo its own,
+ * then White its own; against a bot, a move and the bot's answer. */
+static void test_undo_needs_the_other_player(void **state)
+{
+    WebServer *s = *state;
+    int port = web_port(s);
+    Json *g = create(port, "{\"variant\":\"orthodox\"}");
+    const char *id = str_of(g, "game");
+    WcSocket w, b;
+    join(&w, port, id, seat_token(g, 0));
+    json_free(expect(&w, "state", NULL));
+    join(&b, port, id, seat_token(g, 1));
+    json_free(expect(&b, "state", NULL));
+    act(&w, "e2e4", 0);
+    json_free(expect(&w, "state", NULL));
+    json_free(expect(&b, "state", NULL));
+    act(&b, "e7e5", 1);
+    json_free(expect(&b, "state", NULL));
+    json_free(expect(&w, "state", NULL));
+    act(&w, "undo", 2);
+    json_free(expect(&w, "error", "played by black, and taking it back needs their agreement"));
+    act(&w, "undo 2", 2);
+    json_free(expect(&w, "error", "action 1 from the end was played by black"));
+    act(&b, "undo", 2);
+    Json *a = expect(&b, "state", NULL);
+    assert_int_equal(ply_of(a), 1);
+    json_free(a);
+    json_free(expect(&w, "state", NULL));
+    act(&w, "undo", 1);
+    a = expect(&w, "state", NULL);
+    assert_int_equal(ply_of(a), 0);
+    json_free(a);
+    json_free(expect(&b, "state", NULL));
+    wc_ws_close(&w);
+    wc_ws_close(&b);
+    json_free(g);
+
+    /* against a bot: the move and the bot's answer go back together */
+    g = create(port, "{\"variant\":\"orthodox\",\"players\":[{\"seat\":\"black\","
+                     "\"bot\":\"greedy\"}]}");
+    join(&w, port, str_of(g, "game"), seat_token(g, 0));
+    json_free(expect(&w, "state", NULL));
+    act(&w, "e2e4", 0);
+    for (int ply = 0; ply < 2;) { /* White's move, then the bot's */
+        a = expect(&w, "state", NULL);
+        ply = ply_of(a);
+        json_free(a);
+    }
+    act(&w, "undo 2", 2);
+    a = expect(&w, "state", NULL);
+    assert_int_equal(ply_of(a), 0);
+    json_free(a);
+    wc_ws_close(&w);
+    json_free(g);
+}
+
 /* issue 21: the server stopped and started again on the same --data keeps
  * every game, its moves and its tokens. */
 static void test_restart(void **state)
@@ -1077,6 +1134,7 @@ int main(void)
         cmocka_unit_test(test_every_variant),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_two_tabs_reconnect),
+        cmocka_unit_test(test_undo_needs_the_other_player),
         cmocka_unit_test(test_bots),
         cmocka_unit_test(test_garbage),
         cmocka_unit_test(test_slow_reader),

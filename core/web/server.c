@@ -446,6 +446,36 @@ static void on_hello(WebServer *s, WebConn *c, const Json *j)
 static const char *const NOT_ACTIONS[] = {"as", "bot", "legal", "view", "status", "position",
                                           "history", "save", "params", "help", "quit"};
 
+/* Over the network each player has a device, so taking back an action
+ * another person played would need that person's agreement, which the
+ * protocol does not ask for yet: `undo [N]` may take back only the
+ * asker's own actions and those of bots (a move and the bot's answer).
+ * The engine's own limits (hidden information: only one's own latest
+ * actions, not past a barrier) still apply after this.  1 with why when
+ * text is an undo this refuses. */
+static int undo_refusal(const WebGame *g, const Game *gm, int seat, const char *text,
+                        char *why, size_t n)
+{
+    if (strncmp(text, "undo", 4) != 0 || (text[4] && text[4] != ' ' && text[4] != '\t'))
+        return 0;
+    char *end;
+    long k = strtol(text + 4, &end, 10);
+    if (end == text + 4)
+        k = 1; /* a bad count is the engine's to refuse */
+    int len = game_history_len(gm);
+    for (long i = 0; i < k && i < len; i++) {
+        int by = game_history(gm, len - 1 - (int)i)->action.seat;
+        if (by != seat && by < g->nseats && !g->bot[by][0]) {
+            snprintf(why, n, "undo: over the network you may take back only your own "
+                             "actions and a bot's; action %d from the end was played by %s, "
+                             "and taking it back needs their agreement",
+                     (int)i + 1, game_seat_name(gm, by));
+            return 1;
+        }
+    }
+    return 0;
+}
+
 static void on_act(WebServer *s, WebConn *c, const Json *j)
 {
     const char *text = str_member(j, "text");
@@ -486,6 +516,11 @@ static void on_act(WebServer *s, WebConn *c, const Json *j)
                  (long)ply->num);
         pthread_mutex_unlock(&g->mu);
         return conn_error(c, m);
+    }
+    char why[256];
+    if (undo_refusal(g, gm, c->seat, text, why, sizeof why)) {
+        pthread_mutex_unlock(&g->mu);
+        return conn_error(c, why);
     }
     StrBuf line = STRBUF_INIT, ans = STRBUF_INIT;
     sb_printf(&line, "as %s %s", game_seat_name(gm, c->seat), text);
