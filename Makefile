@@ -2,6 +2,8 @@
 #
 #   make              build ./chessvar
 #   make play         install what is missing, build, start the variant menu
+#   make serve        install what is missing, build, start the browser
+#                     server (SERVE_ARGS='--host 0.0.0.0' for other devices)
 #   make check        install what is missing, run every test, normal and
 #                     under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make test         build and run the tests (SANITIZE=address,undefined
@@ -70,7 +72,7 @@ ifeq ($(filter -j%,$(MAKEFLAGS)),)
   MAKEFLAGS += -j$(NPROC)
 endif
 
-.PHONY: all play check test test-web bench deps deps-bench deps-web clean tests-build FORCE
+.PHONY: all play serve check test test-web bench deps deps-bench deps-web clean tests-build FORCE
 # Objects made through pattern chains (test and support objects) are kept,
 # so a second `make test` with nothing changed rebuilds nothing.
 .SECONDARY:
@@ -128,6 +130,10 @@ check: deps
 play: deps
 	$(MAKE) all
 	./chessvar
+
+serve: deps
+	$(MAKE) all
+	./chessvar serve $(SERVE_ARGS)
 
 bench: deps-bench $(PROGRAM) $(BENCH_BIN)
 	@for b in $(BENCH_BIN); do ./$$b || exit 1; done
