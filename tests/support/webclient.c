@@ -60,14 +60,12 @@ static int send_all(int fd, const void *data, size_t n)
     return 0;
 }
 
-/* More bytes into w->buf within the time left: 1 read, 0 timeout, -1 EOF. */
-static int fill(WcSocket *w, long long deadline)
+/* More bytes into w->buf within wait ms (0: only what is there now): 1
+ * read, 0 timeout, -1 EOF. */
+static int fill_within(WcSocket *w, int wait)
 {
-    long long left = deadline - now_ms();
-    if (left <= 0)
-        return 0;
     struct pollfd p = {.fd = w->fd, .events = POLLIN};
-    int r = poll(&p, 1, (int)left);
+    int r = poll(&p, 1, wait);
     if (r <= 0)
         return r < 0 && errno != EINTR ? -1 : 0;
     if (w->len + 65536 > w->cap) {
@@ -85,6 +83,13 @@ static int fill(WcSocket *w, long long deadline)
         return -1;
     w->len += (size_t)n;
     return 1;
+}
+
+/* More bytes into w->buf within the time left: 1 read, 0 timeout, -1 EOF. */
+static int fill(WcSocket *w, long long deadline)
+{
+    long long left = deadline - now_ms();
+    return left <= 0 ? 0 : fill_within(w, (int)left);
 }
 
 static void take(WcSocket *w, size_t n)
@@ -241,6 +246,11 @@ char *wc_ws_recv(WcSocket *w, int timeout_ms, int *op)
         if (fill(w, deadline) <= 0)
             return NULL;
     }
+}
+
+int wc_ws_read_ready(WcSocket *w)
+{
+    return fill_within(w, 0);
 }
 
 int wc_ws_closed(WcSocket *w, int timeout_ms)

@@ -40,8 +40,13 @@ int wc_ws_send_op(WcSocket *w, int opcode, int fin, const void *data, size_t n);
 int wc_ws_send_raw(WcSocket *w, const void *data, size_t n);
 /* The next frame's payload (text or close), NUL-terminated, within
  * timeout_ms: malloc'd (the caller frees), its opcode in *op; NULL on a
- * timeout, an error or the end of the connection. */
+ * timeout, an error or the end of the connection.  With timeout_ms 0 it
+ * only takes a frame already read whole (after wc_ws_read_ready). */
 char *wc_ws_recv(WcSocket *w, int timeout_ms, int *op);
+/* The bytes the socket holds now, read without waiting (for a client
+ * that polls many sockets, tests/bench_web.c): 1 some were read, 0 none,
+ * -1 the end of the connection or an error. */
+int wc_ws_read_ready(WcSocket *w);
 /* 1 when the server ends the connection within timeout_ms (a close frame
  * or EOF), reading over any frames before it. */
 int wc_ws_closed(WcSocket *w, int timeout_ms);
