@@ -135,7 +135,7 @@ serve: deps
 	$(MAKE) all
 	./chessvar serve $(SERVE_ARGS)
 
-bench: deps-bench $(PROGRAM) $(BENCH_BIN)
+bench: deps-bench deps-web $(PROGRAM) $(BENCH_BIN)
 	@for b in $(BENCH_BIN); do ./$$b || exit 1; done
 
 deps:

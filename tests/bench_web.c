@@ -8,7 +8,8 @@
  *   every local file index.html names), and the time to the first board's
  *   data: those fetches plus a WebSocket's hello -> state, against the
  *   round trip of a tiny request (GET /api/games) and of a WebSocket ping
- *   measured in the same run.
+ *   measured in the same run; and in chromium (tests/bench_web_page.cjs)
+ *   until the page has drawn the board, against loading /api/games there.
  * - A load run: GAMES games at once (orthodox, L'Échiqueté, Tile, Les
  *   Échecs Masqués in turn), two seat sockets each and a spectator every
  *   SPECT_EVERY games, all driven by one poll() loop; each seat plays a
@@ -49,6 +50,7 @@ enum {
     PLIES = 40,         /* plies a game plays at most */
     SPECT_EVERY = 4,    /* a spectator on every 4th game */
     LOADS = 30,         /* first loads timed */
+    BROWSER_LOADS = 10, /* the same in chromium */
     PINGS = 200,        /* round trips of the references */
     LOAD_LIMIT_S = 45,  /* the load run stalls beyond this */
     WAIT_MS = 20000,
@@ -66,6 +68,7 @@ typedef struct Server {
     char dir[64];       /* --data */
     char err[64];       /* its standard error */
     int out;            /* its standard output */
+    int ended, status;  /* reaped, and its wait status */
 } Server;
 
 static int server_start(Server *s)
@@ -124,10 +127,11 @@ static int server_start(Server *s)
     return 0;
 }
 
-static int server_alive(const Server *s)
+static int server_alive(Server *s)
 {
-    int st;
-    return waitpid(s->pid, &st, WNOHANG) == 0;
+    if (!s->ended && waitpid(s->pid, &s->status, WNOHANG) == s->pid)
+        s->ended = 1;
+    return !s->ended;
 }
 
 /* The server's VmRSS in KiB (-1: unreadable). */
@@ -163,22 +167,20 @@ static void remove_dir(const char *dir)
 /* SIGTERM, as Ctrl-C would: 0 when it stops cleanly within WAIT_MS. */
 static int server_stop(Server *s)
 {
-    int st = 0, rc = -1;
-    kill(s->pid, SIGTERM);
+    int rc = -1;
+    if (server_alive(s))
+        kill(s->pid, SIGTERM);
     double end = tu_seconds() + WAIT_MS / 1000.0;
-    for (;;) {
-        pid_t r = waitpid(s->pid, &st, WNOHANG);
-        if (r == s->pid) {
-            rc = WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
-            break;
-        }
-        if (r < 0 || tu_seconds() > end) {
-            kill(s->pid, SIGKILL);
-            waitpid(s->pid, &st, 0);
-            break;
-        }
+    while (server_alive(s) && tu_seconds() < end)
         nanosleep(&(struct timespec){0, 10000000}, NULL);
+    if (!s->ended) {
+        printf("bench_web: the server did not stop within %d s of SIGTERM\n", WAIT_MS / 1000);
+        kill(s->pid, SIGKILL);
+        waitpid(s->pid, &s->status, 0);
+    } else {
+        rc = WIFEXITED(s->status) && WEXITSTATUS(s->status) == 0 ? 0 : -1;
     }
+    int st = s->status;
     char tail[4096];
     ssize_t n = read(s->out, tail, sizeof tail - 1); /* the pipe holds it all */
     tail[n > 0 ? n : 0] = '\0';
@@ -188,6 +190,10 @@ static int server_stop(Server *s)
         rc = -1;
     }
     if (rc) {
+        if (WIFSIGNALED(st))
+            printf("bench_web: the server DIED (signal %d)\n", WTERMSIG(st));
+        else if (WIFEXITED(st))
+            printf("bench_web: the server ended with exit status %d\n", WEXITSTATUS(st));
         printf("bench_web: the server did not stop cleanly; its standard error:\n");
         char *err = tu_read_file(s->err);
         printf("%s\n", err ? err : "(none)");
@@ -352,6 +358,37 @@ static int fetch_page(int port, Page *p)
     return 0;
 }
 
+/* The page in a real browser: tests/bench_web_page.cjs (chromium driven
+ * by puppeteer-core, `make deps-web`), when both are there; said so when
+ * not.  0, or 1 when it ran and failed. */
+static int bench_browser(int port, const char *link)
+{
+    const char *chromium = getenv("CHROMIUM");
+    chromium = chromium && chromium[0] ? chromium : "/usr/bin/chromium";
+    if (access("build/web-test/node_modules/puppeteer-core/package.json", R_OK) ||
+        access(chromium, X_OK) || !link || strchr(link, '\'')) {
+        printf("web first board in chromium: not measured (puppeteer-core in build/web-test, "
+               "make deps-web, and %s are needed)\n", chromium);
+        return 0;
+    }
+    char cmd[512], line[256] = "";
+    snprintf(cmd, sizeof cmd, "node tests/bench_web_page.cjs http://127.0.0.1:%d '%s' %d 2>&1",
+             port, link, BROWSER_LOADS);
+    FILE *p = popen(cmd, "r");
+    double board = 0, ref = 0;
+    int got = p && fgets(line, sizeof line, p) && sscanf(line, "browser %lf %lf", &board, &ref) == 2;
+    if (p)
+        pclose(p);
+    if (!got || ref <= 0) {
+        printf("bench_web: the browser's first board FAILED: %s\n", line);
+        return 1;
+    }
+    printf("web first board in chromium (a seat's link, a fresh context each time, until the "
+           "board is drawn): median %.1f ms = x%.1f of loading /api/games there (%.1f ms) "
+           "(%d loads)\n", board, board / ref, ref, BROWSER_LOADS);
+    return 0;
+}
+
 static int bench_page(int port, double *ping_median)
 {
     Json *g = create_game(port, 0);
@@ -436,9 +473,10 @@ static int bench_page(int port, double *ping_median)
            "%.2f ms = x%.1f of a GET /api/games (%.3f ms), x%.1f of a WebSocket ping (%.3f ms)"
            " (%d loads, %d round trips)\n",
            page.n, ml * 1e3, ml / mg, mg * 1e3, ml / mp, mp * 1e3, LOADS, PINGS);
-    json_free(g);
     *ping_median = mp;
-    return 0;
+    int rc = bench_browser(port, str_of(json_at(json_get(g, "seats"), 0), "link"));
+    json_free(g);
+    return rc;
 }
 
 /* ---- The load run ---------------------------------------------------------- */
@@ -580,7 +618,7 @@ static int on_frame(Load *L, Viewer *v, char *t, int op)
 }
 
 /* Drive every socket until every game has played its plies. */
-static int load_loop(Load *L, const Server *s)
+static int load_loop(Load *L, Server *s)
 {
     struct pollfd *pf = calloc((size_t)L->nv, sizeof *pf);
     double limit = tu_seconds() + LOAD_LIMIT_S;
