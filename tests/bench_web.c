@@ -13,12 +13,16 @@
  * - A load run: GAMES games at once (orthodox, L'Échiqueté, Tile, Les
  *   Échecs Masqués in turn), two seat sockets each and a spectator every
  *   SPECT_EVERY games, all driven by one poll() loop; each seat plays a
- *   random action of its state frame's legal.detail when it has one, up
- *   to PLIES plies a game.  Actions a second against the same games played
- *   through `chessvar run VARIANT --json` (the engine's batch protocol, no
- *   network, one process per game, as many at once as the machine has
- *   cores); the time from an action sent to the last of its game's viewers
- *   having the state with the new ply; the server's VmRSS per game.
+ *   random action of its state frame's legal.detail when it is to act,
+ *   as soon as its state comes, up to PLIES plies a game.  Actions a
+ *   second against the same games played through `chessvar run VARIANT
+ *   --json` (the engine's batch protocol, no network, one process per
+ *   game, as many at once as the machine has cores); the time from an
+ *   action sent to the last of its game's viewers having the state with
+ *   the new ply, against the idle server's ping; the server's VmRSS per
+ *   game.  Then GAMES more games paced as people play (each seat thinks
+ *   about THINK_MS before it acts, PACED_PLIES plies a game): the same
+ *   time, when the server is not saturated.
  *
  * Invariant: the load run checks every game afterwards through a fresh
  * spectator: its ply equals the actions its seats had accepted and its
@@ -48,10 +52,12 @@
 enum {
     GAMES = 200,        /* games at once in the load run */
     PLIES = 40,         /* plies a game plays at most */
+    PACED_PLIES = 8,    /* the same in the paced run */
+    THINK_MS = 500,     /* a seat's mean thought there */
     SPECT_EVERY = 4,    /* a spectator on every 4th game */
     LOADS = 30,         /* first loads timed */
-    BROWSER_LOADS = 10, /* the same in chromium */
-    PINGS = 200,        /* round trips of the references */
+    BROWSER_LOADS = 8,  /* the same in chromium */
+    PINGS = 100,        /* round trips of the references */
     LOAD_LIMIT_S = 45,  /* the load run stalls beyond this */
     WAIT_MS = 20000,
 };
@@ -444,8 +450,8 @@ static int bench_page(int port, double *ping_median)
     json_free(state);
     free(text);
     for (int i = 0; i < PINGS && state; i++) {
-        /* at most 50 frames a second a connection: a ping every 25 ms */
-        nanosleep(&(struct timespec){0, 25000000}, NULL);
+        /* at most 50 frames a second a connection: a ping every 21 ms */
+        nanosleep(&(struct timespec){0, 21000000}, NULL);
         double t0 = tu_seconds();
         Json *pong = NULL;
         if (wc_ws_send(&w, "{\"type\":\"ping\"}", 15) == 0)
@@ -490,6 +496,8 @@ typedef struct Viewer {
     int sent, refused;
     char *last;         /* its latest state frame (a seat's), to act again */
     Json *lastj;
+    int pending;        /* the ply of an action it thinks over, -1 none */
+    double due;         /* when it sends it */
 } Viewer;
 
 typedef struct LoadGame {
@@ -514,6 +522,10 @@ typedef struct Load {
     int nlat;
     int actions, refused, finished;
     double last;        /* when the last action reached its viewers */
+    int base;           /* game i is the i-th of create_game(base + i) */
+    int plies;          /* plies a game plays at most (<= PLIES) */
+    int think_ms;       /* a seat thinks think_ms/2 .. 3*think_ms/2 (0: acts at once) */
+    uint64_t think_rng;
 } Load;
 
 /* v's game after v received a state of ply: the times of the actions
@@ -538,7 +550,23 @@ static void game_progress(Load *L, LoadGame *g, double now)
     }
 }
 
-/* A seat's turn from its state frame: send one random action. */
+/* v sends the action its game drew at ply. */
+static int send_act(Load *L, Viewer *v, int ply)
+{
+    LoadGame *g = &L->g[v->game];
+    char frame[160];
+    snprintf(frame, sizeof frame, "{\"type\":\"act\",\"text\":\"%s\",\"ply\":%d}",
+             g->text[ply], ply);
+    v->pending = -1;
+    if (wc_ws_send(&v->w, frame, strlen(frame)))
+        return -1;
+    v->sent++;
+    g->sent_at[ply] = tu_seconds();
+    return 0;
+}
+
+/* A seat's turn from its state frame: one random action, sent at once or
+ * after its thought. */
 static int seat_act(Load *L, Viewer *v, const Json *state, int ply)
 {
     LoadGame *g = &L->g[v->game];
@@ -546,7 +574,7 @@ static int seat_act(Load *L, Viewer *v, const Json *state, int ply)
     const Json *over = status ? json_get(status, "over") : NULL;
     if (over && over->type == JSON_TRUE)
         g->over = 1;
-    if (v->seat < 0 || g->over || ply >= PLIES || v->acted >= ply || g->next > ply)
+    if (v->seat < 0 || g->over || ply >= L->plies || v->acted >= ply || g->next > ply)
         return 0;
     /* only the seat to act, as `legal` in the reference: in L'Échiqueté
      * the other may take a merged piece over out of turn */
@@ -556,16 +584,16 @@ static int seat_act(Load *L, Viewer *v, const Json *state, int ply)
     if (!me || !to_act || strcmp(me, to_act) != 0 ||
         pick_action(json_get(state, "legal"), &g->rng, text, sizeof text))
         return 0;
-    char frame[160];
-    snprintf(frame, sizeof frame, "{\"type\":\"act\",\"text\":\"%s\",\"ply\":%d}", text, ply);
-    if (wc_ws_send(&v->w, frame, strlen(frame)))
-        return -1;
     v->acted = ply;
-    v->sent++;
     g->next = ply + 1;
-    g->sent_at[ply] = tu_seconds();
     snprintf(g->text[ply], sizeof g->text[ply], "%s", text);
-    return 0;
+    if (L->think_ms) {
+        int ms = L->think_ms / 2 + (int)(draw_next(&L->think_rng) % (uint64_t)L->think_ms);
+        v->pending = ply;
+        v->due = tu_seconds() + ms / 1000.0;
+        return 0;
+    }
+    return send_act(L, v, ply);
 }
 
 /* One frame for v: 0, or -1 when the run must stop. */
@@ -580,8 +608,9 @@ static int on_frame(Load *L, Viewer *v, char *t, int op)
     Json *j = parse(t, strlen(t));
     const char *type = str_of(j, "type");
     int rc = 0;
-    if (type && strcmp(type, "state") == 0) {
-        int ply = (int)json_get(j, "ply")->num;
+    const Json *plyj = j ? json_get(j, "ply") : NULL;
+    if (type && strcmp(type, "state") == 0 && plyj && plyj->type == JSON_NUMBER) {
+        int ply = (int)plyj->num;
         v->seen = ply > v->seen ? ply : v->seen;
         rc = seat_act(L, v, j, ply);
         game_progress(L, &L->g[v->game], tu_seconds());
@@ -624,9 +653,16 @@ static int load_loop(Load *L, Server *s)
     double limit = tu_seconds() + LOAD_LIMIT_S;
     int rc = 0;
     while (!rc && L->finished < GAMES) {
-        for (int i = 0; i < L->nv; i++)
-            pf[i] = (struct pollfd){.fd = L->v[i].w.fd, .events = POLLIN};
-        int n = poll(pf, (nfds_t)L->nv, 1000);
+        double now = tu_seconds(), next = now + 1;
+        for (int i = 0; i < L->nv && !rc; i++) {
+            Viewer *v = &L->v[i];
+            pf[i] = (struct pollfd){.fd = v->w.fd, .events = POLLIN};
+            if (v->pending >= 0 && v->due <= now)
+                rc = send_act(L, v, v->pending);
+            else if (v->pending >= 0 && v->due < next)
+                next = v->due;
+        }
+        int n = rc ? 0 : poll(pf, (nfds_t)L->nv, (int)((next - now) * 1000) + 1);
         if (tu_seconds() > limit || !server_alive(s)) {
             printf("bench_web: %s: %d of %d games done after %d s\n",
                    server_alive(s) ? "the load run STALLED" : "the server DIED", L->finished,
@@ -685,7 +721,8 @@ static int load_check(Load *L, int port)
         char *text = NULL;
         Json *st = fresh_state(port, g, NULL, &text);
         const Json *hist = st ? json_get(st, "history") : NULL;
-        int ply = st ? (int)json_get(st, "ply")->num : -1;
+        const Json *pj = st ? json_get(st, "ply") : NULL;
+        int ply = pj && pj->type == JSON_NUMBER ? (int)pj->num : -1;
         int same = hist && hist->count == ply && ply == accepted, checked = 0;
         json_free(st);
         free(text);
@@ -710,7 +747,7 @@ static int load_check(Load *L, int port)
         if (!same && bad++ < 5)
             printf("bench_web: game %s (%s) has ply %d after %d accepted actions, or its "
                    "history is not the actions sent: an action was LOST or APPLIED TWICE\n",
-                   g->id, VARIANTS[i % NVARIANTS], ply, accepted);
+                   g->id, VARIANTS[(L->base + i) % NVARIANTS], ply, accepted);
     }
     return bad;
 }
@@ -839,64 +876,95 @@ static double bench_reference(int *actions)
     return failed ? -1 : tu_seconds() - t0;
 }
 
-static int bench_load(Server *s, double ping)
+/* Make L's games, connect their viewers, play them, close and check
+ * them: 0, or 1 with a line saying why.  rss: the server's VmRSS (KiB)
+ * before the games were made, after, and while they were played. */
+static int load_run(Server *s, Load *L, long rss[3], int *nspect)
 {
     int port = s->port;
-    Load L;
-    memset(&L, 0, sizeof L);
-    L.g = calloc(GAMES, sizeof *L.g);
-    L.v = calloc(GAMES * 3, sizeof *L.v);
-    L.lat = calloc(GAMES * PLIES, sizeof *L.lat);
-    long rss0 = server_rss_kib(s);
+    L->g = calloc(GAMES, sizeof *L->g);
+    L->v = calloc(GAMES * 3, sizeof *L->v);
+    L->lat = calloc(GAMES * PLIES, sizeof *L->lat);
+    rss[0] = server_rss_kib(s);
     for (int i = 0; i < GAMES; i++) {
-        Json *j = create_game(port, i);
+        Json *j = create_game(port, L->base + i);
         if (!j)
             return 1;
-        LoadGame *g = &L.g[i];
+        LoadGame *g = &L->g[i];
         snprintf(g->id, sizeof g->id, "%s", str_of(j, "game"));
         for (int k = 0; k < 2; k++)
             snprintf(g->token[k], sizeof g->token[k], "%s",
                      str_of(json_at(json_get(j, "seats"), k), "token"));
-        g->rng = game_seed(i);
+        g->rng = game_seed(L->base + i);
         json_free(j);
     }
-    long rss1 = server_rss_kib(s);
-    int nspect = 0;
+    rss[1] = server_rss_kib(s);
+    *nspect = 0;
     for (int i = 0; i < GAMES; i++) {
-        LoadGame *g = &L.g[i];
+        LoadGame *g = &L->g[i];
         int seats = i % SPECT_EVERY == 0 ? 3 : 2;
         for (int k = 0; k < seats; k++) {
-            Viewer *v = &L.v[L.nv];
+            Viewer *v = &L->v[L->nv];
             v->game = i;
             v->seat = k < 2 ? k : -1;
-            v->seen = v->acted = -1;
+            v->seen = v->acted = v->pending = -1;
             if (wc_ws_open(&v->w, port, "/ws") ||
                 send_hello(&v->w, g->id, k < 2 ? g->token[k] : NULL)) {
-                printf("bench_web: connection %d could not open\n", L.nv);
+                printf("bench_web: connection %d could not open\n", L->nv);
                 return 1;
             }
-            g->viewer[g->nviewers++] = L.nv++;
-            nspect += k == 2;
+            g->viewer[g->nviewers++] = L->nv++;
+            *nspect += k == 2;
         }
     }
     double t0 = tu_seconds();
-    int rc = load_loop(&L, s);
-    double secs = L.last - t0;
-    long rss2 = server_rss_kib(s);
-    for (int i = 0; i < L.nv; i++) {
-        wc_ws_close(&L.v[i].w);
-        json_free(L.v[i].lastj);
-        free(L.v[i].last);
+    int rc = load_loop(L, s);
+    L->last -= t0;
+    rss[2] = server_rss_kib(s);
+    for (int i = 0; i < L->nv; i++) {
+        wc_ws_close(&L->v[i].w);
+        json_free(L->v[i].lastj);
+        free(L->v[i].last);
     }
     if (rc)
         return 1;
-    int bad = load_check(&L, port);
+    int bad = load_check(L, port);
     if (!server_alive(s))
         return printf("bench_web: the server DIED\n"), 1;
+    if (bad)
+        printf("web load: %d games LOST, DOUBLED or CHANGED an action\n", bad);
+    qsort(L->lat, (size_t)L->nlat, sizeof L->lat[0], cmp_double);
+    return bad ? 1 : 0;
+}
+
+static void load_free(Load *L)
+{
+    free(L->g);
+    free(L->v);
+    free(L->lat);
+}
+
+static void print_latency(const Load *L, double ping)
+{
+    double med = quantile(L->lat, L->nlat, 0.5), p99 = quantile(L->lat, L->nlat, 0.99);
+    printf("web load: action sent -> the last of its game's viewers has it: median %.2f ms = "
+           "x%.0f, 99th percentile %.2f ms = x%.0f of the idle server's WebSocket ping "
+           "(%.3f ms); worst %.2f ms (%d actions)\n", med * 1e3, med / ping, p99 * 1e3,
+           p99 / ping, ping * 1e3, L->nlat ? L->lat[L->nlat - 1] * 1e3 : 0, L->nlat);
+}
+
+static int bench_load(Server *s, double ping)
+{
+    /* flat out: every seat acts as soon as its state comes */
+    Load L = {.base = 0, .plies = PLIES};
+    long rss[3];
+    int nspect = 0;
+    if (load_run(s, &L, rss, &nspect))
+        return load_free(&L), 1;
     int ref_actions = 0;
     double ref = bench_reference(&ref_actions);
     if (ref < 0)
-        return printf("bench_web: the reference run failed\n"), 1;
+        return load_free(&L), printf("bench_web: the reference run failed\n"), 1;
     /* the server and the engine drew the same actions from the same
      * lists: the same games, action for action */
     int differ = 0;
@@ -909,41 +977,45 @@ static int bench_load(Server *s, double ping)
                            VARIANTS[i % NVARIANTS], k, L.g[i].text[k], ref_text[i][k]);
                 break;
             }
-    bad += differ;
-    qsort(L.lat, (size_t)L.nlat, sizeof L.lat[0], cmp_double);
-    double rate = L.actions / secs, ref_rate = ref_actions / ref;
+    double rate = L.actions / L.last, ref_rate = ref_actions / ref;
     long ncores = sysconf(_SC_NPROCESSORS_ONLN);
     printf("web load: %d games at once (%s in turn), %d WebSockets (2 seats a game, %d "
-           "spectators), %d plies a game at most\n", GAMES, "orthodox, echiquete, tile, masques",
-           L.nv, nspect, PLIES);
+           "spectators), %d plies a game at most, every seat acting at once\n", GAMES,
+           "orthodox, echiquete, tile, masques", L.nv, nspect, PLIES);
     printf("web load: %d actions in %.2f s = %.0f actions/s = x%.2f of the engine's batch rate "
            "(the same games through `chessvar run --json`, %ld at once: %d actions in %.2f s = "
-           "%.0f actions/s)\n", L.actions, secs, rate, rate / ref_rate, ncores, ref_actions, ref,
-           ref_rate);
-    double med = quantile(L.lat, L.nlat, 0.5), p99 = quantile(L.lat, L.nlat, 0.99);
-    printf("web load: action sent -> the last of its game's viewers has it: median %.2f ms = "
-           "x%.0f, 99th percentile %.2f ms = x%.0f of the idle server's WebSocket ping "
-           "(%.3f ms); worst %.2f ms (%d actions)\n", med * 1e3, med / ping, p99 * 1e3,
-           p99 / ping, ping * 1e3, L.nlat ? L.lat[L.nlat - 1] * 1e3 : 0, L.nlat);
+           "%.0f actions/s)\n", L.actions, L.last, rate, rate / ref_rate, ncores, ref_actions,
+           ref, ref_rate);
+    print_latency(&L, ping);
     printf("web load: memory %.0f KiB a game made, %.0f KiB a game in play (with its "
            "connections) = x%.3f of the idle server's %ld KiB (VmRSS %ld -> %ld -> %ld KiB)\n",
-           (double)(rss1 - rss0) / GAMES, (double)(rss2 - rss0) / GAMES,
-           (double)(rss2 - rss0) / GAMES / (double)rss0, rss0, rss0, rss1, rss2);
-    if (bad)
-        printf("web load: %d games LOST, DOUBLED or CHANGED an action\n", bad);
-    else
+           (double)(rss[1] - rss[0]) / GAMES, (double)(rss[2] - rss[0]) / GAMES,
+           (double)(rss[2] - rss[0]) / GAMES / (double)rss[0], rss[0], rss[0], rss[1], rss[2]);
+    if (!differ)
         printf("web load: every game's ply and history are the %d actions its seats had "
                "accepted, the same as the engine's games: none lost, none applied twice (%d "
                "refused and not played)\n", L.actions, L.refused);
-    free(L.g);
-    free(L.v);
-    free(L.lat);
-    return bad ? 1 : 0;
+    load_free(&L);
+    if (differ)
+        return 1;
+
+    /* paced as people play: each seat thinks a while before it acts */
+    Load P = {.base = GAMES, .plies = PACED_PLIES, .think_ms = THINK_MS, .think_rng = 7};
+    if (load_run(s, &P, rss, &nspect))
+        return load_free(&P), 1;
+    printf("web load, paced: %d more games, each seat thinking %d to %d ms before it acts, "
+           "%d plies a game: %d actions in %.2f s = %.0f actions/s, none lost or doubled\n",
+           GAMES, THINK_MS / 2, THINK_MS * 3 / 2, PACED_PLIES, P.actions, P.last,
+           P.actions / P.last);
+    print_latency(&P, ping);
+    load_free(&P);
+    return 0;
 }
 
 int main(void)
 {
     signal(SIGPIPE, SIG_IGN);
+    setvbuf(stdout, NULL, _IOLBF, 0); /* each line as it comes, under make */
     Server s;
     if (server_start(&s))
         return 1;
