@@ -210,6 +210,60 @@ static void test_http_api(void **state)
     sb_free(&out);
 }
 
+/* issue 21: /api/variants names the seats of every number of sides and
+ * seats a variant allows, as the engine names them (Échiqueté's third seat
+ * is "merged", Tile's colours), and every name it lists is one POST
+ * /api/games takes, in the order the game gives its seats. */
+static void test_seat_names(void **state)
+{
+    WebServer *s = *state;
+    int port = web_port(s);
+    StrBuf out = STRBUF_INIT, body = STRBUF_INIT;
+    assert_int_equal(wc_http(port, "GET", "/api/variants", NULL, 0, &out), 200);
+    Json *v = parse(sb_str(&out));
+    int combos = 0;
+    for (const Json *var = json_get(v, "variants")->child; var; var = var->next) {
+        const Json *list = json_get(var, "seat_names");
+        assert_non_null(list);
+        assert_true(list->count >= 1);
+        for (const Json *c = list->child; c; c = c->next, combos++) {
+            const Json *names = json_get(c, "names");
+            int sides = (int)json_get(c, "sides")->num, seats = (int)json_get(c, "seats")->num;
+            assert_int_equal(names->count, seats);
+            sb_reset(&body);
+            /* as the lobby sends them: a count only where there is a choice */
+            const Json *sd = json_get(var, "sides");
+            sb_printf(&body, "{\"variant\":\"%s\",", str_of(var, "name"));
+            if (json_get(sd, "max")->num > json_get(sd, "min")->num)
+                sb_printf(&body, "\"sides\":%d,", sides);
+            if (json_get(var, "seats")->count > 1)
+                sb_printf(&body, "\"seats\":%d,", seats);
+            sb_puts(&body, "\"players\":[");
+            for (const Json *n = names->child; n; n = n->next)
+                sb_printf(&body, "%s{\"seat\":\"%s\",\"bot\":null}", n == names->child ? "" : ",",
+                          n->str);
+            sb_puts(&body, "]}");
+            Json *g = create(port, sb_str(&body));
+            const Json *got = json_get(g, "seats");
+            assert_int_equal(got->count, seats);
+            for (int k = 0; k < seats; k++)
+                assert_string_equal(str_of(json_at(got, k), "seat"), json_at(names, k)->str);
+            json_free(g);
+        }
+        if (strcmp(str_of(var, "name"), "echiquete") == 0) {
+            const Json *three = json_get(json_at(list, list->count - 1), "names");
+            assert_int_equal(three->count, 3);
+            assert_string_equal(json_at(three, 2)->str, "merged");
+        }
+        if (strcmp(str_of(var, "name"), "tile") == 0)
+            assert_int_equal(list->count, 5); /* 2 to 6 sides */
+    }
+    assert_true(combos >= 10);
+    json_free(v);
+    sb_free(&out);
+    sb_free(&body);
+}
+
 /* ---- Playing ------------------------------------------------------------ */
 
 /* The first play action of the seat's legal list in a state frame. */
@@ -1131,6 +1185,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_http_api),
+        cmocka_unit_test(test_seat_names),
         cmocka_unit_test(test_every_variant),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_two_tabs_reconnect),

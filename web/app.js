@@ -16,10 +16,6 @@ const COLOURS = {
 };
 const SPARE = [['#7a4fa0', '#fff'], ['#2b8c8c', '#fff'], ['#c06a20', '#fff']];
 
-// Seat names when /api/variants does not list them (an assumption of the
-// page, see docs/WEB-PAGE.md): the sides in the engine's order.
-const SIDE_NAMES = ['white', 'black', 'red', 'blue', 'green', 'yellow'];
-
 const $ = (sel, root = document) => root.querySelector(sel);
 
 function h(tag, attrs = {}, ...kids) {
@@ -80,10 +76,11 @@ async function copy(text, btn) {
 
 let catalogue = null;
 
+// The seats' names of this number of sides (and seats), as the engine names
+// them: /api/variants lists them for every count the variant allows.
 function seatNames(v, sides, seats) {
-  if (Array.isArray(v.seat_names)) return v.seat_names.slice(0, seats || sides);
-  if (v.name === 'echiquete') return seats === 3 ? ['white', 'black', 'merged'] : ['white', 'black'];
-  return SIDE_NAMES.slice(0, sides);
+  const e = (v.seat_names || []).find(x => x.sides === sides && (!seats || x.seats === seats));
+  return e ? e.names : [];
 }
 
 function paramField(p) {

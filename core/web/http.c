@@ -101,6 +101,41 @@ static int send_file(struct mg_connection *conn, const char *path)
 
 static const char *const PARAM_TYPES[] = {"bool", "int", "choice"};
 
+/* The seats' names for every number of sides and seats the variant allows,
+ * from a game made with them (game_seat_name, as `chessvar play` names
+ * them): {"sides":S,"seats":N,"names":[...]}, so the lobby offers exactly
+ * the names POST /api/games takes (issue 21).  A count whose game cannot
+ * be made is left out. */
+static void seat_names_json(const VariantOps *v, StrBuf *b)
+{
+    int lo = 0, hi = 0, k = 0;
+    if (v->version >= 2 && v->max_seats) {
+        lo = v->min_seats;
+        hi = v->max_seats;
+    }
+    for (int sides = v->min_sides; sides <= v->max_sides; sides++)
+        for (int seats = lo; seats <= hi; seats++) {
+            GameConfig cfg;
+            Error e;
+            memset(&cfg, 0, sizeof cfg);
+            cfg.variant = v;
+            cfg.nsides = sides;
+            cfg.nseats = seats;
+            Game *g = game_new(&cfg, &e);
+            if (!g)
+                continue;
+            sb_printf(b, "%s{\"sides\":%d,\"seats\":%d,\"names\":[", k++ ? "," : "", sides,
+                      game_nseats(g));
+            for (int i = 0; i < game_nseats(g); i++) {
+                if (i)
+                    sb_putc(b, ',');
+                sb_json_str(b, game_seat_name(g, i));
+            }
+            sb_puts(b, "]}");
+            game_free(g);
+        }
+}
+
 static void variant_json(const VariantOps *v, StrBuf *b)
 {
     Params def;
@@ -119,6 +154,8 @@ static void variant_json(const VariantOps *v, StrBuf *b)
             sb_printf(b, "%s%d", n > v->min_seats ? "," : "", n);
     else
         sb_printf(b, "%d", v->default_sides);
+    sb_puts(b, "],\"seat_names\":[");
+    seat_names_json(v, b);
     sb_puts(b, "],\"params\":[");
     for (int i = 0; i < v->nparams; i++) {
         const ParamDef *d = &v->params[i];

@@ -198,10 +198,26 @@ test('lobby_creates_game_with_links', async () => {
   await page.select('#sides', '4');
   const seats = await page.$$eval('[data-seat]', els => els.map(e => e.dataset.seat));
   assert(seats.length === 4, `4 sides give ${seats.length} seat fields`);
+  // The seats' names are the engine's (/api/variants), and each is one the
+  // server takes: L'Échiqueté's third seat, a six-colour table.
+  const catalogue = await api('/api/variants');
+  for (const [variant, count, sel] of [['echiquete', '3', '#seats'], ['tile', '6', '#sides']]) {
+    await page.select('#variant', variant);
+    await page.select(sel, count);
+    const offered = await page.$$eval('[data-seat]', els => els.map(e => e.dataset.seat));
+    const v = catalogue.variants.find(x => x.name === variant);
+    const want = v.seat_names.find(e => e.names.length === Number(count)).names;
+    assert(JSON.stringify(offered) === JSON.stringify(want),
+      `${variant}: the lobby offers ${offered}, the engine names ${want}`);
+    await page.click('#create-btn');
+    await page.waitForFunction(n => document.querySelectorAll('#links .seat-link').length === n, { timeout: STEP }, Number(count));
+    const err = await page.$eval('#create-error', e => e.textContent);
+    assert(!err, `${variant}: creating was refused: ${err}`);
+  }
   await page.select('#variant', 'orthodox');
   await page.select('[data-seat="black"]', 'random');
   await page.click('#create-btn');
-  await page.waitForSelector('#links .seat-link a');
+  await page.waitForFunction(() => document.querySelectorAll('#links .seat-link').length === 1, { timeout: STEP });
   const links = await page.$$eval('#links a', as => as.map(a => a.href));
   assert(links.length === 3, `expected white's link, the spectator's and the board's, got ${links.length}`);
   assert(/#g=[0-9a-f]+&t=[0-9a-f]{32,}$/.test(links[0]), `white's link carries no token: ${links[0]}`);
