@@ -106,10 +106,17 @@ static Json *next_frame(WcSocket *w)
     return parse(last_text);
 }
 
-/* A frame of type want; its "message" must hold msg when given. */
+/* A frame of type want; its "message" must hold msg when given.  A seats
+ * frame (a seat came or went) may come between any two frames: it is let
+ * pass unless wanted (test_join_and_leave_told checks them). */
 static Json *expect(WcSocket *w, const char *want, const char *msg)
 {
     Json *j = next_frame(w);
+    while (strcmp(want, "seats") != 0 && str_of(j, "type") &&
+           strcmp(str_of(j, "type"), "seats") == 0) {
+        json_free(j);
+        j = next_frame(w);
+    }
     const char *type = str_of(j, "type");
     if (!type || strcmp(type, want) != 0)
         fail_msg("wanted a %s frame, got %.*s", want, (int)j->len, j->text);
@@ -615,6 +622,82 @@ static void test_bots(void **state)
     assert_true(over);
     assert_true(last > 0);
     wc_ws_close(&spec);
+    json_free(g);
+}
+
+/* The "connected" flag of seat k in a frame's seats list. */
+static int connected(const Json *f, int k)
+{
+    return json_get(json_at(json_get(f, "seats"), k), "connected")->type == JSON_TRUE;
+}
+
+/* The next frame on w is a pong: nothing else came before it. */
+static void nothing_before_pong(WcSocket *w)
+{
+    assert_int_equal(wc_ws_send(w, "{\"type\":\"ping\"}", 15), 0);
+    Json *f = next_frame(w);
+    assert_string_equal(str_of(f, "type"), "pong");
+    json_free(f);
+}
+
+/* issue 21: when a seat comes online or goes away, every other viewer of
+ * the game is told at once (a seats frame), not at the next move; a
+ * spectator or a second tab of a seat already there changes nothing and
+ * sends nothing. */
+static void test_join_and_leave_told(void **state)
+{
+    WebServer *s = *state;
+    int port = web_port(s);
+    Json *g = create(port, "{\"variant\":\"orthodox\"}");
+    const char *id = str_of(g, "game");
+    WcSocket w, b, b2, spec;
+    join(&spec, port, id, NULL);
+    Json *f = expect(&spec, "state", NULL);
+    assert_false(connected(f, 0));
+    json_free(f);
+    join(&w, port, id, seat_token(g, 0));
+    json_free(expect(&w, "state", NULL));
+    f = expect(&spec, "seats", NULL);
+    assert_string_equal(str_of(f, "game"), id);
+    assert_true(connected(f, 0));
+    assert_false(connected(f, 1));
+    json_free(f);
+    join(&b, port, id, seat_token(g, 1));
+    json_free(expect(&b, "state", NULL));
+    for (WcSocket *v = &w; v; v = v == &w ? &spec : NULL) {
+        f = expect(v, "seats", NULL);
+        assert_true(connected(f, 0));
+        assert_true(connected(f, 1));
+        json_free(f);
+    }
+    nothing_before_pong(&b); /* it is not told of its own coming */
+    /* a second tab of black: black was there already */
+    join(&b2, port, id, seat_token(g, 1));
+    json_free(expect(&b2, "state", NULL));
+    nothing_before_pong(&w);
+    nothing_before_pong(&b);
+    /* black's first tab goes: its second is still there */
+    wc_ws_close(&b);
+    nothing_before_pong(&spec);
+    /* a spectator comes: no seat changed */
+    WcSocket spec2;
+    join(&spec2, port, id, NULL);
+    json_free(expect(&spec2, "state", NULL));
+    nothing_before_pong(&w);
+    /* black's last tab goes: the others learn it is away */
+    wc_ws_close(&b2);
+    for (WcSocket *v = &w; v; v = v == &w ? &spec : v == &spec ? &spec2 : NULL) {
+        f = expect(v, "seats", NULL);
+        assert_true(connected(f, 0));
+        assert_false(connected(f, 1));
+        json_free(f);
+    }
+    wc_ws_close(&w);
+    f = expect(&spec, "seats", NULL);
+    assert_false(connected(f, 0));
+    json_free(f);
+    wc_ws_close(&spec);
+    wc_ws_close(&spec2);
     json_free(g);
 }
 
@@ -1189,6 +1272,7 @@ int main(void)
         cmocka_unit_test(test_every_variant),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_two_tabs_reconnect),
+        cmocka_unit_test(test_join_and_leave_told),
         cmocka_unit_test(test_undo_needs_the_other_player),
         cmocka_unit_test(test_bots),
         cmocka_unit_test(test_garbage),

@@ -64,6 +64,11 @@ static void make(Twin *t, int port)
         /* one after the other, so each state says the same seats are
          * connected in both twins */
         t->first[k] = frame(t, k);
+        if (k == BLACK) { /* White is told Black came (a seats frame) */
+            char *told = frame(t, WHITE);
+            assert_non_null(strstr(told, "\"type\":\"seats\""));
+            free(told);
+        }
     }
 }
 

@@ -291,6 +291,9 @@ function connect() {
       G.tries = 0;
       setConn('connected');
       onState(f);
+    } else if (f.type === 'seats') {
+      // Someone came or went: only the seats list changed.
+      if (G.state) { G.state.seats = f.seats; drawSeats(G.state); }
     } else if (f.type === 'record') {
       download(`${f.game}.rec`, f.text);
     } else if (f.type === 'error') {
@@ -661,10 +664,7 @@ function drawSide(f, D) {
   keep($('#meta'), meta.map(b => b.dataset.meta).join(' '), () => meta);
   $('#typed').hidden = !f.seat;
 
-  $('#seats').replaceChildren(...(f.seats || []).map(x => h('li', { class: x.connected ? 'on' : 'off' },
-    h('span', { class: 'swatch', style: swatchStyle(x.seat) }), ' ', x.seat,
-    x.bot ? ` (bot ${x.bot})` : '', x.seat === f.seat ? ' — you' : '',
-    ' ', h('span', { class: 'dot', title: x.connected ? 'connected' : 'not connected' }, x.bot ? '' : (x.connected ? '● online' : '○ away')))));
+  drawSeats(f);
 
   const hist = $('#history');
   hist.replaceChildren(...(f.history || []).map(e => h('li', { title: e.seat }, `${e.seat}: ${e.text}`)));
@@ -672,6 +672,15 @@ function drawSide(f, D) {
   const ms = $('#messages');
   ms.replaceChildren(...G.messages.slice(-50).map(t => h('li', {}, t)));
   ms.scrollTop = ms.scrollHeight;
+}
+
+// The seats: bot or person, online or away (a seats frame redraws them
+// when someone comes or goes), which one is you.
+function drawSeats(f) {
+  $('#seats').replaceChildren(...(f.seats || []).map(x => h('li', { class: x.connected ? 'on' : 'off', 'data-seat-name': x.seat },
+    h('span', { class: 'swatch', style: swatchStyle(x.seat) }), ' ', x.seat,
+    x.bot ? ` (bot ${x.bot})` : '', x.seat === f.seat ? ' — you' : '',
+    ' ', h('span', { class: 'dot', title: x.connected ? 'connected' : 'not connected' }, x.bot ? '' : (x.connected ? '● online' : '○ away')))));
 }
 
 function keep(box, key, make) {

@@ -363,6 +363,35 @@ static void broadcast(WebGame *g)
             send_state(g, c);
 }
 
+/* Whether seat has a connection in g other than skip that still gets
+ * frames (g's lock held). */
+static int seat_online(const WebGame *g, int seat, const WebConn *skip)
+{
+    for (const WebConn *c = g->conns; c; c = c->next)
+        if (c != skip && c->seat == seat && !c->closed)
+            return 1;
+    return 0;
+}
+
+/* A seat came online or went away in g (its lock held): every viewer but
+ * skip gets {"type":"seats",...}, the seats list of a state frame, so each
+ * page shows at once who is there (issue 21).  Nothing else changed, so
+ * no state frame is built. */
+static void broadcast_seats(WebGame *g, const WebConn *skip)
+{
+    StrBuf f = STRBUF_INIT;
+    sb_puts(&f, "{\"type\":\"seats\",\"game\":");
+    sb_json_str(&f, g->id);
+    sb_puts(&f, ",\"seats\":");
+    web_seats_json(g, &f);
+    sb_putc(&f, '}');
+    if (!f.failed)
+        for (WebConn *c = g->conns; c; c = c->next)
+            if (c != skip && !c->closed)
+                conn_send(c, f.s, f.len);
+    sb_free(&f);
+}
+
 /* ---- The game table ----------------------------------------------------- */
 
 WebGame *web_find_game(WebServer *s, const char *id)
@@ -434,9 +463,12 @@ static void on_hello(WebServer *s, WebConn *c, const Json *j)
     c->seat = seat;
     c->seen = 0;
     c->board = board && board->type == JSON_TRUE;
+    int was_online = seat >= 0 && seat_online(g, seat, NULL);
     c->next = g->conns;
     g->conns = c;
     send_state(g, c);
+    if (seat >= 0 && !was_online)
+        broadcast_seats(g, c);
     pthread_mutex_unlock(&g->mu);
 }
 
@@ -641,11 +673,14 @@ void web_conn_leave(WebConn *c)
     if (!g)
         return;
     pthread_mutex_lock(&g->mu);
+    int away = c->seat >= 0 && !seat_online(g, c->seat, c);
     for (WebConn **p = &g->conns; *p; p = &(*p)->next)
         if (*p == c) {
             *p = c->next;
             break;
         }
+    if (away) /* its seat has no viewer now */
+        broadcast_seats(g, NULL);
     pthread_mutex_unlock(&g->mu);
     c->game = NULL;
 }

@@ -585,6 +585,24 @@ test('two_tabs_on_one_seat', async () => {
   assert(hist.join(' ') === 'white: d4 black: d5 white: c4', `the move list reads ${JSON.stringify(hist)}`);
 });
 
+// issue 21: White's page shows Black online as soon as Black's page opens,
+// and away as soon as it closes, with no move between (a seats frame).
+test('join_and_leave_shown_at_once', async () => {
+  const g = await api('/api/games', { variant: 'orthodox' });
+  const white = await open(seatLink(g, 'white'));
+  await waitPly(white, 0);
+  const shows = state => white.waitForFunction(cls =>
+    (document.querySelector('#seats li[data-seat-name="black"]') || {}).className === cls, { timeout: STEP }, state)
+    .catch(async () => { throw new Error(`black is not shown ${state}: ${await white.$eval('#seats', e => e.textContent)}`); });
+  await shows('off');
+  const black = await open(seatLink(g, 'black'));
+  await shows('on');
+  await black.ctx.close();
+  live = live.filter(p => p !== black);
+  await shows('off');
+  assert(await white.evaluate(() => document.body.dataset.ply) === '0', 'a move was played');
+});
+
 // issue 21: a forged token and an unknown game are refused with the
 // server's message, and the page shows no board and does not retry.
 test('forged_token_and_unknown_game_refused', async () => {
