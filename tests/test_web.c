@@ -103,6 +103,7 @@ static Json *next_frame(WcSocket *w)
 {
     free(last_text);
     last_text = next_text(w);
+    if (getenv("WEB_TEST_TRACE")) fprintf(stderr, "frame: %.150s\n", last_text);
     return parse(last_text);
 }
 
@@ -701,6 +702,82 @@ static void test_join_and_leave_told(void **state)
     json_free(g);
 }
 
+/* issue 21: a bot that fails is said: every viewer gets a notice with the
+ * engine's message (here a house rule whose veto fails in a search, below
+ * the game), the seats list says the seat is stuck (for a page that comes
+ * later), the bot is not tried again until the game changes, and after an
+ * undo it tries again when its turn comes back (and is said again). */
+static void test_bot_failure_told(void **state)
+{
+    (void)state; /* a server of its own, with its own house rules */
+    char dir[] = "/tmp/chessvar-web-XXXXXX", path[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/deep.lua", dir);
+    FILE *fp = fopen(path, "w");
+    assert_non_null(fp);
+    fputs("rule {\n  name = \"Deep\",\n  variants = {\"orthodox\"},\n"
+          "  veto = function(game, action)\n"
+          "    if game:move_number() > #game:history() + 1 then error(\"no search here\") end\n"
+          "  end,\n}\n", fp);
+    fclose(fp);
+    WebConfig c;
+    web_config_defaults(&c);
+    c.port = 0;
+    c.quiet = 1;
+    c.bot_delay_ms = 0;
+    c.scripts = dir;
+    Error e;
+    WebServer *s = web_start(&c, &e);
+    assert_non_null(s);
+    int port = web_port(s);
+    Json *g = create(port, "{\"variant\":\"orthodox\",\"rules\":[\"deep.lua\"],\"players\":["
+                           "{\"seat\":\"black\",\"bot\":\"search:200\"}]}");
+    const char *id = str_of(g, "game");
+    WcSocket w, spec;
+    join(&w, port, id, seat_token(g, 0));
+    json_free(expect(&w, "state", NULL));
+    join(&spec, port, id, NULL);
+    json_free(expect(&spec, "state", NULL));
+    for (int round = 0; round < 2; round++) {
+        act(&w, "e2e4", 0);
+        for (WcSocket *v = &w; v; v = v == &w ? &spec : NULL) {
+            json_free(expect(v, "state", NULL)); /* e4 */
+            Json *n = expect(v, "notice", "the bot of black (search:200) failed");
+            assert_string_equal(str_of(n, "seat"), "black");
+            assert_non_null(strstr(str_of(n, "message"), "no search here"));
+            json_free(n);
+        }
+        /* the seats list says it, for a page that comes now */
+        WcSocket late;
+        join(&late, port, id, NULL);
+        Json *f = expect(&late, "state", NULL);
+        assert_int_equal(ply_of(f), 1);
+        const char *stuck = str_of(json_at(json_get(f, "seats"), 1), "stuck");
+        assert_non_null(stuck);
+        assert_non_null(strstr(stuck, "no search here"));
+        assert_null(str_of(json_at(json_get(f, "seats"), 0), "stuck"));
+        json_free(f);
+        wc_ws_close(&late);
+        /* not tried again at this ply: nothing more comes */
+        nanosleep(&(struct timespec){0, 300 * 1000 * 1000}, NULL);
+        nothing_before_pong(&spec);
+        if (round == 0) { /* white takes its move back; the bot is not to act */
+            act(&w, "undo", 1);
+            f = expect(&w, "state", NULL);
+            assert_int_equal(ply_of(f), 0);
+            assert_null(str_of(json_at(json_get(f, "seats"), 1), "stuck"));
+            json_free(f);
+            json_free(expect(&spec, "state", NULL));
+        }
+    }
+    wc_ws_close(&w);
+    wc_ws_close(&spec);
+    json_free(g);
+    web_stop(s);
+    unlink(path);
+    rmdir(dir);
+}
+
 /* issue 21: a viewer that stops reading (its buffers full) does not stop
  * its game for the others: a bots' game goes on to its end while one
  * spectator reads nothing, and another game's bots play meanwhile. */
@@ -1273,6 +1350,7 @@ int main(void)
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_two_tabs_reconnect),
         cmocka_unit_test(test_join_and_leave_told),
+        cmocka_unit_test(test_bot_failure_told),
         cmocka_unit_test(test_undo_needs_the_other_player),
         cmocka_unit_test(test_bots),
         cmocka_unit_test(test_garbage),

@@ -291,6 +291,13 @@ function connect() {
       G.tries = 0;
       setConn('connected');
       onState(f);
+    } else if (f.type === 'notice') {
+      // A bot failed (its seat is stuck until the game changes).
+      if (G.state) {
+        for (const x of G.state.seats || []) if (x.seat === f.seat) x.stuck = f.message;
+        drawSeats(G.state);
+      }
+      $('#notice').textContent = f.message;
     } else if (f.type === 'seats') {
       // Someone came or went: only the seats list changed.
       if (G.state) { G.state.seats = f.seats; drawSeats(G.state); }
@@ -677,9 +684,12 @@ function drawSide(f, D) {
 // The seats: bot or person, online or away (a seats frame redraws them
 // when someone comes or goes), which one is you.
 function drawSeats(f) {
+  // A seat whose bot failed at this point says so (a page that comes later
+  // learns it here, not from the notice frame).
+  $('#notice').textContent = (f.seats || []).filter(x => x.stuck).map(x => x.stuck).join(' ');
   $('#seats').replaceChildren(...(f.seats || []).map(x => h('li', { class: x.connected ? 'on' : 'off', 'data-seat-name': x.seat },
     h('span', { class: 'swatch', style: swatchStyle(x.seat) }), ' ', x.seat,
-    x.bot ? ` (bot ${x.bot})` : '', x.seat === f.seat ? ' — you' : '',
+    x.bot ? ` (bot ${x.bot})` : '', x.stuck ? ' — stuck' : '', x.seat === f.seat ? ' — you' : '',
     ' ', h('span', { class: 'dot', title: x.connected ? 'connected' : 'not connected' }, x.bot ? '' : (x.connected ? '● online' : '○ away')))));
 }
 

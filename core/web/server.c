@@ -175,7 +175,13 @@ void web_seats_json(WebGame *g, StrBuf *out)
             sb_json_str(out, g->bot[s]);
         else
             sb_puts(out, "null");
-        sb_printf(out, ",\"connected\":%s}", connected ? "true" : "false");
+        sb_printf(out, ",\"connected\":%s", connected ? "true" : "false");
+        if (s == g->bot_failed_seat && g->bot_failed == g->changes &&
+            game_to_act(gm) == s) { /* its bot failed here: stuck until a change */
+            sb_puts(out, ",\"stuck\":");
+            sb_json_str(out, g->bot_error);
+        }
+        sb_putc(out, '}');
     }
     sb_putc(out, ']');
 }
@@ -410,6 +416,7 @@ WebGame *web_find_game(WebServer *s, const char *id)
 void web_changed(WebServer *s, WebGame *g)
 {
     Error e;
+    g->changes++;
     if (web_store_record(s, g, &e) && !s->cfg.quiet)
         fprintf(stderr, "chessvar serve: game %s: %s\n", g->id, e.msg);
     broadcast(g);
@@ -687,6 +694,48 @@ void web_conn_leave(WebConn *c)
 
 /* ---- Bots --------------------------------------------------------------- */
 
+/* The bot of seat failed at this ply (g's lock held; a: its answer, or
+ * NULL when memory ran out).  It is not tried again until the game changes
+ * (a failure of the same state would repeat, and trying at every turn of
+ * the bots' thread would spin): every viewer is told at once by a notice
+ * frame, and the seat's entry of the seats list says it is stuck, so a
+ * person can undo their move (the bot then tries again when its turn comes
+ * back) or resign.  The engine's message is given only while no seat holds
+ * hidden facts: the bot thinks from what its seat knows, so a house rule's
+ * error met in its thinking could name its seat's secrets. */
+static void bot_failed(WebServer *s, WebGame *g, int seat, const Json *a, const StrBuf *ans)
+{
+    Game *gm = batch_game(g->b);
+    const char *msg = a ? str_member(a, "error") : NULL;
+    const char *name = game_seat_name(gm, seat);
+    if (!s->cfg.quiet)
+        fprintf(stderr, "chessvar serve: game %s: the bot of %s failed: %s\n", g->id, name,
+                sb_str(ans));
+    StrBuf t = STRBUF_INIT, f = STRBUF_INIT;
+    sb_printf(&t, "the bot of %s (%s) failed: ", name, g->bot[seat]);
+    if (game_secret_seats(gm))
+        sb_puts(&t, "its message is not shown, as it may tell what only that seat knows");
+    else
+        sb_puts(&t, msg ? msg : "out of memory");
+    sb_puts(&t, "; it tries again once the game changes (an undo), or the game may be resigned");
+    str_copy(g->bot_error, sizeof g->bot_error, t.failed ? "the bot failed" : sb_str(&t));
+    g->bot_failed = g->changes;
+    g->bot_failed_seat = seat;
+    sb_puts(&f, "{\"type\":\"notice\",\"game\":");
+    sb_json_str(&f, g->id);
+    sb_puts(&f, ",\"seat\":");
+    sb_json_str(&f, name);
+    sb_puts(&f, ",\"message\":");
+    sb_json_str(&f, g->bot_error);
+    sb_putc(&f, '}');
+    if (!f.failed)
+        for (WebConn *c = g->conns; c; c = c->next)
+            if (!c->closed)
+                conn_send(c, f.s, f.len);
+    sb_free(&t);
+    sb_free(&f);
+}
+
 /* One bot move in g if a bot is to act and its time has come: 1 played,
  * 0 none due (*due: when the next is, or 0), -1 the bot failed. */
 static int bot_step(WebServer *s, WebGame *g, long long now, long long *due)
@@ -695,8 +744,7 @@ static int bot_step(WebServer *s, WebGame *g, long long now, long long *due)
     pthread_mutex_lock(&g->mu);
     Game *gm = batch_game(g->b);
     int seat = game_to_act(gm);
-    int ply = game_history_len(gm);
-    if (seat >= 0 && g->bot[seat][0] && g->bot_failed_ply != ply) {
+    if (seat >= 0 && g->bot[seat][0] && g->bot_failed != g->changes) {
         if (now < g->bot_due) {
             *due = g->bot_due;
         } else {
@@ -708,10 +756,7 @@ static int bot_step(WebServer *s, WebGame *g, long long now, long long *due)
                 web_changed(s, g);
                 rc = 1;
             } else {
-                g->bot_failed_ply = ply;
-                if (!s->cfg.quiet)
-                    fprintf(stderr, "chessvar serve: game %s: the bot of %s failed: %s\n",
-                            g->id, game_seat_name(gm, seat), sb_str(&ans));
+                bot_failed(s, g, seat, a, &ans);
                 rc = -1;
             }
             json_free(a);
@@ -822,7 +867,8 @@ WebGame *web_game_new(Batch *b, Error *e)
     }
     g->b = b;
     g->nseats = game_nseats(batch_game(b));
-    g->bot_failed_ply = -1;
+    g->bot_failed = -1;
+    g->bot_failed_seat = -1;
     pthread_mutex_init(&g->mu, NULL);
     int bad = web_random_hex(g->id, 8);
     for (int k = 0; k < g->nseats; k++)

@@ -34,7 +34,10 @@ struct WebGame {
     char bot[MAX_SEATS][WEB_BOT_MAX]; /* "" for a person */
     WebConn *conns;          /* its viewers */
     long long bot_due;       /* the next bot move, not before (web_now_ms) */
-    int bot_failed_ply;      /* the ply at which a bot failed, -1 */
+    long changes;            /* changes of the game so far (web_changed) */
+    long bot_failed;         /* the change after which a bot failed, -1: it */
+    int bot_failed_seat;     /* is not tried again until the next change */
+    char bot_error[400];     /* what its viewers were told */
 };
 
 struct WebConn {

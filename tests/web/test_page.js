@@ -603,6 +603,42 @@ test('join_and_leave_shown_at_once', async () => {
   assert(await white.evaluate(() => document.body.dataset.ply) === '0', 'a move was played');
 });
 
+// issue 21: a bot that fails is said on every page (the engine's message),
+// not a silent stall.  A server of its own, offering a house rule whose
+// veto fails below the game, so the search bot fails and a person does not.
+test('failed_bot_is_said', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chessvar-rules-'));
+  fs.writeFileSync(path.join(dir, 'deep.lua'), 'rule {\n  name = "Deep",\n  variants = {"orthodox"},\n' +
+    '  veto = function(game, action)\n    if game:move_number() > #game:history() + 1 then error("no search here") end\n  end,\n}\n');
+  const proc = spawn(CHESSVAR, ['serve', '--port', '0', '--scripts', dir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const saved = base;
+  try {
+    base = await withTimeout(new Promise((res, rej) => {
+      let out = '';
+      proc.stdout.on('data', d => { out += d; const m = /(http:\/\/[0-9.:]+:\d+)/.exec(out); if (m) res(m[1]); });
+      proc.on('exit', code => rej(new Error(`the second server exited (${code})`)));
+    }), STEP, 'a second server');
+    const g = await api('/api/games', { variant: 'orthodox', rules: ['deep.lua'], players: [{ seat: 'black', bot: 'search:200' }] });
+    const white = await open(seatLink(g, 'white'));
+    const spec = await open(g.spectator);
+    await waitPly(white, 0);
+    await move(white, 'e2', 'e4');
+    for (const p of [white, spec]) {
+      await p.waitForFunction(() => /the bot of black .*failed: .*no search here/.test(document.querySelector('#notice').textContent), { timeout: STEP })
+        .catch(async () => { throw new Error(`no notice of the failed bot: '${await p.$eval('#notice', e => e.textContent)}'`); });
+    }
+    const seats = await spec.$eval('#seats', e => e.textContent);
+    assert(/black \(bot search:200\) — stuck/.test(seats), `the seats read '${seats}'`);
+    // a page opened now learns it from its first state
+    const late = await open(g.spectator);
+    await late.waitForFunction(() => /no search here/.test(document.querySelector('#notice').textContent), { timeout: STEP });
+  } finally {
+    base = saved;
+    proc.kill('SIGTERM');
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 // issue 21: a forged token and an unknown game are refused with the
 // server's message, and the page shows no board and does not retry.
 test('forged_token_and_unknown_game_refused', async () => {
