@@ -267,6 +267,7 @@ const G = {
   ws: null, state: null, tries: 0, timer: null,
   refused: false,          // the server refused the hello: no retrying
   selected: null,          // {x, y} of the selected piece
+  focus: null,             // {x, y} of the keyboard's square
   handFigure: null,        // a figure of the hand chosen for placement
   messages: [],
   cam: null,               // unbounded plane: {x, y, w, h} in squares
@@ -511,6 +512,9 @@ function draw() {
       : s('circle', { class: 'target', cx, cy, r: 0.16, 'data-x': t.x, 'data-y': t.y }));
   }
   svg.append(marks);
+  // The keyboard's square (drawn while the board has the focus).
+  if (G.focus && document.activeElement === svg)
+    svg.append(s('rect', { class: 'kbfocus', x: lay.col(G.focus.x) + 0.03, y: lay.row(G.focus.y) + 0.03, width: 0.94, height: 0.94, 'data-x': G.focus.x, 'data-y': G.focus.y }));
 
   const inCheck = new Set((view.status && view.status.in_check) || []);
   const pieces = s('g', { class: 'pieces' });
@@ -712,7 +716,11 @@ function choose(list) {
 
 function closeChooser() {
   const box = $('#chooser');
-  if (box) { box.hidden = true; box.replaceChildren(); }
+  if (!box) return;
+  // The keyboard goes back to the board it came from.
+  const back = box.contains(document.activeElement) && G.focus;
+  box.hidden = true; box.replaceChildren();
+  if (back) $('#board').focus();
 }
 
 function clickSquare(sq) {
@@ -833,6 +841,49 @@ function setupPointer() {
   }
 }
 
+/* The keyboard: the board is one tab stop; the arrow keys move a focus
+   square (as the board is drawn: up is up on the screen), Enter or Space
+   does what a click on it does.  On the open table the window follows the
+   focus square. */
+function setupKeyboard() {
+  const svg = $('#board');
+  svg.setAttribute('tabindex', '0');
+  svg.setAttribute('aria-label', 'board: arrow keys move the focus square, Enter or Space selects and plays');
+  svg.addEventListener('focus', () => {
+    if (!G.state) return;
+    if (!G.focus) {
+      const D = details();
+      const first = G.selected || (D.find(d => d.from) || {}).from || (D.find(d => d.to) || {}).to ||
+        G.state.view.pieces.find(p => p.side === G.state.seat) || G.state.view.pieces[0] || { x: 0, y: 0 };
+      G.focus = { x: first.x, y: first.y };
+    }
+    draw();
+  });
+  svg.addEventListener('blur', () => { if (G.state) draw(); });
+  svg.addEventListener('keydown', ev => {
+    if (!G.state || !G.focus) return;
+    const lay = layout(G.state.view);
+    const step = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[ev.key];
+    if (step) {
+      ev.preventDefault();
+      let c = lay.col(G.focus.x) + step[0], r = lay.row(G.focus.y) + step[1];
+      if (lay.bounded) { c = Math.max(0, Math.min(lay.W - 1, c)); r = Math.max(0, Math.min(lay.H - 1, r)); }
+      G.focus = { x: lay.fromCol(c), y: lay.fromRow(r) };
+      if (!lay.bounded && G.cam) {
+        // Keep the focus square in the window: the person moves it now.
+        const dx = c < G.cam.x ? c - G.cam.x : c + 1 > G.cam.x + G.cam.w ? c + 1 - G.cam.x - G.cam.w : 0;
+        const dy = r < G.cam.y ? r - G.cam.y : r + 1 > G.cam.y + G.cam.h ? r + 1 - G.cam.y - G.cam.h : 0;
+        if (dx || dy) { G.userCam = true; G.cam = { ...G.cam, x: G.cam.x + dx, y: G.cam.y + dy }; }
+      }
+      draw();
+    } else if (ev.key === 'Enter' || ev.key === ' ') {
+      ev.preventDefault();
+      clickSquare(G.focus);
+      if (G.state && $('#chooser').hidden) draw();
+    }
+  });
+}
+
 function zoomBy(k, base) {
   G.userCam = true;
   const w = Math.min(200, Math.max(4, base.w * k)), hh = Math.min(200, Math.max(4, base.h * k));
@@ -853,6 +904,7 @@ function game(route) {
   });
   document.addEventListener('keydown', ev => { if (ev.key === 'Escape') { closeChooser(); G.selected = null; if (G.state) draw(); } });
   setupPointer();
+  setupKeyboard();
   connect();
   setInterval(() => {
     if (G.ws && G.ws.readyState === WebSocket.OPEN) G.ws.send(JSON.stringify({ type: 'ping' }));

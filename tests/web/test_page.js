@@ -639,6 +639,53 @@ test('failed_bot_is_said', async () => {
   }
 });
 
+// issue 21: a move played by the keyboard alone: Tab reaches the board (one
+// tab stop), the arrow keys move the focus square as the board is drawn
+// (Black's is upside down), Enter selects and plays; a promotion's chooser
+// is answered by the keyboard too.
+test('keyboard_plays_a_move', async () => {
+  const g = await api('/api/games', { variant: 'orthodox' });
+  const white = await open(seatLink(g, 'white'));
+  const black = await open(seatLink(g, 'black'));
+  await waitPly(white, 0);
+  const focusAt = async p => p.$eval('#board .kbfocus', e => ({ x: Number(e.dataset.x), y: Number(e.dataset.y) }));
+  async function tabToBoard(p) {
+    for (let i = 0; i < 40; i++) {
+      await p.keyboard.press('Tab');
+      if (await p.evaluate(() => document.activeElement && document.activeElement.id === 'board')) return;
+    }
+    throw new Error('Tab never reached the board');
+  }
+  // walk the focus square to a square by arrows: flip says Black's view
+  async function walk(p, to, flip) {
+    for (let i = 0; i < 20; i++) {
+      const f = await focusAt(p);
+      if (f.x === to.x && f.y === to.y) return;
+      const right = flip ? 'ArrowLeft' : 'ArrowRight', left = flip ? 'ArrowRight' : 'ArrowLeft';
+      const up = flip ? 'ArrowDown' : 'ArrowUp', down = flip ? 'ArrowUp' : 'ArrowDown';
+      await p.keyboard.press(f.x < to.x ? right : f.x > to.x ? left : f.y < to.y ? up : down);
+    }
+    throw new Error(`the focus square did not reach ${to.x},${to.y}: at ${JSON.stringify(await focusAt(p))}`);
+  }
+  async function play(p, from, to, flip, ply) {
+    await walk(p, sq(from), flip);
+    await p.keyboard.press('Enter');
+    await p.waitForSelector('#board .target');
+    await walk(p, sq(to), flip);
+    await p.keyboard.press(' ');
+    await waitPly(p, ply);
+  }
+  await tabToBoard(white);
+  await play(white, 'e2', 'e4', false, 1);
+  await waitPly(black, 1);
+  await tabToBoard(black);
+  await play(black, 'd7', 'd5', true, 2);
+  // the board kept the focus: White goes on without Tab
+  await play(white, 'e4', 'd5', false, 3);
+  const d5 = await white.$eval('#board g.piece[data-square="d5"]', e => e.dataset.side);
+  assert(d5 === 'white', `d5 holds ${d5}`);
+});
+
 // issue 21: a forged token and an unknown game are refused with the
 // server's message, and the page shows no board and does not retry.
 test('forged_token_and_unknown_game_refused', async () => {
