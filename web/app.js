@@ -360,7 +360,15 @@ function askRecord() {
 function onState(f) {
   const prev = G.state;
   G.state = f;
-  if (!prev || prev.ply !== f.ply) { G.selected = null; closeChooser(); }
+  if (!prev || prev.ply !== f.ply) {
+    G.selected = null; closeChooser();
+    // A window the person moved follows the pieces again when a square
+    // this seat may now act on lies outside it: every legal target stays
+    // in sight (the table grows as it is played).
+    if (G.userCam && G.cam && details().some(d => [d.from, d.to].some(q => q &&
+      (q.x < G.cam.x || q.x + 1 > G.cam.x + G.cam.w || -q.y < G.cam.y || -q.y + 1 > G.cam.y + G.cam.h))))
+      G.userCam = false;
+  }
   for (const m of f.messages || []) G.messages.push(m.text);
   document.title = `${f.title || f.variant} — chessvar`;
   $('#title').textContent = `${f.title || f.variant}${f.seat ? ` — you play ${f.seat}` : (f.board ? '' : ' — spectator')}`;
@@ -408,9 +416,12 @@ function layout(view) {
   return { bounded: false, col: x => x, row: y => -y, fromCol: c => c, fromRow: r => -r };
 }
 
+// The squares the window must show: the pieces, and every square of the
+// seat's legal list (a target may lie a square beyond the pieces, a
+// placement too), so whatever the seat may do can be clicked.
 function extent(view) {
   const pts = view.pieces.map(p => ({ x: p.x, y: p.y }));
-  if (!pts.length) for (const d of details()) if (d.to) pts.push(d.to);
+  for (const d of details()) for (const q of [d.from, d.to]) if (q) pts.push(q);
   if (!pts.length) pts.push({ x: 0, y: 0 });
   let x0 = Math.min(...pts.map(p => p.x)), x1 = Math.max(...pts.map(p => p.x));
   let y0 = Math.min(...pts.map(p => p.y)), y1 = Math.max(...pts.map(p => p.y));
@@ -424,7 +435,8 @@ function fitCamera(view) {
   const ratio = svg.clientWidth && svg.clientHeight ? svg.clientWidth / svg.clientHeight : 1;
   let w = Math.max(8, e.x1 - e.x0 + 1), hgt = Math.max(8, e.y1 - e.y0 + 1);
   if (w / hgt < ratio) w = hgt * ratio; else hgt = w / ratio;
-  G.cam = { x: (e.x0 + e.x1) / 2 - w / 2, y: -(e.y0 + e.y1) / 2 - hgt / 2, w, h: hgt };
+  // Centred on the squares: column x spans [x, x + 1], row -y [-y, -y + 1].
+  G.cam = { x: (e.x0 + e.x1 + 1) / 2 - w / 2, y: (1 - e.y0 - e.y1) / 2 - hgt / 2, w, h: hgt };
 }
 
 function draw() {

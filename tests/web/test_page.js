@@ -718,6 +718,12 @@ test('tile_six_sides_a_round_by_clicks', async () => {
     st = await stateOf(pages.white, g.game, '');
   }
   assert(st.view.phase === 'play', `the table is still in ${st.view.phase}`);
+  // Each person but the one to act zooms in (the window no longer follows
+  // the pieces): when its turn comes, the window shows its legal squares
+  // again.
+  for (const [seat, p] of Object.entries(pages))
+    if (seat !== st.view.seat_to_act)
+      for (let i = 0; i < 3; i++) await p.click('#zoom [data-zoom="in"]');
   for (let turn = 0; turn < 6; turn++) {
     st = await stateOf(pages.white, g.game, '');
     if (st.status.over) break;
@@ -725,27 +731,36 @@ test('tile_six_sides_a_round_by_clicks', async () => {
     const p = pages[seat];
     await waitPly(p, st.ply);
     const mine = await stateOf(p, g.game, tokenOf(g.seats.find(x => x.seat === seat).link));
-    const on = async q => !!(await p.$(`#board rect.cell[data-x="${q.x}"][data-y="${q.y}"]`));
-    let played = false;
-    for (const d of mine.legal.detail) {
-      if (!d.from || !d.to || !(await on(d.to))) continue;
+    // Every square of the seat's legal list is inside the board's window
+    // (the table follows the pieces and the targets), so each can be
+    // clicked: the window is the SVG's box, its viewBox mapped on it.
+    const outside = await p.evaluate(detail => {
+      const svg = document.querySelector('#board');
+      const r = svg.getBoundingClientRect();
+      const bad = [];
+      for (const d of detail) {
+        for (const q of [d.from, d.to]) {
+          if (!q) continue;
+          const c = svg.querySelector(`rect.cell[data-x="${q.x}"][data-y="${q.y}"]`);
+          const b = c && c.getBoundingClientRect();
+          if (!b || b.left < r.left - 0.5 || b.right > r.right + 0.5 || b.top < r.top - 0.5 || b.bottom > r.bottom + 0.5)
+            bad.push(`${q.x},${q.y}`);
+        }
+      }
+      return { bad, viewBox: svg.getAttribute('viewBox'), w: r.width, h: r.height };
+    }, mine.legal.detail);
+    assert(!outside.bad.length, `${seat}: squares of its legal list outside the window: ${outside.bad.slice(0, 8)} (viewBox ${outside.viewBox}, ${outside.w}x${outside.h})`);
+    const d = mine.legal.detail.find(x => x.from && x.to);
+    if (d) {
       await clickSquare(p, d.from.x, d.from.y);
       await p.waitForSelector('#board .target');
       await clickSquare(p, d.to.x, d.to.y);
       const c = await p.waitForSelector('#chooser:not([hidden]) button.choice', { timeout: 1000 }).catch(() => null);
       if (c) await c.click();
-      played = true;
-      break;
-    }
-    if (!played) {
+    } else {
       const b = await p.$('#actions button.act');
-      if (b) {
-        await b.click();
-      } else {
-        // No target inside the window: the keyboard plays the first action.
-        console.log(`(${seat}: no move to click in the window; typed ${mine.legal.detail[0].machine}; detail ${JSON.stringify(mine.legal.detail.slice(0, 3))})`);
-        await p.type('#typed-text', `${mine.legal.detail[0].machine}\n`);
-      }
+      assert(b, `${seat}: no move and no button: ${JSON.stringify(mine.legal.detail.slice(0, 3))}`);
+      await b.click();
     }
     await waitPly(p, st.ply + 1);
   }
