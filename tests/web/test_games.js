@@ -1,0 +1,237 @@
+#!/usr/bin/env node
+// Whole games in the browser (issue 21: "for every variant, two (or three,
+// six) browser contexts play a whole game through the page"): one browser
+// context per seat, each on its seat's private link, plays by clicking the
+// squares, the hand and the buttons the page draws from legal.detail, as a
+// person would, to the variant's own end; a spectator's page watches
+// throughout.  The lines were found with `chessvar run VARIANT --json`
+// (each is replayed here only through the page, so an action the page
+// cannot offer fails the test naming it).
+//
+//   node tests/web/test_games.js            (make test-web)
+// Environment: as tests/web/lib.js says.
+'use strict';
+const {
+  STEP, env, test, assert, api, open, waitPly, clickSquare, stateOf, checkPieces, shot,
+  tokenOf, main,
+} = require('./lib.js');
+
+env.testMs = 300000;      // a whole game on a loaded machine: generous, never a speed claim
+
+// The game's status in a state frame (its status member is the batch
+// `status` answer: the status itself is one level down).
+const statusOf = st => st.view.status || st.status.status;
+const same = (a, b) => !!a && !!b && a.x === b.x && a.y === b.y;
+
+// A game with a page per seat and a spectator's page.
+async function table(body, size = {}) {
+  const g = await api('/api/games', body);
+  const pages = {}, tokens = {};
+  for (const s of g.seats) {
+    pages[s.seat] = await open(s.link, size);
+    tokens[s.seat] = tokenOf(s.link);
+  }
+  const spect = await open(g.spectator, size);
+  return { g, pages, tokens, spect };
+}
+
+// The spectator's page holds no hidden figure, and neither does the view
+// the server sends a spectator.
+async function spectatorSeesNoHidden(t, ply) {
+  await waitPly(t.spect, ply);
+  const hidden = await t.spect.$$eval('#board g.piece', els => els
+    .filter(e => e.dataset.figure === 'hidden' || e.querySelector('text.letter') && e.querySelector('text.letter').textContent === '?')
+    .map(e => e.dataset.square));
+  assert(!hidden.length, `the spectator's page shows a hidden figure on ${hidden} at ply ${ply}`);
+}
+
+// The seat to act plays TEXT, the machine form of one of its legal
+// actions, on its own page: a piece then its target (and the chooser when
+// several actions share the two squares), a figure of the hand then a
+// square, a square alone, or the button of an action without squares.
+async function act(t, text) {
+  const st = await stateOf(t.spect, t.g.game, '');
+  assert(!statusOf(st).over, `the game ended (${statusOf(st).result}) before ${text}`);
+  const seat = st.view.seat_to_act || st.status.to_act;
+  const p = t.pages[seat];
+  assert(p, `no page for the seat to act '${seat}'`);
+  await waitPly(p, st.ply);
+  const mine = await stateOf(t.spect, t.g.game, t.tokens[seat]);
+  const D = (mine.legal && mine.legal.detail) || [];
+  const d = D.find(x => x.machine === text);
+  assert(d, `${seat} may not play ${text} at ply ${st.ply}; its legal actions: ${D.map(x => x.machine).join(' ')}`);
+  if (d.from && d.to) {
+    await clickSquare(p, d.from.x, d.from.y);
+    await p.waitForSelector('#board .target');
+    await clickSquare(p, d.to.x, d.to.y);
+    if (D.filter(x => same(x.from, d.from) && same(x.to, d.to)).length > 1) {
+      await p.waitForSelector(`#chooser:not([hidden]) button.choice[data-machine="${text}"]`);
+      await p.click(`#chooser button.choice[data-machine="${text}"]`);
+    }
+  } else if (d.to && d.figure) {
+    // (A figure already picked stays picked: a second click would drop it.)
+    const fig = `#hand button[data-figure="${d.figure}"]`;
+    await p.waitForSelector(fig);
+    if (await p.$eval(fig, b => b.getAttribute('aria-pressed')) !== 'true') await p.click(fig);
+    await p.waitForSelector('#board .target');
+    await clickSquare(p, d.to.x, d.to.y);
+  } else if (d.to) {
+    await clickSquare(p, d.to.x, d.to.y);
+  } else {
+    await p.click(`#actions button[data-machine="${text}"]`);
+  }
+  await afterAct(p, st.ply, `${seat}: ${text}`);
+  await spectatorSeesNoHidden(t, st.ply + 1);
+  return seat;
+}
+
+// The page moved on past PLY, or its refusal is the error.
+async function afterAct(p, ply, what) {
+  await p.waitForFunction(n => Number(document.body.dataset.ply) > n || document.querySelector('#error').textContent,
+    { timeout: STEP }, ply).catch(() => { throw new Error(`${what}: the page did not move on from ply ${ply}`); });
+  const e = await p.$eval('#error', el => el.textContent);
+  assert(!e, `${what}: refused: ${e}`);
+}
+
+// Typed into the page's Action box, as the seat to act (what the page
+// offers no click for).
+async function type(t, text) {
+  const st = await stateOf(t.spect, t.g.game, '');
+  const seat = st.view.seat_to_act || st.status.to_act;
+  const p = t.pages[seat];
+  await waitPly(p, st.ply);
+  await p.type('#typed-text', `${text}\n`);
+  await afterAct(p, st.ply, `${seat}: typed ${text}`);
+  await spectatorSeesNoHidden(t, st.ply + 1);
+  return seat;
+}
+
+// Every seat's page and the spectator's show the result; the spectator's
+// board is its view; the final boards are the test's artefacts.
+async function theEnd(t, name, result) {
+  const st = await stateOf(t.spect, t.g.game, '');
+  assert(statusOf(st).over, `the game is not over after the line (ply ${st.ply})`);
+  for (const [who, p] of [...Object.entries(t.pages), ['the spectator', t.spect]]) {
+    await waitPly(p, st.ply);
+    await p.waitForFunction(() => document.body.classList.contains('over'), { timeout: STEP })
+      .catch(() => { throw new Error(`${who}'s page does not show the end`); });
+    const r = await p.$eval('#result', e => e.textContent);
+    assert(result.test(r), `${who}'s page reads '${r}', not ${result}`);
+    const moves = await p.$$eval('#board .movable, #board .target, #actions button.act', els => els.length);
+    assert(moves === 0, `${who}'s page still offers ${moves} actions after the end`);
+    assert(!p.errors.length, `${who}'s page had errors: ${p.errors}`);
+  }
+  await checkPieces(t.spect, st.view);
+  const first = Object.values(t.pages)[0];
+  await shot(first, `game-${name}-end`);
+  await shot(t.spect, `game-${name}-end-spectator`);
+  console.log(`(${name}: ${st.ply} plies, ${await t.spect.$eval('#result', e => e.textContent)})`);
+  for (const p of [...Object.values(t.pages), t.spect]) await p.ctx.close();
+}
+
+const history = p => p.$$eval('#history li', ls => ls.map(l => l.textContent));
+
+/* ------------------------------------------------------------------ tests */
+
+// AMBI-1, AMBI-2, AMBI-4, issue 21: a whole Échecs ambigus game by clicks.
+// White names f3 (Pf2 or Ng1: Black chooses the pawn by clicking it, then
+// f3), Black names e5 and h4 (one candidate each: played at once), White
+// g4 and a3 (Black chooses Pa2), and Black names e1, White's King's square:
+// the King is taken, 0-1 (AMBI-4; there is no check, AMBI-4).
+test('ambigus_whole_game_to_king_captured', async () => {
+  const t = await table({ variant: 'ambigus' });
+  await waitPly(t.pages.white, 0);
+  const line = ['f3', 'choose f2', 'e5', 'g4', 'h4', 'a3', 'choose a2', 'e1'];
+  const actors = [];
+  for (const text of line) actors.push(await act(t, text));
+  // AMBI-2: the choices were made by the opponent's seat, on its page.
+  assert(actors.join(' ') === 'white black black white black white black black',
+    `the seats that acted: ${actors.join(' ')}`);
+  const hist = await history(t.spect);
+  assert(/black: choose Pf2/.test(hist[1]) && /e1 \(King taken\)/.test(hist[7]),
+    `the spectator's move list reads ${JSON.stringify(hist)}`);
+  await theEnd(t, 'ambigus', /0-1.*king captured/);
+});
+
+// AMBI-7, issue 21: the clock procedure.  The page offers no click for a
+// proposal (the legal list holds squares only, the proposal being the
+// naming's note) nor for `keep` (an alias of choosing the proposed piece):
+// both are typed in the page's Action box.  White proposes Pf2f3, Black
+// keeps it; White proposes Nb1a3, Black sends the pawn instead by clicking
+// it; then to the end as above.
+test('ambigus_clock_procedure_to_king_captured', async () => {
+  const t = await table({ variant: 'ambigus', params: { clock: true } });
+  await waitPly(t.pages.white, 0);
+  await type(t, 'f2f3');
+  await t.pages.black.waitForFunction(() => /white proposes Pf2f3/.test(document.querySelector('#info').textContent));
+  assert(await t.spect.$eval('#info', e => /white proposes Pf2f3/.test(e.textContent)), "the spectator's page does not show the proposal");
+  assert(await type(t, 'keep') === 'black', 'keep was not typed by black');
+  for (const text of ['e5', 'g4', 'h4']) await act(t, text);
+  await type(t, 'Nb1a3');
+  await t.pages.black.waitForFunction(() => /white proposes Nb1a3/.test(document.querySelector('#info').textContent));
+  assert(await act(t, 'choose a2') === 'black', 'the choice was not black\'s');
+  const a3 = await t.spect.$eval('#board g.piece[data-square="a3"]', e => `${e.dataset.side} ${e.dataset.figure}`);
+  assert(a3 === 'white pawn', `a3 holds ${a3}: black's choice was not played`);
+  await act(t, 'e1');
+  const hist = await history(t.pages.white);
+  assert(/white: Pf2f3/.test(hist[0]) && /black: choose Pf2/.test(hist[1]) && /white: Nb1a3/.test(hist[5]) && /black: choose Pa2/.test(hist[6]),
+    `the move list reads ${JSON.stringify(hist)}`);
+  await theEnd(t, 'ambigus-clock', /0-1.*king captured/);
+});
+
+// ECHQ-1, ECHQ-3, ECHQ-9, ECHQ-10, ECHQ-12, ECHQ-13, issue 21: three seats.
+// Two captures fuse pieces (exd5: a merged pawn; Bg4xNf3: the chooser
+// offers the bishop or the knight, ECHQ-1), then White's seat, to act,
+// takes the merged side over with its button (ECHQ-12, not the third seat):
+// the merged side moves at once (cycle É, White, Black, ECHQ-9) and Black's
+// seat plays both colours.  One-coloured captures remove the merged pieces
+// (ECHQ-10): the merged side has lost its last piece, White and Black win.
+test('echiquete_three_seats_takeover_by_white_to_the_end', async () => {
+  const t = await table({ variant: 'echiquete', seats: 3 });
+  assert(Object.keys(t.pages).length === 3, `three seats, got ${Object.keys(t.pages)}`);
+  const third = Object.keys(t.pages)[2];
+  await waitPly(t.pages.white, 0);
+  for (const text of ['e2e4', 'd7d5', 'e4d5p', 'c8g4', 'g1f3', 'g4f3b']) await act(t, text);
+  const merged = await t.spect.$$eval('#board g.piece.f-merged', els => els.map(e => `${e.dataset.square} ${e.dataset.figure}`));
+  assert(merged.sort().join(',') === 'd5 pawn,f3 bishop', `the merged pieces drawn: ${merged}`);
+  // The third seat may take over too; White's seat does it first.
+  await t.pages[third].waitForSelector('#actions button[data-machine="takeover"]');
+  assert(await act(t, 'takeover') === 'white', 'the takeover was not white\'s');
+  await t.pages[third].waitForFunction(() => !document.querySelector('#actions button[data-machine="takeover"]'))
+    .catch(() => { throw new Error('the third seat is still offered the takeover after White took it'); });
+  assert(await act(t, 'd5d4') === 'white', 'the merged pawn was not moved by White\'s seat');
+  assert(await act(t, 'g2f3') === 'black', 'White\'s pieces are not played by Black\'s seat');
+  assert(await act(t, 'd8d4') === 'black', 'Black\'s pieces are not played by Black\'s seat');
+  const hist = await history(t.pages[third]);
+  assert(hist.join(' | ') === 'white: e4 | black: d5 | white: e4xd5=PÉ | black: Bg4 | white: Nf3 | black: Bg4xNf3=BÉ | white: takeover | white: *d4 | black: gxf3 | black: Qxd4',
+    `the move list reads ${JSON.stringify(hist)}`);
+  await theEnd(t, 'echiquete', /white\+black.*merged side lost its last piece/);
+});
+
+// TILE-2, TILE-3, TILE-8, TILE-9, TILE-10, issue 21: two sides, no pawns:
+// sixteen placements from the hand (the King last), then moves by clicks;
+// White's bishop checks (TILE-8), Black's King cannot escape and Black
+// passes with its button (TILE-9), and the bishop takes the King: the last
+// King on the table wins (TILE-10).  The line is one the search bots of
+// `chessvar play tile --param pawns=0 --seed 3` played.
+test('tile_two_sides_placement_to_king_capture', async () => {
+  const t = await table({ variant: 'tile', params: { pawns: 0 } }, { width: 1000, height: 900 });
+  await waitPly(t.pages.white, 0);
+  const line = [
+    'Q@0,0', 'Q@0,-1', 'R@-1,1', 'R@-2,2', 'R@-1,0', 'R@0,-2', 'N@-2,3', 'N@1,0',
+    'B@0,2', 'B@0,1', 'B@-1,-1', 'N@0,3', 'N@1,4', 'B@1,3', 'K@2,5', 'K@1,-2',
+    '-1,-1-0,-2', '0,1--1,0', '0,0-1,-1', '1,-2-2,-2', '0,-2-1,-3',
+  ];
+  for (const text of line) await act(t, text);
+  // TILE-8: Black's King is in check, and the page says so.
+  const check = await t.pages.black.$eval('#result', e => e.textContent);
+  assert(/check: black/.test(check), `black's page reads '${check}' while its King is in check`);
+  assert(await t.pages.black.$('#board g.piece[data-side="black"][data-figure="king"] .check-halo'), "black's King is not marked in check");
+  assert(await act(t, 'pass') === 'black', 'the pass was not black\'s');
+  assert(await act(t, '1,-3-2,-2') === 'white', 'the King was not taken by white');
+  const kings = await t.spect.$$eval('#board g.piece[data-figure="king"]', els => els.map(e => e.dataset.side));
+  assert(kings.join() === 'white', `the Kings left on the table: ${kings}`);
+  await theEnd(t, 'tile', /1-0.*last King/);
+});
+
+main();
