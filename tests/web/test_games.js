@@ -49,10 +49,11 @@ async function spectatorSeesNoHidden(t, ply) {
 // actions, on its own page: a piece then its target (and the chooser when
 // several actions share the two squares), a figure of the hand then a
 // square, a square alone, or the button of an action without squares.
-async function act(t, text) {
+// AS: another seat that acts out of turn (an Échiqueté takeover).
+async function act(t, text, as = null) {
   const st = await stateOf(t.spect, t.g.game, '');
   assert(!statusOf(st).over, `the game ended (${statusOf(st).result}) before ${text}`);
-  const seat = st.view.seat_to_act || st.status.to_act;
+  const seat = as || st.view.seat_to_act || st.status.to_act;
   const p = t.pages[seat];
   assert(p, `no page for the seat to act '${seat}'`);
   await waitPly(p, st.ply);
@@ -206,6 +207,24 @@ test('echiquete_three_seats_takeover_by_white_to_the_end', async () => {
   assert(hist.join(' | ') === 'white: e4 | black: d5 | white: e4xd5=PÉ | black: Bg4 | white: Nf3 | black: Bg4xNf3=BÉ | white: takeover | white: *d4 | black: gxf3 | black: Qxd4',
     `the move list reads ${JSON.stringify(hist)}`);
   await theEnd(t, 'echiquete', /white\+black.*merged side lost its last piece/);
+});
+
+// ECHQ-9, ECHQ-12, ECHQ-13, issue 21: two seats; Black's merging capture
+// dxe4, then Black's seat, which has just moved, takes the merged side over
+// out of turn with its button (ECHQ-12): the merged pawn moves at once and
+// White's seat plays both colours; White's pawn takes it and the merged
+// side, without pieces, loses (ECHQ-13, duo_empty_loses).
+test('echiquete_two_seats_takeover_by_black_out_of_turn', async () => {
+  const t = await table({ variant: 'echiquete' });
+  await waitPly(t.pages.white, 0);
+  for (const text of ['e2e4', 'd7d5', 'b1c3', 'd5e4p']) await act(t, text);
+  await act(t, 'takeover', 'black');
+  assert(await act(t, 'e4e3') === 'black', 'the merged pawn was not moved by Black\'s seat');
+  assert(await act(t, 'd2e3') === 'white', 'White\'s pieces are not played by White\'s seat');
+  const hist = await history(t.pages.black);
+  assert(hist.join(' | ') === 'white: e4 | black: d5 | white: Nc3 | black: d5xe4=PÉ | black: takeover | black: *e3 | white: d2xe3',
+    `the move list reads ${JSON.stringify(hist)}`);
+  await theEnd(t, 'echiquete-2', /white\+black.*merged side lost its last piece/);
 });
 
 // TILE-2, TILE-3, TILE-8, TILE-9, TILE-10, issue 21: two sides, no pawns:
