@@ -25,7 +25,7 @@ const env = { server: null, base: null, dataDir: null, browser: null, live: [], 
 
 /* ---------------------------------------------------------------- harness */
 const tests = [];
-const test = (name, fn) => tests.push({ name, fn });
+const test = (name, fn, ms = 0) => tests.push({ name, fn, ms });
 
 function withTimeout(promise, ms, what) {
   let t;
@@ -181,7 +181,7 @@ async function main() {
     env.live = [];
     try {
       if (setupError) throw setupError;
-      await withTimeout(t.fn(), env.testMs, t.name);
+      await withTimeout(t.fn(), t.ms || env.testMs, t.name);
       console.log(`[       OK ] ${t.name}`);
       passed++;
     } catch (e) {

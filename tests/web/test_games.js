@@ -253,4 +253,49 @@ test('tile_two_sides_placement_to_king_capture', async () => {
   await theEnd(t, 'tile', /1-0.*last King/);
 });
 
+// TILE-1, TILE-2, TILE-9, TILE-10, issue 21 ("a six-colour Tile game"):
+// six seats, six pages, no pawns: 48 placements from the hands, then moves
+// until one King is left; each captured King's colours pass to its captor,
+// whose page then moves them.  The line is the one the search bots of
+// `chessvar play tile --sides 6 --param pawns=0 --seed 6` (search:1000
+// each) played.
+test('tile_six_sides_whole_game', async () => {
+  const t = await table({ variant: 'tile', sides: 6, params: { pawns: 0 } }, { width: 1000, height: 1000 });
+  assert(Object.keys(t.pages).length === 6, `six seats, got ${Object.keys(t.pages)}`);
+  await waitPly(t.pages.white, 0);
+  const placements = [
+    'Q@0,0', 'Q@-1,0', 'Q@-2,0', 'Q@-1,-1', 'Q@-1,-2', 'Q@-2,-3', 'R@-2,-4', 'R@0,1', 'R@1,0',
+    'R@-3,-3', 'R@-2,-5', 'R@-2,-1', 'R@-2,1', 'R@-4,-4', 'R@-4,-2', 'R@-2,-6', 'R@0,-3', 'R@0,2',
+    'N@2,1', 'N@1,-1', 'N@-5,-5', 'N@1,1', 'N@-3,-5', 'N@1,2', 'N@3,2', 'B@-1,2', 'N@-3,-7',
+    'B@1,3', 'B@0,-4', 'N@3,0', 'B@4,0', 'B@-2,-8', 'B@-2,-2', 'N@-5,-1', 'B@-2,2', 'B@0,4',
+    'B@2,-1', 'N@0,-2', 'B@-1,-6', 'B@4,3', 'N@5,4', 'B@5,3', 'K@4,1', 'K@1,4', 'K@3,4', 'K@6,5',
+    'K@-6,-5', 'K@-5,-2',
+  ];
+  const moves = [
+    '4,0-1,-3', '-1,0--1,3', '1,0-0,0', '-5,-1--3,0', '-6,-5--6,-6', '5,3-3,5', '4,1-5,2',
+    '-1,2-1,0', '-1,-6--2,-7', '-1,-1-0,-2', '-2,-5--2,-4', '0,4-1,3', '1,-3-0,-4', '1,-1-0,-3',
+    '-3,-7--5,-6', '1,1--1,0', '-6,-6--6,-7', '-2,-3--3,-2', '2,-1-1,-2', '-1,3--1,0', '0,0-1,0',
+    '0,-2--1,-1', '-2,2-1,5', '3,5--1,1', '-2,1--3,1', '0,1-0,-1', '1,0--1,0', '-1,-1-4,4',
+    '-1,-2--1,-6', 'pass', '0,-4--2,-6', '-2,-8-0,-6', '-2,-2-4,4', '-3,0--4,-2', '1,5--3,1',
+    '-5,-2--4,-2', '5,2-6,3', '0,-6--2,-4', '-2,-7--1,-6', '6,5-7,4', '-3,1--2,0', '-4,-2--4,-1',
+    'pass', '-2,-4--3,-3', '4,4--3,-3', '7,4-7,3', '-2,0--1,1', '3,0-2,2', 'pass', '1,4-2,5',
+    'pass', '7,3-6,2', '-6,-7--5,-6', '1,3--1,1', 'pass', '0,-3--2,-4', 'pass', '6,2-7,3',
+    '-5,-6--5,-5', '2,2-4,3', 'pass', '-2,-4--3,-2', 'pass', '7,3-6,3', '-5,-5--4,-4',
+    '-4,-1--3,-1', '2,5-2,4', 'pass', '1,-2-0,-1', 'pass', '-3,-1--4,-2', '2,4-3,4', '0,-1--1,0',
+    'pass', '-4,-2--3,-2', '-1,-6-7,2', 'pass', 'pass', 'pass', '3,4-4,3', 'pass', 'pass', 'pass',
+    '7,2-6,3', 'pass', 'pass', '6,3-5,4', 'pass', 'pass', '5,4--2,-3', 'pass', 'pass',
+    '-2,-3--3,-2', 'pass', '-2,-6--3,-5', 'pass', '-3,-5--4,-4',
+  ];
+  const colours = new Set();
+  for (const text of placements) colours.add(await act(t, text));
+  assert(colours.size === 6, `${colours.size} seats placed pieces`);
+  const fills = new Set(await t.spect.$$eval('#board g.piece circle.body', els => els.map(e => e.getAttribute('fill'))));
+  assert(fills.size === 6, `the six colours are drawn in ${fills.size} fills once placed`);
+  await shot(t.spect, 'game-tile-6-placed');
+  for (const text of moves) await act(t, text);
+  const kings = await t.spect.$$eval('#board g.piece[data-figure="king"]', els => els.map(e => e.dataset.side));
+  assert(kings.join() === 'black', `the Kings left on the table: ${kings}`);
+  await theEnd(t, 'tile-6', /black.*last King/);
+}, 600000);
+
 main();
