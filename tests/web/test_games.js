@@ -180,6 +180,20 @@ test('ambigus_clock_procedure_to_king_captured', async () => {
   await theEnd(t, 'ambigus-clock', /0-1.*king captured/);
 });
 
+// AMBI-6, issue 21: the mate rule, from a position: the lobby's way of
+// starting one is a record (POST /api/games {record}) whose Position tag
+// holds it.  White names e4 (only the knight goes), Black names a1: the
+// King on g1 has only squares where it is still attacked, so it is mate.
+test('ambigus_mate_rule_from_a_record', async () => {
+  const record = '[Variant "ambigus"]\n[Seed "0"]\n[Sides "2"]\n[Params "mate=on"]\n' +
+    '[Position "6k1/8/8/8/8/6N1/r4PPP/6K1 w - - 0 1"]\n[Result "*"]\n';
+  const t = await table({ record });
+  await waitPly(t.pages.white, 0);
+  await act(t, 'e4');
+  await act(t, 'a1');
+  await theEnd(t, 'ambigus-mate', /0-1.*mate/);
+});
+
 // ECHQ-1, ECHQ-3, ECHQ-9, ECHQ-10, ECHQ-12, ECHQ-13, issue 21: three seats.
 // Two captures fuse pieces (exd5: a merged pawn; Bg4xNf3: the chooser
 // offers the bishop or the knight, ECHQ-1), then White's seat, to act,
