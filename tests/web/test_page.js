@@ -726,7 +726,7 @@ test('tile_six_sides_a_round_by_clicks', async () => {
       for (let i = 0; i < 3; i++) await p.click('#zoom [data-zoom="in"]');
   for (let turn = 0; turn < 6; turn++) {
     st = await stateOf(pages.white, g.game, '');
-    if (st.status.over) break;
+    if (st.status.status.over) break; // the status answer holds the status object
     const seat = st.view.seat_to_act;
     const p = pages[seat];
     await waitPly(p, st.ply);
