@@ -857,6 +857,16 @@ function setupPointer() {
    square (as the board is drawn: up is up on the screen), Enter or Space
    does what a click on it does.  On the open table the window follows the
    focus square. */
+/* The keyboard's square alone, put in or taken out of the drawn board. */
+function drawFocusMark() {
+  const svg = $('#board');
+  svg.querySelectorAll('.kbfocus').forEach(e => e.remove());
+  if (!G.state || !G.focus || document.activeElement !== svg) return;
+  const lay = layout(G.state.view);
+  const mark = s('rect', { class: 'kbfocus', x: lay.col(G.focus.x) + 0.03, y: lay.row(G.focus.y) + 0.03, width: 0.94, height: 0.94, 'data-x': G.focus.x, 'data-y': G.focus.y });
+  svg.insertBefore(mark, svg.querySelector('g.pieces'));
+}
+
 function setupKeyboard() {
   const svg = $('#board');
   svg.setAttribute('tabindex', '0');
@@ -869,9 +879,12 @@ function setupKeyboard() {
         G.state.view.pieces.find(p => p.side === G.state.seat) || G.state.view.pieces[0] || { x: 0, y: 0 };
       G.focus = { x: first.x, y: first.y };
     }
-    draw();
+    drawFocusMark();
   });
-  svg.addEventListener('blur', () => { if (G.state) draw(); });
+  // Only the focus square changes: a whole redraw here would replace the
+  // button or square a click is landing on (focus moves on mousedown), and
+  // that click would be lost (a figure of the hand, picked, not picked).
+  svg.addEventListener('blur', drawFocusMark);
   svg.addEventListener('keydown', ev => {
     if (!G.state || !G.focus) return;
     const lay = layout(G.state.view);
