@@ -569,7 +569,15 @@ static void test_restart(void **state)
     json_free(before);
     wc_ws_close(&w);
     wc_ws_close(&b);
+    /* every change was written when it happened: the stop writes nothing
+     * again (the record keeps its file, the one the last move made) */
+    char rec[128];
+    struct stat st0, st1;
+    snprintf(rec, sizeof rec, "%s/%s.rec", dir, id);
+    assert_int_equal(stat(rec, &st0), 0);
     web_stop(s);
+    assert_int_equal(stat(rec, &st1), 0);
+    assert_true(st0.st_ino == st1.st_ino);
 
     s = start(dir);
     port = web_port(s);

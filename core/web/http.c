@@ -953,11 +953,13 @@ void web_stop(WebServer *s)
         pthread_join(s->bot_thread, NULL);
     mg_stop(s->ctx);
     mg_exit_library();
-    /* every change was written when it happened; once more, in case a
-     * write failed then (a full disk since freed) */
+    /* every change was written when it happened: only a game whose last
+     * write failed (a full disk since freed) is written again (rewriting
+     * every game took seconds for a few hundred, each synced) */
     for (int i = 0; i < s->ngames; i++) {
         Error e;
-        if (s->data && web_store_record(s, s->games[i], &e) && !s->cfg.quiet)
+        if (s->data && s->games[i]->unsaved && web_store_record(s, s->games[i], &e) &&
+            !s->cfg.quiet)
             fprintf(stderr, "chessvar serve: game %s: %s\n", s->games[i]->id, e.msg);
     }
     free_server(s);

@@ -101,6 +101,7 @@ int web_store_record(WebServer *s, WebGame *g, Error *e)
         rc = err_set(e, "the record of game %s could not be written as text", g->id);
     else
         rc = write_atomic(s->data, sb_str(&path), &t, e);
+    g->unsaved = rc != 0;
     sb_free(&t);
     sb_free(&path);
     return rc;

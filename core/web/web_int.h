@@ -35,6 +35,7 @@ struct WebGame {
     WebConn *conns;          /* its viewers */
     long long bot_due;       /* the next bot move, not before (web_now_ms) */
     long changes;            /* changes of the game so far (web_changed) */
+    int unsaved;             /* its last record write failed (web_stop tries again) */
     long bot_failed;         /* the change after which a bot failed, -1: it */
     int bot_failed_seat;     /* is not tried again until the next change */
     char bot_error[400];     /* what its viewers were told */
