@@ -287,16 +287,24 @@ static int snap_keep(Game *g)
     return 0;
 }
 
+/* Room for one more history entry and its mark: 0, or -1. */
+static int hist_reserve(Game *g)
+{
+    if (g->nhist < g->caphist)
+        return 0;
+    /* both arrays grow to the same capacity, or caphist stays */
+    int cap = g->caphist, capm = g->caphist;
+    if (grow((void **)&g->hist, &cap, g->nhist, sizeof *g->hist, 64) ||
+        grow((void **)&g->marks, &capm, g->nhist, sizeof *g->marks, 64))
+        return -1;
+    g->caphist = cap;
+    return 0;
+}
+
 static int push_hist(Game *g, const HistoryEntry *h, const PlyMark *m)
 {
-    if (g->nhist == g->caphist) {
-        /* both arrays grow to the same capacity, or caphist stays */
-        int cap = g->caphist, capm = g->caphist;
-        if (grow((void **)&g->hist, &cap, g->nhist, sizeof *g->hist, 64) ||
-            grow((void **)&g->marks, &capm, g->nhist, sizeof *g->marks, 64))
-            return -1;
-        g->caphist = cap;
-    }
+    if (hist_reserve(g))
+        return -1;
     g->marks[g->nhist] = *m;
     g->hist[g->nhist++] = *h;
     return 0;
@@ -1765,14 +1773,8 @@ static int push_reacted(Game *g, const Action *a, int listed)
         g->pushvars = pv;
         g->cappushvars = c;
     }
-    if (g->nhist == g->caphist) {
-        HistoryEntry h;
-        memset(&h, 0, sizeof h);
-        PlyMark m = {0, 0, 0, 0, 0};
-        if (push_hist(g, &h, &m)) /* grows both arrays */
-            return PUSH_NOMEM;
-        g->nhist--;
-    }
+    if (hist_reserve(g))
+        return PUSH_NOMEM;
     /* the blob before is kept, and the action applied in place */
     memcpy(g->pushed + (size_t)g->npushed * sz, g->st, sz);
     if (listed && v->version >= 5 && v->apply_listed) {
@@ -1952,8 +1954,11 @@ static void perft_done(PerftCtx *c, int depth)
  * counts 1, whatever ended there.  An action its reaction refuses is not
  * counted, at the last ply too (it cannot be played); a hook that fails
  * stops the count.  Sets *failed (PERFT_NOMEM, PERFT_HOOK) when it cannot
- * count.  lists: one per remaining depth.  (issue 20 points 7 and 8) */
-static uint64_t perft_pushed(Game *g, ActionList *lists, int depth, int *failed)
+ * count.  lists: one per remaining depth; fn (may be NULL) is told the
+ * count of each action of this node (perft --divide's root).  (issue 20
+ * points 7 and 8) */
+static uint64_t perft_pushed(Game *g, ActionList *lists, int depth, int *failed,
+                             void (*fn)(void *ud, const char *move, uint64_t n), void *ud)
 {
     if (depth <= 0)
         return 1;
@@ -1969,7 +1974,10 @@ static uint64_t perft_pushed(Game *g, ActionList *lists, int depth, int *failed)
     for (int i = 0; i < l->n && !*failed; i++) {
         int rc = push_reacted(g, &l->v[i], 1);
         if (rc == PUSH_OK) {
-            n += perft_pushed(g, lists, depth - 1, failed);
+            uint64_t k = perft_pushed(g, lists, depth - 1, failed, NULL, NULL);
+            if (fn && !*failed)
+                fn(ud, game_history(g, g->nhist - 1)->machine, k);
+            n += k;
             pop_reacted(g);
         } else if (rc == PUSH_HOOK) {
             *failed |= PERFT_HOOK;
@@ -1988,32 +1996,10 @@ static uint64_t perft_games(const Game *g, int depth, int *failed,
     Game *c = game_clone(g);
     ActionList *lists = cv_calloc(sizeof *lists * (size_t)(depth + 1));
     uint64_t total = 0;
-    if (!c || !lists) {
+    if (!c || !lists)
         *failed |= PERFT_NOMEM;
-    } else if (!fn || depth <= 0) {
-        total = perft_pushed(c, lists, depth, failed);
-    } else {
-        ActionList root = ACTIONLIST_INIT;
-        if (game_legal_play(c, &root))
-            *failed |= PERFT_HOOK;
-        *failed |= root.failed ? PERFT_NOMEM : 0;
-        for (int i = 0; i < root.n && !*failed; i++) {
-            int rc = push_reacted(c, &root.v[i], 1);
-            if (rc == PUSH_OK) {
-                uint64_t n = perft_pushed(c, lists, depth - 1, failed);
-                const HistoryEntry *h = game_history(c, c->nhist - 1);
-                if (!*failed)
-                    fn(ud, h->machine, n);
-                total += n;
-                pop_reacted(c);
-            } else if (rc == PUSH_HOOK) {
-                *failed |= PERFT_HOOK;
-            } else if (rc == PUSH_NOMEM) {
-                *failed |= PERFT_NOMEM;
-            }
-        }
-        al_free(&root);
-    }
+    else
+        total = perft_pushed(c, lists, depth, failed, fn, ud);
     if (c && fail_pass(c, g))
         *failed |= PERFT_HOOK;
     for (int i = 0; lists && i <= depth; i++)
@@ -2063,7 +2049,7 @@ uint64_t game_perft_divide(const Game *g, int depth,
         return 1;
     if (g->hooks.react) {
         int failed = 0;
-        uint64_t n = perft_games(g, depth, &failed, fn, ud);
+        uint64_t n = game_to_act(g) < 0 ? 0 : perft_games(g, depth, &failed, fn, ud);
         return failed ? perft_failure(failed) : n;
     }
     ActionList root = ACTIONLIST_INIT;

@@ -2365,15 +2365,10 @@ static void push_strs(lua_State *L, House *h)
         lua_pushstring(L, action_kind_name(k));
         lua_rawseti(L, -2, STR_KIND + k);
     }
+    const Geometry board = {.bounded = 1, .width = 16, .height = 16};
     for (int y = 0; y < 16; y++)
         for (int x = 0; x < 16; x++) {
-            char sq[4];
-            int n = 0;
-            sq[n++] = (char)('a' + x);
-            if (y + 1 >= 10)
-                sq[n++] = (char)('0' + (y + 1) / 10);
-            sq[n++] = (char)('0' + (y + 1) % 10);
-            lua_pushlstring(L, sq, (size_t)n);
+            push_square(L, &board, (Coord){x, y});
             lua_rawseti(L, -2, STR_CELL + y * 16 + x);
         }
     lua_pushvalue(L, -1);
