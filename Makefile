@@ -66,10 +66,15 @@ else
   PROGRAM := $(BUILD)/chessvar
 endif
 
-# Build in parallel by default (make -j1 to override).
+# Build in parallel by default (make -j1 to override).  Only the top
+# make sets it: a sub-make (`make play` runs `make all`) shares its
+# parent's job server, and setting -j again there makes GNU make warn
+# "-j2 forced in makefile: resetting jobserver mode".
 NPROC := $(shell nproc 2>/dev/null || echo 2)
+ifeq ($(MAKELEVEL),0)
 ifeq ($(filter -j%,$(MAKEFLAGS)),)
   MAKEFLAGS += -j$(NPROC)
+endif
 endif
 
 .PHONY: all play serve check test test-web bench deps deps-bench deps-web clean tests-build FORCE
