@@ -68,6 +68,9 @@ static void hand_game(const ExpInfo *x, ExpGame *g, int set, long i, unsigned wi
     g->seat_won = winners; /* seat k commands side k */
     strcpy(g->result, winners == 1 ? "1-0" : winners == 2 ? "0-1" : "1/2-1/2");
     strcpy(g->reason, reason);
+    g->code = strcmp(reason, "checkmate") == 0   ? END_CHECKMATE
+              : strcmp(reason, "stalemate") == 0 ? END_STALEMATE
+                                                 : END_FIFTY_MOVES;
     g->plies = plies;
     g->choices = 20L * plies;
 }
@@ -148,6 +151,7 @@ static void test_experiment_figures_by_hand(void **state)
         assert_int_equal(back[i].plies, g[i].plies);
         assert_int_equal(back[i].choices, g[i].choices);
         assert_string_equal(back[i].reason, g[i].reason);
+        assert_int_equal(back[i].code, g[i].code); /* "reason_code" */
         assert_string_equal(back[i].result, g[i].result);
         assert_true(back[i].seed == g[i].seed);
     }
@@ -473,9 +477,17 @@ static void test_experiment_refusals(void **state)
     refused(cmd, 1, "c.json: line ");
     char *seed = strstr(other, "\"seed\":\"");
     seed = strstr(seed + 1, "\"seed\":\""); /* the first game's */
+    char was = seed[8];
     seed[8] = seed[8] == '1' ? '2' : '1';
     write_text(c, other);
     refused(cmd, 1, "is not the seed of game");
+    /* a reason_code that is no end code's word (docs/PROTOCOL.md) */
+    seed[8] = was;
+    char *code = strstr(other, "\"reason_code\":\"");
+    assert_non_null(code);
+    memcpy(code + 15, "XX", 2);
+    write_text(c, other);
+    refused(cmd, 1, "is not an end code");
     write_text(c, "{\"hello\": 1}");
     refused(cmd, 1, "not the JSON of a chessvar experiment");
     snprintf(cmd, sizeof cmd, "merge %s/none.json", dir);

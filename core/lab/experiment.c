@@ -98,6 +98,7 @@ int exp_play(const ExpInfo *x, long index, int set, Game *g, ExpGame *out, Error
     game_result_text(g, out->result, sizeof out->result);
     if (s.over) {
         out->winners = s.winners;
+        out->code = s.code;
         str_copy(out->reason, sizeof out->reason, s.reason[0] ? s.reason : "no reason given");
         for (int k = 0; k < x->nseats; k++)
             if (game_seat_sides(g, k) & s.winners)
@@ -619,6 +620,11 @@ void exp_json(const ExpInfo *x, const ExpGame *games, long n, int shard_k, int s
             sb_printf(out, "%s\"%s\"", s ? "," : "", seat_result(g, s));
         sb_puts(out, "],\"reason\":");
         sb_json_str(out, g->reason);
+        sb_puts(out, ",\"reason_code\":");
+        if (end_code_name(g->code))
+            sb_json_str(out, end_code_name(g->code));
+        else
+            sb_puts(out, "null");
         sb_printf(out, ",\"finished\":%s,\"plies\":%d,\"choices\":%ld}",
                   g->finished ? "true" : "false", g->plies, g->choices);
     }
@@ -796,6 +802,18 @@ static int read_game(const ExpInfo *x, const Json *j, ExpGame *g, Error *e)
         get_long(j, "choices", 0, 2000000000L, &g->choices, e))
         return -1;
     g->plies = (int)v;
+    /* reason_code came after the first files were written: absent is
+     * taken as unknown (END_NONE), present it must be a code's word */
+    const Json *rc = json_get(j, "reason_code");
+    if (rc && rc->type == JSON_STRING) {
+        for (g->code = END_NONE + 1; g->code < END__COUNT; g->code++)
+            if (strcmp(end_code_name(g->code), rc->str) == 0)
+                break;
+        if (g->code == END__COUNT)
+            return err_set(e, "\"reason_code\" \"%.40s\" is not an end code", rc->str);
+    } else if (rc && rc->type != JSON_NULL) {
+        return err_set(e, "\"reason_code\" is not a word or null");
+    }
     const Json *f = json_get(j, "finished");
     if (!f || (f->type != JSON_TRUE && f->type != JSON_FALSE))
         return err_set(e, "\"finished\" is missing or not true/false");

@@ -69,6 +69,7 @@ typedef struct ExpGame {
     long choices;           /* play actions available, summed over the plies */
     char result[EXP_NAME];  /* "1-0", "white+red", "draw", "*" */
     char reason[EXP_REASON];/* the status's reason, or "ply limit" */
+    int code;               /* the status's EndCode (END_NONE at the ply limit) */
 } ExpGame;
 
 uint64_t exp_game_seed(uint64_t seed, long round);
