@@ -358,15 +358,18 @@ static void test_issue19_7_commands_turn_order_and_sides_out(void **state)
     assert_json(a, "view.out", "[]");
     answers_free(&r);
 
-    /* ECHQ-13, three seats: Black mated by White alone goes out */
+    /* ECHQ-13, three seats: Black mated by White alone goes out; its
+     * pieces are inert, so its seat commands nothing any more */
     answers(&r, "run echiquete --seats 3 --fen '*N6k/8/5P2/8/8/8/8/K5Q1 w - - 0 1 phase=2 "
                 "cycle=ewb seats=0,1,2' --json", "Qg7\nstatus\nview\n");
     a = last_ok(&r);
     assert_json(r.a[1], "out", "[\"black\"]");
     assert_json(r.a[1], "turn_order", "[\"merged\",\"white\",\"black\"]");
     assert_json(r.a[1], "commands",
-                "{\"white\":[\"white\"],\"black\":[\"black\"],\"merged\":[\"merged\"]}");
+                "{\"white\":[\"white\"],\"black\":[],\"merged\":[\"merged\"]}");
     assert_json(a, "view.out", "[\"black\"]");
+    assert_json(a, "view.commands",
+                "{\"white\":[\"white\"],\"black\":[],\"merged\":[\"merged\"]}");
     answers_free(&r);
 
     /* TILE-10: blue took red's King; white takes blue's and commands all three */

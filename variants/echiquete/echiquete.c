@@ -911,6 +911,9 @@ static void ech_view(const Game *g, const void *st, int seat, View *v)
         for (int i = 0; i < 3; i++)
             v->order[i] = (int8_t)ech_cycle_side(s, i);
         v->out = s->out;
+        /* a side out is commanded by nobody: its pieces are inert (ECHQ-13) */
+        for (int i = 0; i < MAX_SEATS; i++)
+            v->commands[i] &= ~s->out;
     } else {
         v->norder = 2;
         v->order[0] = ES_WHITE;
