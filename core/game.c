@@ -1052,6 +1052,29 @@ done:
     return rc;
 }
 
+int game_inputs(const Game *g, int seat, InputForm *out, int max)
+{
+    const VariantOps *v = g->cfg.variant;
+    if (v->version < 6 || !v->inputs || max <= 0 || seat < 0 || seat >= g->cfg.nseats ||
+        game_to_act(g) < 0)
+        return 0;
+    ActionList legal = ACTIONLIST_INIT;
+    if (game_legal(g, seat, &legal)) {
+        al_free(&legal);
+        return -1;
+    }
+    int n = v->inputs(g, g->st, seat, out, max), k = 0;
+    for (int i = 0; i < n && i < max; i++) {
+        Action a;
+        Error e;
+        if (game_parse(g, seat, out[i].text, &a, &e) == 0 && !action_is_meta(a.kind) &&
+            al_find(&legal, &a) >= 0)
+            out[k++] = out[i];
+    }
+    al_free(&legal);
+    return k;
+}
+
 /* ---- Applying ----------------------------------------------------------- */
 
 typedef struct Snapshot {

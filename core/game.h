@@ -153,6 +153,12 @@ int game_play(Game *g, int seat, const char *text, Error *e);
 /* Parse without applying. */
 int game_parse(const Game *g, int seat, const char *text, Action *out,
                Error *e);
+/* issue 21: the variant's other texts for the play actions `seat` may take
+ * now (VariantOps.inputs), at most max into out, each one game_parse reads
+ * as an action of the seat's legal list (a vetoed one is left out).  Their
+ * number; 0 when the variant has none or the game is over; -1 when a house
+ * rule's hook failed (game_hook_error says how). */
+int game_inputs(const Game *g, int seat, InputForm *out, int max);
 /* Apply an action from game_legal.  -1 with e when it is refused; when a
  * house rule's hook failed, game_hook_error(g) says so too. */
 int game_apply(Game *g, const Action *a, Error *e);

@@ -151,6 +151,21 @@ typedef struct Edit {
     int masked;     /* EDIT_ADD (Masqués): the piece enters masked */
 } Edit;
 
+/* ---- Other ways to type an action (issue 21) --------------------------- */
+/* A text a seat may type now that stands for one of its play actions but
+ * is not that action's own text (legal lists show one text per action),
+ * with what a click on the board names, so a page can offer it: Échecs
+ * ambigus under the clock procedure (AMBI-7) reads a whole move "g1f3" as
+ * the naming of f3 proposing the knight, and "keep" as the choice of the
+ * proposed piece. */
+typedef struct InputForm {
+    int kind;        /* ActionKind of the action it stands for */
+    Coord from, to;  /* the squares a click names; (-1,-1): none */
+    int figure;      /* FIG_NONE, or the figure it names (a promotion) */
+    char text[24];   /* what to type: "g1f3", "keep" */
+    char label[64];  /* what it says to a person: "Ng1f3", "keep Ng1f3" */
+} InputForm;
+
 /* ---- Text styles ------------------------------------------------------ */
 enum { FMT_RECORD = 0, /* records and people: SAN for chess */
        FMT_MACHINE = 1 /* legal lists, perft divide: UCI for chess */ };
@@ -166,7 +181,8 @@ typedef struct VariantHelp {
 typedef struct VariantOps {
     int version;               /* 1; 2 with the fields after history_text; 3 with values;
                                   4 with edit and phase; 5 with known,
-                                  sample, apply_listed and legal_draw */
+                                  sample, apply_listed and legal_draw;
+                                  6 with inputs */
     const char *name;          /* command-line name: "orthodox" */
     const char *title;         /* "Orthodox chess" */
     const char *summary;       /* one line for the menu */
@@ -314,6 +330,13 @@ typedef struct VariantOps {
      * index rng_below(rng, n) in legal's order (rng untouched when n is
      * 0).  For random playouts; the same games as legal + the same draw. */
     int (*legal_draw)(const Game *g, const void *st, int seat, Rng *rng, Action *out);
+
+    /* ---- version 6 ---- */
+    /* Optional (issue 21): the other texts `seat` may type now for its play
+     * actions (InputForm), at most max of them into out; their number.
+     * The core keeps those its parse reads as an action of the seat's
+     * legal list (game_inputs).  NULL: none. */
+    int (*inputs)(const Game *g, const void *st, int seat, InputForm *out, int max);
 } VariantOps;
 
 /* Messages to seats.  seat_mask bit i: seat i sees the text.  ev may be

@@ -1346,6 +1346,133 @@ static void test_random_games_read_back(void **state)
 }
 
 
+/* ---- issue 21: the other texts of the clock procedure (game_inputs) ---------- */
+
+/* The whole moves the seat to act may type (AMBI-7), found without the
+ * variant's inputs: every "from to [promotion]" from a square of one of
+ * its pieces that the engine reads as a naming of its legal list,
+ * sorted, one "text label from>to figure" a line. */
+static void typed_whole_moves(const Game *g, StrBuf *out)
+{
+    const int seat = game_to_act(g);
+    View v;
+    game_view(g, seat, &v);
+    StrBuf b = STRBUF_INIT;
+    static const char *const PROMO[] = {"", "q", "r", "b", "n"};
+    char lines[512][96];
+    int n = 0;
+    for (int p = 0; p < v.npieces; p++) {
+        if (v.pieces[p].side != game_side_to_move(g))
+            continue;
+        for (int to = 0; to < 64; to++) {
+            for (int k = 0; k < 5; k++) {
+                char text[16], from[3], sq[3];
+                const int fsq = CH_SQ(v.pieces[p].at.x, v.pieces[p].at.y);
+                snprintf(text, sizeof text, "%s%s%s", chess_square_name(fsq, from),
+                         chess_square_name(to, sq), PROMO[k]);
+                Action a;
+                Error e = {""};
+                if (game_parse(g, seat, text, &a, &e) || a.kind != ACT_MOVE)
+                    continue;
+                sb_reset(&b);
+                game_format(g, &a, FMT_RECORD, &b);
+                assert_true(n < 512);
+                snprintf(lines[n++], sizeof lines[0], "%s %s %d,%d>%d,%d %c", text, sb_str(&b),
+                         v.pieces[p].at.x, v.pieces[p].at.y, a.to.x, a.to.y,
+                         k ? figure_letter(figure_from_letter(PROMO[k][0])) : '-');
+            }
+        }
+    }
+    qsort(lines, (size_t)n, sizeof lines[0], (int (*)(const void *, const void *))strcmp);
+    for (int i = 0; i < n; i++)
+        sb_printf(out, "%s\n", lines[i]);
+    sb_free(&b);
+}
+
+/* The inputs of the seat to act the same way. */
+static int inputs_of(const Game *g, StrBuf *out)
+{
+    InputForm f[512];
+    const int n = game_inputs(g, game_to_act(g), f, 512);
+    char lines[512][96];
+    for (int i = 0; i < n; i++)
+        snprintf(lines[i], sizeof lines[0], "%s %s %d,%d>%d,%d %c", f[i].text, f[i].label,
+                 f[i].from.x, f[i].from.y, f[i].to.x, f[i].to.y,
+                 f[i].figure ? figure_letter(f[i].figure) : '-');
+    qsort(lines, (size_t)(n > 0 ? n : 0), sizeof lines[0],
+          (int (*)(const void *, const void *))strcmp);
+    for (int i = 0; i < n; i++)
+        sb_printf(out, "%s\n", lines[i]);
+    return n;
+}
+
+/* AMBI-7, issue 21: under the clock procedure the variant's inputs are
+ * exactly the whole moves the engine reads (each with its from- and
+ * to-square, promotion and the record form it plays as), and while a
+ * proposal stands the chooser's `keep`, which chooses the proposed piece;
+ * without the procedure there are none.  Random games, every ply. */
+static void test_issue21_ambi7_inputs_are_the_whole_moves(void **state)
+{
+    (void)state;
+    static const char *const PARAMS[] = {"clock=on", "clock=on mate=on", NULL};
+    Rng rng;
+    rng_seed(&rng, 21);
+    int proposals = 0, keeps = 0;
+    for (int game = 0; game < 3; game++) {
+        Game *g = start(NULL, PARAMS[game]);
+        for (int ply = 0; ply < 40 && game_to_act(g) >= 0; ply++) {
+            StrBuf want = STRBUF_INIT, got = STRBUF_INIT;
+            const int n = inputs_of(g, &got);
+            if (!PARAMS[game]) {
+                assert_int_equal(n, 0);
+            } else if (strcmp(game_variant(g)->phase(g, game_state(g)), "name") == 0) {
+                typed_whole_moves(g, &want);
+                assert_string_equal(sb_str(&got), sb_str(&want));
+            } else {
+                InputForm f[4];
+                const HistoryEntry *h = game_history(g, game_history_len(g) - 1);
+                const int proposed = strchr(h->text, ' ') == NULL && strlen(h->text) > 2;
+                assert_int_equal(game_inputs(g, game_to_act(g), f, 4), proposed);
+                if (proposed) { /* "Ng1f3": keep chooses Ng1 */
+                    Action a;
+                    Error e = {""};
+                    assert_string_equal(f[0].text, "keep");
+                    assert_int_equal(game_parse(g, game_to_act(g), "keep", &a, &e), 0);
+                    StrBuf r = STRBUF_INIT;
+                    game_format(g, &a, FMT_RECORD, &r);
+                    char want_label[128];
+                    snprintf(want_label, sizeof want_label, "keep %s", h->text);
+                    assert_string_equal(f[0].label, want_label);
+                    assert_int_equal(a.from.x, h->text[1] - 'a');
+                    assert_int_equal(a.from.y, h->text[2] - '1');
+                    assert_true(strncmp(sb_str(&r), "choose ", 7) == 0);
+                    sb_free(&r);
+                    keeps++;
+                }
+            }
+            /* play a proposal when one is offered, else a random action */
+            InputForm f[512];
+            const int k = PARAMS[game] ? game_inputs(g, game_to_act(g), f, 512) : 0;
+            const int pick = k ? (int)rng_below(&rng, (uint32_t)k) : -1;
+            if (pick >= 0 && rng_below(&rng, 2)) {
+                play(g, f[pick].text);
+                proposals += f[pick].kind == ACT_MOVE;
+            } else {
+                ActionList l = ACTIONLIST_INIT;
+                game_legal_play(g, &l);
+                Error e = {""};
+                if (game_apply(g, &l.v[rng_below(&rng, (uint32_t)l.n)], &e))
+                    fail_msg("a legal action was refused: %s", e.msg);
+                al_free(&l);
+            }
+            sb_free(&want);
+            sb_free(&got);
+        }
+        game_free(g);
+    }
+    assert_true(proposals > 10 && keeps > 2);
+}
+
 /* ---- help: every example of the variant's table is played ------------------- */
 
 /* Where a help example applies: position, parameters, the texts played
@@ -1379,7 +1506,7 @@ static void test_help_examples_are_played(void **state)
 {
     (void)state;
     const VariantOps *v = ambigus();
-    assert_int_equal(v->version, 4);
+    assert_int_equal(v->version, 6);
     assert_int_equal(v->hidden_info, 0);
     assert_non_null(v->help);
     tu_assert_help_fits(v->help);
@@ -1441,6 +1568,7 @@ int main(void)
         cmocka_unit_test(test_perft_fast_equals_generic),
         cmocka_unit_test(test_perft_counts),
         cmocka_unit_test(test_random_games_read_back),
+        cmocka_unit_test(test_issue21_ambi7_inputs_are_the_whole_moves),
         cmocka_unit_test(test_help_examples_are_played),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

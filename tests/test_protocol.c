@@ -635,10 +635,60 @@ static void test_issue21_legal_detail(void **state)
     answers_free(&r);
 }
 
+/* issue 21, AMBI-7: under the clock procedure `legal` also gives the
+ * other texts the variant reads for its actions (`inputs`, each a detail
+ * object): the whole moves, with their squares for a click, and, while a
+ * proposal stands, the chooser's `keep`; `detail` stays one entry per
+ * play action.  Without the procedure there is no `inputs`. */
+static void test_issue21_ambi7_legal_inputs(void **state)
+{
+    (void)state;
+    Answers r;
+    answers(&r, "run ambigus --json --param clock=on", "legal\nNf3\nlegal\nas white legal\n");
+    const Json *l = r.a[0];
+    assert_detail_follows(l);
+    const Json *in = at(l, "inputs");
+    assert_int_equal(in->count, 20); /* the sixteen pawn moves, four knight moves */
+    const char *want[][2] = {
+        {"g1f3", "{\"kind\":\"move\",\"from\":{\"x\":6,\"y\":0},\"to\":{\"x\":5,\"y\":2},"
+                 "\"figure\":null,\"amount\":null,\"machine\":\"g1f3\",\"record\":\"Ng1f3\"}"},
+        {"e2e4", "{\"kind\":\"move\",\"from\":{\"x\":4,\"y\":1},\"to\":{\"x\":4,\"y\":3},"
+                 "\"figure\":null,\"amount\":null,\"machine\":\"e2e4\",\"record\":\"e4 (Pe2e4)\"}"},
+    };
+    for (size_t w = 0; w < 2; w++) {
+        int found = 0;
+        for (int i = 0; i < in->count; i++) {
+            const Json *d = json_at(in, i);
+            if (strcmp(at(d, "machine")->str, want[w][0]) != 0)
+                continue;
+            found = 1;
+            if (d->len != strlen(want[w][1]) || strncmp(d->text, want[w][1], d->len) != 0)
+                fail_msg("input %s: %.*s, not %s", want[w][0], (int)d->len, d->text, want[w][1]);
+        }
+        if (!found)
+            fail_msg("no input %s", want[w][0]);
+    }
+    l = r.a[2]; /* black chooses: keep the knight */
+    assert_detail_follows(l);
+    in = at(l, "inputs");
+    assert_int_equal(in->count, 1);
+    const char *keep = "{\"kind\":\"choose\",\"from\":null,\"to\":null,\"figure\":null,"
+                       "\"amount\":null,\"machine\":\"keep\",\"record\":\"keep Ng1f3\"}";
+    const Json *d = json_at(in, 0);
+    if (d->len != strlen(keep) || strncmp(d->text, keep, d->len) != 0)
+        fail_msg("keep: %.*s", (int)d->len, d->text);
+    assert_null(json_get(r.a[3], "inputs")); /* white, waiting: nothing to type */
+    answers_free(&r);
+    answers(&r, "run ambigus --json", "legal\n");
+    assert_null(json_get(r.a[0], "inputs"));
+    answers_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_issue21_legal_detail),
+        cmocka_unit_test(test_issue21_ambi7_legal_inputs),
         cmocka_unit_test(test_issue19_7_reason_code_of_every_end),
         cmocka_unit_test(test_issue19_7_every_code_is_reached_and_documented),
         cmocka_unit_test(test_issue19_7_no_code_while_the_game_goes_on),

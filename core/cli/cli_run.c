@@ -308,6 +308,32 @@ static void legal_detail(const Game *g, const Action *a, StrBuf *out)
     sb_free(&t);
 }
 
+/* One of the variant's other texts for a play action (game_inputs) as a
+ * `detail` object: its squares and figure for a click, the text to send
+ * (machine) and what it says to a person (record). */
+static void input_detail(const InputForm *f, StrBuf *out)
+{
+    sb_printf(out, "{\"kind\":\"%s\",\"from\":", action_kind_name(f->kind));
+    if (f->from.x != -1)
+        sb_printf(out, "{\"x\":%d,\"y\":%d}", (int)f->from.x, (int)f->from.y);
+    else
+        sb_puts(out, "null");
+    sb_puts(out, ",\"to\":");
+    if (f->to.x != -1)
+        sb_printf(out, "{\"x\":%d,\"y\":%d}", (int)f->to.x, (int)f->to.y);
+    else
+        sb_puts(out, "null");
+    if (f->figure != FIG_NONE)
+        sb_printf(out, ",\"figure\":\"%c\"", figure_letter(f->figure));
+    else
+        sb_puts(out, ",\"figure\":null");
+    sb_puts(out, ",\"amount\":null,\"machine\":");
+    sb_json_str(out, f->text);
+    sb_puts(out, ",\"record\":");
+    sb_json_str(out, f->label);
+    sb_putc(out, '}');
+}
+
 static int cmd_legal(Batch *b, const char *arg, Error *e)
 {
     int seat = seat_or_default(b, arg, "legal", e);
@@ -344,9 +370,36 @@ static int cmd_legal(Batch *b, const char *arg, Error *e)
             legal_detail(b->g, &l.v[i], &detail);
         }
     }
+    /* issue 21: the variant's other texts for these actions (Échecs
+     * ambigus' whole moves and keep under the clock procedure, AMBI-7) */
+    enum { INPUTS_MAX = 512 };
+    InputForm *forms = malloc(sizeof *forms * INPUTS_MAX);
+    int nforms = forms ? game_inputs(b->g, seat, forms, INPUTS_MAX) : 0;
+    if (nforms < 0) {
+        free(forms);
+        sb_free(&t);
+        sb_free(&machine);
+        sb_free(&record);
+        sb_free(&meta);
+        sb_free(&plain);
+        sb_free(&meta_plain);
+        sb_free(&detail);
+        al_free(&l);
+        return err_set(e, "%s", game_hook_error(b->g));
+    }
     json_seat(b, "seat", seat);
     sb_printf(&b->json, ",\"actions\":[%s],\"record\":[%s],\"meta\":[%s],\"detail\":[%s]",
               sb_str(&machine), sb_str(&record), sb_str(&meta), sb_str(&detail));
+    if (nforms > 0) {
+        sb_puts(&b->json, ",\"inputs\":[");
+        for (int i = 0; i < nforms; i++) {
+            if (i)
+                sb_putc(&b->json, ',');
+            input_detail(&forms[i], &b->json);
+        }
+        sb_putc(&b->json, ']');
+    }
+    free(forms);
     if (l.n == 0 && game_to_act(b->g) < 0)
         sb_puts(&b->text, "no legal actions: the game is over\n");
     else

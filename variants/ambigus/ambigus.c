@@ -15,6 +15,7 @@
  * legal/apply span (the core's generic perft), so the two always agree.
  */
 #include <assert.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "ambigus.h"
@@ -480,6 +481,75 @@ static uint64_t amb_perft(const Game *g, const void *st, int depth)
     return perft_choose(g, s, cand, amb_candidates(list, n, s->named, cand), depth);
 }
 
+/* ---- Other texts for the same actions (issue 21) ------------------------- */
+
+/* Under the clock procedure (AMBI-7), what the mover may type besides the
+ * squares: every whole move of the naming list, in UCI (it names its square
+ * and, where the opponent chooses, proposes its piece), with its from- and
+ * to-square for a page's clicks and, as its label, the record form of the
+ * naming it is read as ("Ng1f3", "e4 (Pe2e4)"); and, while a proposal
+ * stands, the opponent's `keep` ("keep Ng1f3").  Read back by amb_parse,
+ * so each text is exactly what the parser takes. */
+static int amb_inputs(const Game *g, const void *st, int seat, InputForm *out, int max)
+{
+    const AmbState *s = cst(st);
+    if (!game_param(g, AM_CLOCK) || s->phase == AP_OVER || max <= 0)
+        return 0;
+    StrBuf b = STRBUF_INIT;
+    int k = 0;
+    if (s->phase == AP_CHOOSE) {
+        if (s->has_proposal && seat == (s->pos.side ^ 1)) {
+            memset(&out[0], 0, sizeof out[0]);
+            out[0].kind = ACT_CHOOSE;
+            out[0].from = out[0].to = coord_make(-1, -1);
+            snprintf(out[0].text, sizeof out[0].text, "keep");
+            amb_move_text(&s->pos, s->proposal, &b);
+            snprintf(out[0].label, sizeof out[0].label, "keep %s", sb_str(&b));
+            k = 1;
+        }
+        sb_free(&b);
+        return k;
+    }
+    ActionList legal = ACTIONLIST_INIT;
+    Move list[AMB_MAX_MOVES];
+    amb_legal(g, st, seat, &legal);
+    const int n = amb_moves(&s->pos, list);
+    for (int i = 0; i < n && k < max && !legal.failed; i++) {
+        const int to = MOVE_TO(list[i]);
+        int named = 0;
+        for (int j = 0; j < legal.n && !named; j++)
+            named = (int)legal.v[j].code == to;
+        if (!named)
+            continue; /* not a square the seat may name now (AMBI-5, AMBI-6) */
+        InputForm *f = &out[k];
+        char from[3], sq[3];
+        const int fig = MOVE_PROMO_FIG(list[i]);
+        memset(f, 0, sizeof *f);
+        f->kind = ACT_MOVE;
+        f->from = sq_coord(MOVE_FROM(list[i]));
+        f->to = sq_coord(to);
+        f->figure = fig;
+        snprintf(f->text, sizeof f->text, "%s%s", chess_square_name(MOVE_FROM(list[i]), from),
+                 chess_square_name(to, sq));
+        if (fig != FIG_NONE) {
+            const size_t len = strlen(f->text);
+            f->text[len] = (char)(figure_letter(fig) - 'A' + 'a');
+            f->text[len + 1] = '\0';
+        }
+        Action a;
+        Error e;
+        if (amb_parse(g, st, &legal, f->text, &a, &e))
+            continue;
+        sb_reset(&b);
+        amb_format(g, st, &a, FMT_RECORD, &b);
+        snprintf(f->label, sizeof f->label, "%s", sb_str(&b));
+        k++;
+    }
+    al_free(&legal);
+    sb_free(&b);
+    return k;
+}
+
 /* ---- Help ------------------------------------------------------------------ */
 
 /* What a player types, for `help` (printed "  usage  doc (e.g. example)" in
@@ -503,7 +573,7 @@ static const char *amb_phase(const Game *g, const void *st)
 }
 
 const VariantOps ambigus_variant = {
-    .version = 4,
+    .version = 6,
     .name = "ambigus",
     .title = "Échecs ambigus",
     .summary = "you name the square, your opponent chooses which of your pieces goes "
@@ -532,4 +602,5 @@ const VariantOps ambigus_variant = {
     .rules = ambigus_rules,
     .edit = amb_edit,
     .phase = amb_phase,
+    .inputs = amb_inputs,
 };
