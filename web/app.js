@@ -377,9 +377,13 @@ function onState(f) {
   document.body.dataset.phase = f.view.phase || '';
 }
 
+// What this seat may click: its play actions (legal.detail) and the
+// variant's other texts for them (legal.inputs: Échecs ambigus' whole
+// moves and `keep` under the clock procedure), all of the same shape.
 function details() {
   const L = G.state && G.state.legal;
-  return (L && Array.isArray(L.detail)) ? L.detail : [];
+  if (!L) return [];
+  return [...(Array.isArray(L.detail) ? L.detail : []), ...(Array.isArray(L.inputs) ? L.inputs : [])];
 }
 
 const same = (a, b) => a && b && a.x === b.x && a.y === b.y;
@@ -640,11 +644,12 @@ function drawSide(f, D) {
     view.draw_offer ? h('li', {}, `${view.draw_offer} offers a draw`) : null,
     (view.out || []).length ? h('li', {}, `out: ${view.out.join(', ')}`) : null].filter(Boolean));
 
-  // Actions without squares: buttons with their record text.
+  // Actions without squares: buttons with their record text; a choice
+  // among candidates (kind `choose`) is a button too, besides its squares.
   // (Rebuilt only when they change: a button replaced under a pressed
   // mouse or finger would lose the click.)
   // A kind with many amounts (Masqués bids 1 to 41) is one list and a button.
-  const free = D.filter(d => !d.to);
+  const free = D.filter(d => !d.to || d.kind === 'choose');
   keep($('#actions'), JSON.stringify(free.map(d => [d.machine, d.record])), () => {
     const out = [], groups = new Map();
     for (const d of free) {

@@ -46,11 +46,14 @@ async function spectatorSeesNoHidden(t, ply) {
 }
 
 // The seat to act plays TEXT, the machine form of one of its legal
-// actions, on its own page: a piece then its target (and the chooser when
-// several actions share the two squares), a figure of the hand then a
-// square, a square alone, or the button of an action without squares.
-// AS: another seat that acts out of turn (an Échiqueté takeover).
-async function act(t, text, as = null) {
+// actions (legal.detail) or another text the variant reads for one of
+// them (legal.inputs: Échecs ambigus' whole moves and `keep`), on its own
+// page: a piece then its target (and the chooser when several actions
+// share the two squares), a figure of the hand then a square, a square
+// alone, or the button of an action without squares (BUTTON: the button
+// a choice has besides its squares).  AS: another seat that acts out of
+// turn (an Échiqueté takeover).
+async function act(t, text, as = null, button = false) {
   const st = await stateOf(t.spect, t.g.game, '');
   assert(!statusOf(st).over, `the game ended (${statusOf(st).result}) before ${text}`);
   const seat = as || st.view.seat_to_act || st.status.to_act;
@@ -58,10 +61,12 @@ async function act(t, text, as = null) {
   assert(p, `no page for the seat to act '${seat}'`);
   await waitPly(p, st.ply);
   const mine = await stateOf(t.spect, t.g.game, t.tokens[seat]);
-  const D = (mine.legal && mine.legal.detail) || [];
+  const D = [...((mine.legal && mine.legal.detail) || []), ...((mine.legal && mine.legal.inputs) || [])];
   const d = D.find(x => x.machine === text);
   assert(d, `${seat} may not play ${text} at ply ${st.ply}; its legal actions: ${D.map(x => x.machine).join(' ')}`);
-  if (d.from && d.to) {
+  if (button) {
+    await p.click(`#actions button[data-machine="${text}"]`);
+  } else if (d.from && d.to) {
     await clickSquare(p, d.from.x, d.from.y);
     await p.waitForSelector('#board .target');
     await clickSquare(p, d.to.x, d.to.y);
@@ -92,19 +97,6 @@ async function afterAct(p, ply, what) {
     { timeout: STEP }, ply).catch(() => { throw new Error(`${what}: the page did not move on from ply ${ply}`); });
   const e = await p.$eval('#error', el => el.textContent);
   assert(!e, `${what}: refused: ${e}`);
-}
-
-// Typed into the page's Action box, as the seat to act (what the page
-// offers no click for).
-async function type(t, text) {
-  const st = await stateOf(t.spect, t.g.game, '');
-  const seat = st.view.seat_to_act || st.status.to_act;
-  const p = t.pages[seat];
-  await waitPly(p, st.ply);
-  await p.type('#typed-text', `${text}\n`);
-  await afterAct(p, st.ply, `${seat}: typed ${text}`);
-  await spectatorSeesNoHidden(t, st.ply + 1);
-  return seat;
 }
 
 // Every seat's page and the spectator's show the result; the spectator's
@@ -154,28 +146,33 @@ test('ambigus_whole_game_to_king_captured', async () => {
   await theEnd(t, 'ambigus', /0-1.*king captured/);
 });
 
-// AMBI-7, issue 21: the clock procedure.  The page offers no click for a
-// proposal (the legal list holds squares only, the proposal being the
-// naming's note) nor for `keep` (an alias of choosing the proposed piece):
-// both are typed in the page's Action box.  White proposes Pf2f3, Black
-// keeps it; White proposes Nb1a3, Black sends the pawn instead by clicking
-// it; then to the end as above.
-test('ambigus_clock_procedure_to_king_captured', async () => {
+// AMBI-7, issue 21: the clock procedure by clicks only.  White clicks its
+// pawn f2 then f3: the whole move proposes the pawn (legal.inputs, read by
+// the engine as the naming of f3 with the proposal); Black's `keep`
+// button takes it.  Black clicks e7 then e5 (an unambiguous whole move is
+// simply played), White names g4 by its square, Black plays Qd8-h4 by
+// clicks; White proposes Nb1-a3 and Black sends the pawn instead with the
+// button of that choice; Black's Queen takes the King by a click on h4,
+// then e1 (AMBI-4).
+test('ambigus_clock_procedure_by_clicks_to_king_captured', async () => {
   const t = await table({ variant: 'ambigus', params: { clock: true } });
   await waitPly(t.pages.white, 0);
-  await type(t, 'f2f3');
+  assert(await act(t, 'f2f3') === 'white', 'the proposal was not white\'s');
   await t.pages.black.waitForFunction(() => /white proposes Pf2f3/.test(document.querySelector('#info').textContent));
   assert(await t.spect.$eval('#info', e => /white proposes Pf2f3/.test(e.textContent)), "the spectator's page does not show the proposal");
-  assert(await type(t, 'keep') === 'black', 'keep was not typed by black');
-  for (const text of ['e5', 'g4', 'h4']) await act(t, text);
-  await type(t, 'Nb1a3');
+  const keepLabel = await t.pages.black.$eval('#actions button[data-machine="keep"]', b => b.textContent);
+  assert(keepLabel === 'keep Pf2f3', `black's keep button reads '${keepLabel}'`);
+  assert(await act(t, 'keep') === 'black', 'keep was not black\'s');
+  assert(!(await t.pages.white.$('#actions button[data-machine="keep"]')), 'white is offered keep');
+  for (const text of ['e7e5', 'g4', 'd8h4']) await act(t, text);
+  assert(await act(t, 'b1a3') === 'white', 'the proposal was not white\'s');
   await t.pages.black.waitForFunction(() => /white proposes Nb1a3/.test(document.querySelector('#info').textContent));
-  assert(await act(t, 'choose a2') === 'black', 'the choice was not black\'s');
+  assert(await act(t, 'choose a2', null, true) === 'black', 'the choice was not black\'s');
   const a3 = await t.spect.$eval('#board g.piece[data-square="a3"]', e => `${e.dataset.side} ${e.dataset.figure}`);
   assert(a3 === 'white pawn', `a3 holds ${a3}: black's choice was not played`);
-  await act(t, 'e1');
+  await act(t, 'h4e1');
   const hist = await history(t.pages.white);
-  assert(/white: Pf2f3/.test(hist[0]) && /black: choose Pf2/.test(hist[1]) && /white: Nb1a3/.test(hist[5]) && /black: choose Pa2/.test(hist[6]),
+  assert(hist.join(' | ') === 'white: Pf2f3 | black: choose Pf2 | black: e5 (Pe7e5) | white: g4 (Pg2g4) | black: h4 (Qd8h4) | white: Nb1a3 | black: choose Pa2 | black: e1 (King taken)',
     `the move list reads ${JSON.stringify(hist)}`);
   await theEnd(t, 'ambigus-clock', /0-1.*king captured/);
 });
