@@ -5,7 +5,8 @@
 //
 // Environment: CHESSVAR (the program), CHROMIUM (default /usr/bin/chromium),
 // PUPPETEER_DIR (default build/web-test), WEB_TEST_OUT (screenshots, default
-// build/web-test), WEB_TEST_FILTER=substring (the tests whose name holds it).
+// build/web-test), WEB_TEST_FILTER=substring (the tests whose name holds it),
+// CHESSVAR_DOCS_UPDATE=1 (write the pictures of docs/WEB-PAGE.md again).
 'use strict';
 const path = require('path');
 const fs = require('fs');
@@ -137,6 +138,7 @@ async function stateOf(page, game, token) {
 async function checkPieces(page, view) {
   const drawn = await page.$$eval('#board g.piece', els => els.map(e => ({
     square: e.dataset.square, figure: e.dataset.figure, side: e.dataset.side,
+    letter: (e.querySelector('text.letter') || {}).textContent,
   })));
   assert(drawn.length === view.pieces.length,
     `the board shows ${drawn.length} pieces, the view lists ${view.pieces.length}`);
@@ -148,12 +150,16 @@ async function checkPieces(page, view) {
   return drawn;
 }
 
-// A screenshot as a test artefact.
+// A screenshot as a test artefact; with CHESSVAR_DOCS_UPDATE=1 the ones
+// docs/WEB-PAGE.md shows are written to docs/ too (as test_docs' update).
+const DOC_SHOTS = { 'orthodox': 'web-orthodox.png', 'masques-spectator': 'web-masques-spectator.png', 'tile-6-board': 'web-tile-board.png' };
 async function shot(page, name) {
   fs.mkdirSync(OUT, { recursive: true });
   const file = path.join(OUT, `${name}.png`);
   await withTimeout(page.screenshot({ path: file }), STEP, `the screenshot ${name}`);
   assert(fs.statSync(file).size > 1000, `${file} is empty`);
+  if (process.env.CHESSVAR_DOCS_UPDATE && DOC_SHOTS[name])
+    fs.copyFileSync(file, path.join(ROOT, 'docs', DOC_SHOTS[name]));
   return file;
 }
 

@@ -13,115 +13,10 @@ const path = require('path');
 const fs = require('fs');
 const os = require('os');
 const { spawn } = require('child_process');
-
-const ROOT = path.resolve(__dirname, '..', '..');
-const CHESSVAR = process.env.CHESSVAR || path.join(ROOT, 'chessvar');
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
-const PDIR = process.env.PUPPETEER_DIR || path.join(ROOT, 'build', 'web-test');
-const OUT = process.env.WEB_TEST_OUT || path.join(ROOT, 'build', 'web-test');
-const STEP = 15000;       // the most one step may take (ms)
-const TEST = 120000;      // the most one test may take (ms)
-
-/* ---------------------------------------------------------------- harness */
-const tests = [];
-const test = (name, fn) => tests.push({ name, fn });
-
-function withTimeout(promise, ms, what) {
-  let t;
-  return Promise.race([
-    promise,
-    new Promise((_, rej) => { t = setTimeout(() => rej(new Error(`timed out after ${ms / 1000} s: ${what}`)), ms); }),
-  ]).finally(() => clearTimeout(t));
-}
-
-function assert(cond, msg) { if (!cond) throw new Error(msg); }
-
-/* ------------------------------------------------------------- the server */
-let server = null, base = null;
-
-let dataDir = null;
-
-// Start the server (again on PORT with the same --data, for a restart).
-function startServer(port = 0) {
-  if (!fs.existsSync(CHESSVAR)) return Promise.reject(new Error(`${CHESSVAR} is missing: build it first (make)`));
-  if (!dataDir) dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'chessvar-web-'));
-  return withTimeout(new Promise((res, rej) => {
-    server = spawn(CHESSVAR, ['serve', '--port', String(port), '--data', dataDir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    const look = d => {
-      out += d;
-      const m = /(http:\/\/[0-9.:\[\]a-z]+:\d+)/i.exec(out);
-      if (m) res(m[1].replace('0.0.0.0', '127.0.0.1'));
-    };
-    server.stdout.on('data', look);
-    server.stderr.on('data', look);
-    server.on('error', rej);
-    server.on('exit', code => rej(new Error(`chessvar serve exited with status ${code} before printing its address: ${out.trim()}`)));
-  }), STEP, 'chessvar serve to print its address');
-}
-
-function stopServer() {
-  if (!server || server.exitCode !== null) return Promise.resolve();
-  const s = server;
-  return withTimeout(new Promise(res => { s.on('exit', res); s.kill('SIGTERM'); }), STEP, 'the server to stop');
-}
-
-async function api(pathname, body) {
-  const r = await withTimeout(fetch(base + pathname, body ? {
-    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body),
-  } : {}), STEP, `${pathname}`);
-  const j = await r.json();
-  if (!r.ok) throw new Error(`${pathname}: ${r.status} ${JSON.stringify(j)}`);
-  return j;
-}
-
-/* ------------------------------------------------------------- the browser */
-let puppeteer = null, browser = null;
-let live = [];   // the pages of the running test: photographed when it fails
-
-async function startBrowser() {
-  try {
-    puppeteer = require(path.join(PDIR, 'node_modules', 'puppeteer-core'));
-  } catch (e) {
-    throw new Error(`puppeteer-core is not installed in ${PDIR} (make deps-web): ${e.message}`);
-  }
-  if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing (sh tests/deps.sh chromium)`);
-  browser = await withTimeout(puppeteer.launch({
-    executablePath: CHROMIUM, headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-  }), STEP * 2, 'chromium to start');
-}
-
-// A page in its own browser context (its own storage: another device).
-async function open(link, { width = 1100, height = 800, touch = false } = {}) {
-  const ctx = await browser.createBrowserContext();
-  const page = await ctx.newPage();
-  page.setDefaultTimeout(STEP);
-  page.errors = [];
-  page.on('pageerror', e => page.errors.push(e.message));
-  await page.setViewport({ width, height, isMobile: touch, hasTouch: touch });
-  await page.goto(base + link, { waitUntil: 'domcontentloaded' });
-  page.ctx = ctx;
-  live.push(page);
-  return page;
-}
-
-async function waitPly(page, ply) {
-  await page.waitForFunction(n => document.body.dataset.ply === String(n), { timeout: STEP }, ply)
-    .catch(async () => { throw new Error(`the page did not reach ply ${ply} (at ${await page.evaluate(() => document.body.dataset.ply)}; error shown: ${await page.$eval('#error', e => e.textContent)})`); });
-}
-
-// Click the middle of square (x, y) on the page's board.
-async function clickSquare(page, x, y) {
-  const box = await cellBox(page, x, y);
-  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
-}
-
-async function cellBox(page, x, y) {
-  const cell = await page.$(`#board rect.cell[data-x="${x}"][data-y="${y}"]`);
-  assert(cell, `no square ${x},${y} on the board`);
-  return cell.boundingBox();
-}
+const {
+  ROOT, CHESSVAR, STEP, env, test, withTimeout, assert, startServer, stopServer, api, open,
+  waitPly, cellBox, clickSquare, stateOf, checkPieces, shot, seatLink, tokenOf, main,
+} = require('./lib.js');
 
 const sq = name => ({ x: name.charCodeAt(0) - 97, y: Number(name.slice(1)) - 1 });
 
@@ -140,49 +35,6 @@ async function drag(page, from, to) {
   await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 8 });
   await page.mouse.up();
 }
-
-// The state frame a viewer gets, read over a WebSocket of the test's own
-// (not through the page's code), from a page of the server's origin.
-async function stateOf(page, game, token) {
-  return page.evaluate((g, t) => new Promise((res, rej) => {
-    const ws = new WebSocket(`ws://${location.host}/ws`);
-    ws.onopen = () => ws.send(JSON.stringify({ type: 'hello', game: g, token: t || '' }));
-    ws.onmessage = ev => { const f = JSON.parse(ev.data); ws.close(); f.type === 'state' ? res(f) : rej(new Error(f.message)); };
-    ws.onerror = () => rej(new Error('websocket error'));
-  }), game, token);
-}
-
-// Every piece of the view is on the board with its figure, and nothing else.
-async function checkPieces(page, view) {
-  const drawn = await page.$$eval('#board g.piece', els => els.map(e => ({
-    square: e.dataset.square, figure: e.dataset.figure, side: e.dataset.side,
-    letter: (e.querySelector('text.letter') || {}).textContent,
-  })));
-  assert(drawn.length === view.pieces.length,
-    `the board shows ${drawn.length} pieces, the view lists ${view.pieces.length}`);
-  for (const p of view.pieces) {
-    const d = drawn.find(e => e.square === p.square);
-    assert(d, `the view's piece on ${p.square} is not drawn`);
-    assert(d.figure === p.figure, `${p.square}: drawn as ${d.figure}, the view says ${p.figure}`);
-  }
-  return drawn;
-}
-
-// A screenshot as a test artefact; with CHESSVAR_DOCS_UPDATE=1 the ones
-// docs/WEB-PAGE.md shows are written to docs/ too (as test_docs' update).
-const DOC_SHOTS = { 'orthodox': 'web-orthodox.png', 'masques-spectator': 'web-masques-spectator.png', 'tile-6-board': 'web-tile-board.png' };
-async function shot(page, name) {
-  fs.mkdirSync(OUT, { recursive: true });
-  const file = path.join(OUT, `${name}.png`);
-  await page.screenshot({ path: file });
-  assert(fs.statSync(file).size > 1000, `${file} is empty`);
-  if (process.env.CHESSVAR_DOCS_UPDATE && DOC_SHOTS[name])
-    fs.copyFileSync(file, path.join(ROOT, 'docs', DOC_SHOTS[name]));
-  return file;
-}
-
-const seatLink = (g, seat) => g.seats.find(s => s.seat === seat).link;
-const tokenOf = link => new URLSearchParams(link.split('#')[1]).get('t');
 
 /* ------------------------------------------------------------------ tests */
 
@@ -556,8 +408,8 @@ test('server_restart_mid_game', async () => {
   await waitPly(white, 1);
   await stopServer();
   await white.waitForFunction(() => document.body.dataset.conn === 'lost');
-  const again = await startServer(Number(new URL(base).port));
-  assert(again === base, `the server came back at ${again}, not ${base}`);
+  const again = await startServer(Number(new URL(env.base).port));
+  assert(again === env.base, `the server came back at ${again}, not ${env.base}`);
   const black = await open(seatLink(g, 'black'));
   await waitPly(black, 1);
   await move(black, 'e7', 'e5');
@@ -598,7 +450,7 @@ test('join_and_leave_shown_at_once', async () => {
   const black = await open(seatLink(g, 'black'));
   await shows('on');
   await black.ctx.close();
-  live = live.filter(p => p !== black);
+  env.live = env.live.filter(p => p !== black);
   await shows('off');
   assert(await white.evaluate(() => document.body.dataset.ply) === '0', 'a move was played');
 });
@@ -611,9 +463,9 @@ test('failed_bot_is_said', async () => {
   fs.writeFileSync(path.join(dir, 'deep.lua'), 'rule {\n  name = "Deep",\n  variants = {"orthodox"},\n' +
     '  veto = function(game, action)\n    if game:move_number() > #game:history() + 1 then error("no search here") end\n  end,\n}\n');
   const proc = spawn(CHESSVAR, ['serve', '--port', '0', '--scripts', dir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  const saved = base;
+  const saved = env.base;
   try {
-    base = await withTimeout(new Promise((res, rej) => {
+    env.base = await withTimeout(new Promise((res, rej) => {
       let out = '';
       proc.stdout.on('data', d => { out += d; const m = /(http:\/\/[0-9.:]+:\d+)/.exec(out); if (m) res(m[1]); });
       proc.on('exit', code => rej(new Error(`the second server exited (${code})`)));
@@ -633,7 +485,7 @@ test('failed_bot_is_said', async () => {
     const late = await open(g.spectator);
     await late.waitForFunction(() => /no search here/.test(document.querySelector('#notice').textContent), { timeout: STEP });
   } finally {
-    base = saved;
+    env.base = saved;
     proc.kill('SIGTERM');
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -829,7 +681,7 @@ for (const b of BOARDS) {
 // cuts, as a dropped network would.
 test('reconnect_after_lost_connection', async () => {
   const net = require('net');
-  const target = new URL(base);
+  const target = new URL(env.base);
   const socks = new Set();
   const proxy = net.createServer(c => {
     const u = net.connect(Number(target.port), target.hostname);
@@ -842,7 +694,7 @@ test('reconnect_after_lost_connection', async () => {
   const via = `http://127.0.0.1:${proxy.address().port}`;
   try {
     const g = await api('/api/games', { variant: 'orthodox' });
-    const ctx = await browser.createBrowserContext();
+    const ctx = await env.browser.createBrowserContext();
     const white = await ctx.newPage();
     white.setDefaultTimeout(STEP);
     await white.goto(via + seatLink(g, 'white'));
@@ -858,51 +710,5 @@ test('reconnect_after_lost_connection', async () => {
     proxy.close();
   }
 });
-
-/* -------------------------------------------------------------------- run */
-async function main() {
-  const filter = process.env.WEB_TEST_FILTER || '';
-  const chosen = tests.filter(t => t.name.includes(filter));
-  console.log(`[==========] Running ${chosen.length} test(s).`);
-  let setupError = null;
-  try {
-    base = await startServer();
-    await startBrowser();
-    console.log(`(server: ${CHESSVAR} serve at ${base}; chromium: ${CHROMIUM})`);
-  } catch (e) {
-    setupError = e;
-  }
-  const failed = [];
-  let passed = 0;
-  for (const t of chosen) {
-    console.log(`[ RUN      ] ${t.name}`);
-    for (const p of live) await withTimeout(p.ctx.close(), 5000, 'a context to close').catch(() => {});
-    live = [];
-    try {
-      if (setupError) throw setupError;
-      await withTimeout(t.fn(), TEST, t.name);
-      console.log(`[       OK ] ${t.name}`);
-      passed++;
-    } catch (e) {
-      console.log(`[  ERROR   ] --- ${e.message}`);
-      for (let i = 0; i < live.length; i++) {
-        const f = path.join(OUT, `FAILED-${t.name}-${i}.png`);
-        await withTimeout(live[i].screenshot({ path: f }), 5000, 'a screenshot').then(() => console.log(`(screenshot: ${f})`), () => {});
-      }
-      console.log(`[  FAILED  ] ${t.name}`);
-      failed.push(t.name);
-    }
-  }
-  console.log(`[==========] ${chosen.length} test(s) run.`);
-  console.log(`[  PASSED  ] ${passed} test(s).`);
-  if (failed.length) {
-    console.log(`[  FAILED  ] ${failed.length} test(s), listed below:`);
-    for (const n of failed) console.log(`[  FAILED  ] ${n}`);
-  }
-  if (browser) await withTimeout(browser.close(), 5000, 'chromium to close').catch(() => browser.process() && browser.process().kill('SIGKILL'));
-  await stopServer().catch(() => server.kill('SIGKILL'));
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-  process.exit(failed.length ? 1 : 0);
-}
 
 main();
