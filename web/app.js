@@ -432,11 +432,35 @@ function extent(view) {
   return { x0: x0 - 1, x1: x1 + 1, y0: y0 - 1, y1: y1 + 1 };
 }
 
+// The open table's frame: the bands of the coordinates (left, top) and
+// the margins (right, bottom) have a size on the screen, in pixels,
+// whatever the zoom, so their labels stay readable and apart.
+const FRAME_PX = { l: 30, t: 20, r: 6, b: 6 };
+const LABEL_PX = 11;      // the labels' font size on the screen
+
+// The frame in squares for the camera cam, and s, pixels per square.
+function planeFrame(cam) {
+  const svg = $('#board');
+  const cw = svg.clientWidth - FRAME_PX.l - FRAME_PX.r, ch = svg.clientHeight - FRAME_PX.t - FRAME_PX.b;
+  let px = Math.min(cw / cam.w, ch / cam.h);
+  if (!(px > 0)) px = 40;   // not laid out yet
+  return { s: px, l: FRAME_PX.l / px, t: FRAME_PX.t / px, r: FRAME_PX.r / px, b: FRAME_PX.b / px };
+}
+
+// Every k-th label, k the first of 1, 2, 5, 10, 20 ... that leaves
+// `need` pixels from one label to the next.
+function labelStep(px, need) {
+  for (let k = 1; ; k *= 10)
+    for (const m of [1, 2, 5]) if (k * m * px >= need) return k * m;
+}
+
 function fitCamera(view) {
   const e = extent(view);
-  // The window has the board's shape, so the whole SVG is the table.
+  // The window has the shape of the board less its frame, so the whole
+  // SVG is the table.
   const svg = $('#board');
-  const ratio = svg.clientWidth && svg.clientHeight ? svg.clientWidth / svg.clientHeight : 1;
+  const cw = svg.clientWidth - FRAME_PX.l - FRAME_PX.r, ch = svg.clientHeight - FRAME_PX.t - FRAME_PX.b;
+  const ratio = cw > 0 && ch > 0 ? cw / ch : 1;
   let w = Math.max(8, e.x1 - e.x0 + 1), hgt = Math.max(8, e.y1 - e.y0 + 1);
   if (w / hgt < ratio) w = hgt * ratio; else hgt = w / ratio;
   // Centred on the squares: column x spans [x, x + 1], row -y [-y, -y + 1].
@@ -458,14 +482,15 @@ function draw() {
   const movable = D.filter(d => d.from && d.to).map(d => d.from);
 
   svg.replaceChildren();
-  let x0, x1, y0, y1;
+  let x0, x1, y0, y1, fr = null;
   if (lay.bounded) {
     svg.setAttribute('viewBox', `-0.6 -0.6 ${lay.W + 1.2} ${lay.H + 1.2}`);
     x0 = 0; x1 = lay.W - 1; y0 = 0; y1 = lay.H - 1;
     $('#zoom').hidden = true;
   } else {
     if (!G.cam || !G.userCam) fitCamera(view);
-    svg.setAttribute('viewBox', `${G.cam.x - 0.6} ${G.cam.y - 0.6} ${G.cam.w + 1.2} ${G.cam.h + 1.2}`);
+    fr = planeFrame(G.cam);
+    svg.setAttribute('viewBox', `${G.cam.x - fr.l} ${G.cam.y - fr.t} ${G.cam.w + fr.l + fr.r} ${G.cam.h + fr.t + fr.b}`);
     $('#zoom').hidden = G.board;
     x0 = Math.floor(G.cam.x) - 1; x1 = Math.ceil(G.cam.x + G.cam.w) + 1;
     y0 = -Math.ceil(G.cam.y + G.cam.h) - 1; y1 = -Math.floor(G.cam.y) + 1;
@@ -476,8 +501,17 @@ function draw() {
   const lastSq = [squareXY(last.from, view.geometry), squareXY(last.to, view.geometry)].filter(Boolean);
 
   const cells = s('g', { class: 'cells' });
+  // The open table zoomed far out has thousands of squares, all alike:
+  // one grid for them (a pattern), and only the marked squares drawn.
+  const grid = !lay.bounded && (x1 - x0 + 1) * (y1 - y0 + 1) > 2500;
+  if (grid) {
+    svg.append(s('defs', {}, s('pattern', { id: 'plane-grid', width: 1, height: 1, patternUnits: 'userSpaceOnUse' },
+      s('rect', { class: 'cell light', width: 1, height: 1 }))));
+    cells.append(s('rect', { class: 'grid', x: x0, y: -y1, width: x1 - x0 + 1, height: y1 - y0 + 1, fill: 'url(#plane-grid)' }));
+  }
   for (let y = y0; y <= y1; y++) {
     for (let x = x0; x <= x1; x++) {
+      if (grid && !lastSq.some(q => same(q, { x, y })) && !same(G.selected, { x, y })) continue;
       const c = lay.col(x), r = lay.row(y);
       const dark = ((x + y) % 2 + 2) % 2 === 0;
       let cls = `cell ${dark ? 'dark' : 'light'}`;
@@ -500,13 +534,25 @@ function draw() {
         coords.append(s('text', { x: xx, y: lay.row(y) + 0.62 }, text(String(y + 1))));
     }
   } else {
-    // Labels on bands along the top and the left of the window.
-    coords.append(s('rect', { class: 'band', x: G.cam.x - 0.6, y: G.cam.y - 0.6, width: G.cam.w + 1.2, height: 0.6 }));
-    coords.append(s('rect', { class: 'band', x: G.cam.x - 0.6, y: G.cam.y - 0.6, width: 0.6, height: G.cam.h + 1.2 }));
-    for (let x = x0; x <= x1; x++)
-      coords.append(s('text', { x: x + 0.5, y: G.cam.y - 0.15, class: 'small' }, text(String(x))));
-    for (let y = y0; y <= y1; y++)
-      coords.append(s('text', { x: G.cam.x - 0.3, y: -y + 0.6, class: 'small' }, text(String(y))));
+    // Labels on bands along the top and the left of the window: a column's
+    // number only over the table (never in the corner, under the rows'
+    // band), a row's only beside it, each whole, and every k-th one when
+    // the squares are too small on the screen for all.
+    const c = G.cam, font = LABEL_PX / fr.s, em = 0.7 * font;   // a digit's width, at most
+    coords.append(s('rect', { class: 'band', x: c.x - fr.l, y: c.y - fr.t, width: c.w + fr.l + fr.r, height: fr.t }));
+    coords.append(s('rect', { class: 'band', x: c.x - fr.l, y: c.y - fr.t, width: fr.l, height: c.h + fr.t + fr.b }));
+    const widest = Math.max(String(x0).length, String(x1).length);
+    const kx = labelStep(fr.s, widest * em * fr.s + 6), ky = labelStep(fr.s, LABEL_PX + 4);
+    const style = `font-size:${font}px`;
+    for (let x = x0; x <= x1; x++) {
+      const half = String(x).length * em / 2;
+      if (x % kx || x + 0.5 - half < c.x || x + 0.5 + half > c.x + c.w + fr.r) continue;
+      coords.append(s('text', { x: x + 0.5, y: c.y - fr.t / 2 + 0.35 * font, style, 'data-col': x }, text(String(x))));
+    }
+    for (let y = y0; y <= y1; y++) {
+      if (y % ky || -y + 0.5 - 0.65 * font < c.y || -y + 0.5 + 0.65 * font > c.y + c.h + fr.b) continue;
+      coords.append(s('text', { x: c.x - fr.l / 2, y: -y + 0.5 + 0.35 * font, style, 'data-row': y }, text(String(y))));
+    }
   }
   if (lay.bounded) svg.append(coords);
 

@@ -331,6 +331,82 @@ test('tile_placement_from_hand_pan_and_zoom', async () => {
   assert(await white.$('#board g.piece[data-square="0,0"]'), 'the queen is gone after fitting');
 });
 
+// The open table's coordinate labels as the screen shows them: none
+// overlaps another; a column's number lies in the top band and right of
+// the rows' band (never in the corner), a row's in the left band and
+// below the top one; each lies whole on the board.
+async function labelsApart(page, what) {
+  const r = await page.evaluate(() => {
+    const box = e => { const b = e.getBoundingClientRect(); return { l: b.left, t: b.top, r: b.right, b: b.bottom }; };
+    const svg = box(document.querySelector('#board'));
+    const [top, left] = [...document.querySelectorAll('#board .coords rect.band')].map(box);
+    // (labels beyond the board's edge are not seen)
+    const labels = [...document.querySelectorAll('#board .coords text')].map(e => ({ text: e.textContent, ...box(e) }))
+      .filter(a => a.r > svg.l && a.l < svg.r && a.b > svg.t && a.t < svg.b);
+    return { svg, top, left, labels, viewBox: document.querySelector('#board').getAttribute('viewBox') };
+  });
+  const where = `${what} (viewBox ${r.viewBox})`;
+  // A label is a column's when its middle is in the top band, a row's
+  // when in the left band; the corner is both: no label may be there.
+  const inside = (x, y, b) => x >= b.l && x <= b.r && y >= b.t && y <= b.b;
+  const cols = [], rows = [];
+  for (const a of r.labels) {
+    const x = (a.l + a.r) / 2, y = (a.t + a.b) / 2, c = inside(x, y, r.top), w = inside(x, y, r.left);
+    assert(!(c && w), `${where}: the label ${a.text} is in the corner of the two bands`);
+    assert(c || w, `${where}: the label ${a.text} is on no band`);
+    (c ? cols : rows).push(a);
+  }
+  assert(cols.length >= 2 && rows.length >= 2, `${where}: ${cols.length} column and ${rows.length} row labels`);
+  const E = 0.5;   // a pixel's rounding
+  for (let i = 0; i < r.labels.length; i++) {
+    const a = r.labels[i];
+    for (let j = i + 1; j < r.labels.length; j++) {
+      const b = r.labels[j];
+      assert(a.r <= b.l + E || b.r <= a.l + E || a.b <= b.t + E || b.b <= a.t + E,
+        `${where}: the labels ${a.text} and ${b.text} overlap`);
+    }
+    assert(a.l >= r.svg.l - E && a.r <= r.svg.r + E && a.t >= r.svg.t - E && a.b <= r.svg.b + E,
+      `${where}: the label ${a.text} is cut by the board's edge`);
+  }
+  for (const a of cols)
+    assert(a.t >= r.top.t - E && a.b <= r.top.b + E && a.l >= r.left.r - E,
+      `${where}: the column label ${a.text} is outside the top band or in the corner`);
+  for (const a of rows)
+    assert(a.l >= r.left.l - E && a.r <= r.left.r + E && a.t >= r.top.b - E,
+      `${where}: the row label ${a.text} is outside the left band or in the corner`);
+  return cols.length + rows.length;
+}
+
+// issue 21: the open table's labels never overlap (the top row's number
+// was drawn in the corner over the column numbers), whatever the number of
+// colours, the zoom (in to the nearest, out to the farthest) and the
+// screen's width.  The bots place and move; the spectator's page zooms.
+test('tile_labels_never_overlap', async () => {
+  for (const sides of [2, 3, 4, 5, 6]) {
+    const names = (await api('/api/variants')).variants.find(v => v.name === 'tile')
+      .seat_names.find(e => e.sides === sides).names;
+    const g = await api('/api/games', { variant: 'tile', sides, players: names.map(seat => ({ seat, bot: 'random' })) });
+    const size = sides % 2 ? { width: 420, height: 900 } : { width: 1100, height: 800 };
+    const page = await open(g.spectator, size);
+    await page.waitForFunction(n => Number(document.body.dataset.ply) >= n, { timeout: 40000 }, 3 * sides);
+    let n = await labelsApart(page, `${sides} sides, fitted`);
+    const width = () => page.$eval('#board', e => Number(e.getAttribute('viewBox').split(' ')[2]));
+    for (const [dir, most] of [['in', 4], ['out', 20]]) {
+      // in to the nearest the page allows, out to the farthest
+      for (let i = 1, w = await width(); i <= most; i++) {
+        await page.click(`#zoom button[data-zoom="${dir}"]`);
+        n += await labelsApart(page, `${sides} sides, zoomed ${dir} ${i} times`);
+        if (w === (w = await width())) break;
+      }
+    }
+    await page.click('#zoom button[data-zoom="fit"]');
+    n += await labelsApart(page, `${sides} sides, fitted again`);
+    console.log(`(${sides} sides at ${size.width} px: ${n} labels checked)`);
+    await page.ctx.close();
+    env.live = env.live.filter(p => p !== page);
+  }
+}, 300000);
+
 // AMBI-2, AMBI-3, issue 21: a seat names a square by clicking it; the
 // opponent chooses which enemy piece goes there by clicking it, then the square.
 test('ambigus_name_a_square_then_the_opponent_chooses', async () => {
