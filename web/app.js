@@ -649,22 +649,69 @@ document.addEventListener('pointerup', ev => {
 function drawHand(view, D) {
   const box = $('#hand');
   const figs = [...new Set(D.filter(d => !d.from && d.to && d.figure).map(d => d.figure))];
-  box.replaceChildren();
-  if (!figs.length || G.board) { box.hidden = true; G.handFigure = null; return; }
+  if (!figs.length || G.board) { box.hidden = true; box.replaceChildren(); delete box.dataset.key; G.handFigure = null; return; }
   box.hidden = false;
   if (G.handFigure && !figs.includes(G.handFigure)) G.handFigure = null;
   const side = G.state.seat;
   const [fill, ink] = colour(side, view.sides);
-  box.append(h('span', {}, 'Place: '));
-  for (const fg of figs) {
-    const n = new Set(D.filter(d => !d.from && d.figure === fg).map(d => `${d.to.x},${d.to.y}`)).size;
-    const b = h('button', { type: 'button', class: `hand-piece${G.handFigure === fg ? ' on' : ''}`,
-      'data-figure': fg, style: `background:${fill};color:${ink}`, 'aria-pressed': String(G.handFigure === fg),
-      title: `${fg}: ${n} squares` }, fg);
-    b.addEventListener('click', () => { G.handFigure = G.handFigure === fg ? null : fg; G.selected = null; draw(); });
-    b.addEventListener('pointerdown', ev => { handDrag = { figure: fg, x: ev.clientX, y: ev.clientY }; });
-    box.append(b);
+  const count = fg => new Set(D.filter(d => !d.from && d.figure === fg).map(d => `${d.to.x},${d.to.y}`)).size;
+  // The buttons stay as long as the figures do (a button replaced under a
+  // click or the keyboard's focus would lose it); only their state and
+  // counts change.  The figure picked is the hand's one tab stop, or the
+  // first: the arrow keys move along the hand.
+  const key = `${side}|${figs.join(' ')}`;
+  if (box.dataset.key !== key) {
+    const had = box.contains(document.activeElement) ? document.activeElement.dataset.figure : null;
+    box.dataset.key = key;
+    box.replaceChildren(h('span', {}, 'Place: '), ...figs.map(fg => {
+      const b = h('button', { type: 'button', class: 'hand-piece', 'data-figure': fg, style: `background:${fill};color:${ink}` }, fg);
+      // (detail 0: Enter or Space, not a pointer: the board takes the focus to place it)
+      b.addEventListener('click', ev => pickFigure(G.handFigure === fg ? null : fg, ev.detail === 0));
+      b.addEventListener('pointerdown', ev => { handDrag = { figure: fg, x: ev.clientX, y: ev.clientY }; });
+      b.addEventListener('keydown', handKey);
+      return b;
+    }));
+    const again = had && box.querySelector(`button[data-figure="${had}"]`);
+    if (again) again.focus();
   }
+  const stop = G.handFigure || figs[0];
+  for (const b of box.querySelectorAll('button.hand-piece')) {
+    const fg = b.dataset.figure, on = G.handFigure === fg;
+    b.classList.toggle('on', on);
+    b.setAttribute('aria-pressed', String(on));
+    b.setAttribute('tabindex', fg === stop ? '0' : '-1');
+    b.title = `${fg}: ${count(fg)} squares`;
+  }
+}
+
+// Pick a figure of the hand (null: none).  From the keyboard the board
+// takes the focus, its square on one where the figure may go.
+function pickFigure(fg, keyboard) {
+  G.handFigure = fg;
+  G.selected = null;
+  if (fg && keyboard) {
+    const spots = details().filter(d => !d.from && d.to && d.figure === fg).map(d => d.to);
+    if (spots.length && !spots.some(q => same(q, G.focus))) {
+      const f = G.focus || spots[0];
+      const near = spots.reduce((a, b) => Math.hypot(b.x - f.x, b.y - f.y) < Math.hypot(a.x - f.x, a.y - f.y) ? b : a);
+      G.focus = { x: near.x, y: near.y };
+      followFocus();
+    }
+  }
+  draw();
+  if (fg && keyboard) $('#board').focus();
+}
+
+// The arrow keys move along the hand's buttons.
+function handKey(ev) {
+  const step = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 }[ev.key];
+  if (!step) return;
+  ev.preventDefault();
+  const list = [...$('#hand').querySelectorAll('button.hand-piece')];
+  const i = list.indexOf(ev.currentTarget);
+  const next = list[(i + step + list.length) % list.length];
+  for (const b of list) b.setAttribute('tabindex', b === next ? '0' : '-1');
+  next.focus();
 }
 
 function drawCaptured(view) {
@@ -918,10 +965,21 @@ function drawFocusMark() {
   svg.insertBefore(mark, svg.querySelector('g.pieces'));
 }
 
+// On the open table the window follows the keyboard's square: the
+// person moves it now.
+function followFocus() {
+  if (!G.state || !G.focus || !G.cam || G.state.view.geometry.bounded) return;
+  const lay = layout(G.state.view);
+  const c = lay.col(G.focus.x), r = lay.row(G.focus.y);
+  const dx = c < G.cam.x ? c - G.cam.x : c + 1 > G.cam.x + G.cam.w ? c + 1 - G.cam.x - G.cam.w : 0;
+  const dy = r < G.cam.y ? r - G.cam.y : r + 1 > G.cam.y + G.cam.h ? r + 1 - G.cam.y - G.cam.h : 0;
+  if (dx || dy) { G.userCam = true; G.cam = { ...G.cam, x: G.cam.x + dx, y: G.cam.y + dy }; }
+}
+
 function setupKeyboard() {
   const svg = $('#board');
   svg.setAttribute('tabindex', '0');
-  svg.setAttribute('aria-label', 'board: arrow keys move the focus square, Enter or Space selects and plays');
+  svg.setAttribute('aria-label', 'board: arrow keys move the focus square, Enter or Space selects and plays; a figure\'s letter picks it from the hand');
   svg.addEventListener('focus', () => {
     if (!G.state) return;
     if (!G.focus) {
@@ -945,17 +1003,16 @@ function setupKeyboard() {
       let c = lay.col(G.focus.x) + step[0], r = lay.row(G.focus.y) + step[1];
       if (lay.bounded) { c = Math.max(0, Math.min(lay.W - 1, c)); r = Math.max(0, Math.min(lay.H - 1, r)); }
       G.focus = { x: lay.fromCol(c), y: lay.fromRow(r) };
-      if (!lay.bounded && G.cam) {
-        // Keep the focus square in the window: the person moves it now.
-        const dx = c < G.cam.x ? c - G.cam.x : c + 1 > G.cam.x + G.cam.w ? c + 1 - G.cam.x - G.cam.w : 0;
-        const dy = r < G.cam.y ? r - G.cam.y : r + 1 > G.cam.y + G.cam.h ? r + 1 - G.cam.y - G.cam.h : 0;
-        if (dx || dy) { G.userCam = true; G.cam = { ...G.cam, x: G.cam.x + dx, y: G.cam.y + dy }; }
-      }
+      followFocus();
       draw();
     } else if (ev.key === 'Enter' || ev.key === ' ') {
       ev.preventDefault();
       clickSquare(G.focus);
       if (G.state && $('#chooser').hidden) draw();
+    } else if (/^[a-z]$/i.test(ev.key) && !ev.ctrlKey && !ev.metaKey && !ev.altKey) {
+      // A figure's letter picks it from the hand (again: drops it).
+      const b = $(`#hand button.hand-piece[data-figure="${ev.key.toUpperCase()}"]`);
+      if (b) { ev.preventDefault(); pickFigure(G.handFigure === b.dataset.figure ? null : b.dataset.figure, true); }
     }
   });
 }
@@ -978,7 +1035,7 @@ function game(route) {
     const t = $('#typed-text').value.trim();
     if (t) { send(t); $('#typed-text').value = ''; }
   });
-  document.addEventListener('keydown', ev => { if (ev.key === 'Escape') { closeChooser(); G.selected = null; if (G.state) draw(); } });
+  document.addEventListener('keydown', ev => { if (ev.key === 'Escape') { closeChooser(); G.selected = null; G.handFigure = null; if (G.state) draw(); } });
   setupPointer();
   setupKeyboard();
   connect();

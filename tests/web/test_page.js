@@ -614,6 +614,63 @@ test('keyboard_plays_a_move', async () => {
   assert(d5 === 'white', `d5 holds ${d5}`);
 });
 
+// TILE-2, issue 21: Tile placements from the hand by the keyboard alone
+// (no mouse): Tab reaches the hand (one tab stop), the arrow keys move
+// along it, Enter picks the figure and the board takes the focus on a
+// square where it may go; the arrow keys move the focus square (up is +y
+// on the open table) and Enter places.  On the board a figure's letter
+// picks it too.  Masqués' setup uses the same hand.
+test('tile_placement_from_the_hand_by_keyboard', async () => {
+  const g = await api('/api/games', { variant: 'tile', params: { pawns: 0 } });
+  const pages = { white: await open(seatLink(g, 'white')), black: await open(seatLink(g, 'black')) };
+  await waitPly(pages.white, 0);
+  const focused = p => p.evaluate(() => {
+    const e = document.activeElement;
+    return e && e.id === 'board' ? 'board' : e && e.dataset.figure ? `hand ${e.dataset.figure}` : (e && e.tagName) || '';
+  });
+  const focusAt = p => p.$eval('#board .kbfocus', e => ({ x: Number(e.dataset.x), y: Number(e.dataset.y) }));
+  async function walk(p, to) {
+    for (let i = 0; i < 30; i++) {
+      const f = await focusAt(p);
+      if (f.x === to.x && f.y === to.y) return;
+      await p.keyboard.press(f.x < to.x ? 'ArrowRight' : f.x > to.x ? 'ArrowLeft' : f.y < to.y ? 'ArrowUp' : 'ArrowDown');
+    }
+    throw new Error(`the focus square did not reach ${to.x},${to.y}: at ${JSON.stringify(await focusAt(p))}`);
+  }
+  // Tab until the hand, then the arrows along it to the figure, Enter.
+  async function pickByTab(p, fig) {
+    for (let i = 0; i < 40 && !(await focused(p)).startsWith('hand'); i++) await p.keyboard.press('Tab');
+    assert((await focused(p)).startsWith('hand'), `Tab never reached the hand (at ${await focused(p)})`);
+    for (let i = 0; i < 8 && await focused(p) !== `hand ${fig}`; i++) await p.keyboard.press('ArrowRight');
+    assert(await focused(p) === `hand ${fig}`, `the arrows did not reach ${fig} in the hand (at ${await focused(p)})`);
+    await p.keyboard.press('Enter');
+  }
+  const line = [['white', 'Q', 0, 0, 'tab'], ['black', 'Q', 0, -1, 'tab'], ['white', 'R', -1, 1, 'letter'],
+    ['black', 'R', -2, 2, 'tab'], ['white', 'N', -1, 0, 'letter'], ['black', 'B', 0, -2, 'letter']];
+  let ply = 0;
+  for (const [seat, fig, x, y, how] of line) {
+    const p = pages[seat];
+    await waitPly(p, ply);
+    if (how === 'tab') {
+      await pickByTab(p, fig);
+    } else {
+      if (await focused(p) !== 'board') await p.focus('#board');
+      await p.keyboard.press(fig.toLowerCase());
+    }
+    assert(await focused(p) === 'board', `${seat}: picking ${fig} did not give the board the focus (at ${await focused(p)})`);
+    assert(await p.$eval(`#hand button[data-figure="${fig}"]`, b => b.getAttribute('aria-pressed')) === 'true', `${seat}: ${fig} is not picked`);
+    await walk(p, { x, y });
+    await p.keyboard.press('Enter');
+    await waitPly(p, ++ply);
+    const placed = await p.$eval(`#board g.piece[data-square="${x},${y}"]`, e => `${e.dataset.side} ${e.dataset.figure}`);
+    assert(placed.startsWith(seat), `${x},${y} holds ${placed} after ${seat} placed ${fig}`);
+  }
+  const st = await stateOf(pages.white, g.game, '');
+  const hist = st.history.map(e => e.machine).join(' ');
+  assert(hist === 'Q@0,0 Q@0,-1 R@-1,1 R@-2,2 N@-1,0 B@0,-2', `the placements: ${hist}`);
+  for (const p of Object.values(pages)) assert(!p.errors.length, `the page had errors: ${p.errors}`);
+});
+
 // issue 21: a forged token and an unknown game are refused with the
 // server's message, and the page shows no board and does not retry.
 test('forged_token_and_unknown_game_refused', async () => {
