@@ -5,7 +5,8 @@
  * the engine; records (core/record/) the engine and the Lua layer; bots
  * and experiments (core/lab/) the engine; the command (core/cli/) all of
  * those; the server (core/web/, issue 21) all of those and the command's
- * batch protocol.
+ * batch protocol; the diagrams (core/draw/, issue 22) the engine, and the
+ * command and the server may use them.
  * Checked on every #include "..." of every file of those folders, and on
  * a broken line, so a check that stopped checking fails.
  */
@@ -31,8 +32,9 @@ static const struct {
     {"core/lua", "l", "evl"},
     {"core/record", "r", "evlr"},
     {"core/lab", "b", "evb"},
-    {"core/cli", "c", "evlrbc"},
-    {"core/web", "w", "evlrbcw"},
+    {"core/draw", "d", "evd"},
+    {"core/cli", "c", "evlrbdc"},
+    {"core/web", "w", "evlrbdcw"},
 };
 
 /* The layer of a normalized path, or 0 (the C library, tests). */
@@ -135,8 +137,12 @@ static void test_layers_check_finds_a_broken_include(void **state)
                                 "#include \"../lab/bot.h\"\n#include \"../lua/house.h\"\n"), 0);
     assert_int_equal(check_text("core/game.c", "core", "ev",
                                 "#include \"../variants/orthodox/orthodox.h\"\n"), 0);
-    assert_int_equal(check_text("core/cli/cli.c", "core/cli", "evlrbc",
+    assert_int_equal(check_text("core/cli/cli.c", "core/cli", "evlrbdc",
                                 "#include \"../web/web.h\"\n"), 1);
+    /* issue 22: the engine never draws; the drawing never plays a command */
+    assert_int_equal(check_text("core/game.c", "core", "ev", "#include \"draw/draw.h\"\n"), 1);
+    assert_int_equal(check_text("core/draw/draw.c", "core/draw", "evd",
+                                "#include \"../cli/render.h\"\n"), 1);
 }
 
 int main(void)

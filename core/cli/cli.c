@@ -48,12 +48,17 @@ enum {
     OPT_PORT = 1 << 25,
     OPT_HOST = 1 << 26,
     OPT_DATA = 1 << 27,
-    OPT_SCRIPTS = 1 << 28
+    OPT_SCRIPTS = 1 << 28,
+    OPT_ARROWS = 1 << 29,
+    OPT_MARKS = 1 << 30
 };
+/* Past an int's bits: option sets are 64 bits wide. */
+#define OPT_SEAT ((uint64_t)1 << 31)
+#define OPT_HTML ((uint64_t)1 << 32)
 
 typedef struct OptionDef {
     const char *name;
-    unsigned bit;
+    uint64_t bit;
     const char *arg; /* NULL: a flag */
     const char *doc;
 } OptionDef;
@@ -107,6 +112,12 @@ static const OptionDef OPTIONS[] = {
                                       "DIR (default: scripts)"},
     {"--compare", OPT_COMPARE, NULL, "the --rules and --param after it make a second "
                                      "rule set, B, played on the same seeds"},
+    {"--arrows", OPT_ARROWS, "LIST", "arrows to draw: e2e4,g1f3 (the plane: 0,0-1,1;2,0-2,2); "
+                                     "repeatable"},
+    {"--marks", OPT_MARKS, "LIST", "squares to mark: e4,d5 (the plane: 0,0;1,-1); repeatable"},
+    {"--seat", OPT_SEAT, "SEAT", "draw what SEAT may know (default: a spectator, what "
+                                 "every seat knows)"},
+    {"--html", OPT_HTML, "FILE", "write the page to FILE ('-': standard output)"},
 };
 
 enum { VARIANT_NONE, VARIANT_REQUIRED, VARIANT_OPTIONAL };
@@ -114,7 +125,7 @@ enum { VARIANT_NONE, VARIANT_REQUIRED, VARIANT_OPTIONAL };
 typedef struct CommandDef {
     const char *name;
     const char *usage;     /* after "chessvar NAME " */
-    unsigned opts;
+    uint64_t opts;
     int variant;           /* VARIANT_* */
     const char *summary;
     const char *details;
@@ -232,6 +243,21 @@ static const CommandDef COMMANDS[] = {
      "--scripts are offered in the page; each seat gets a private link.  With\n"
      "--data every game is written after each change and loaded back at the\n"
      "next start.  Ctrl-C (or SIGTERM) stops it.  docs/WEB.md.", cli_serve},
+    {"diagram", "VARIANT [--fen POS] [--param NAME=VALUE]... [--rules FILE]...\n"
+                "                      [--sides N] [--seats N] [--seed N] [--load FILE]\n"
+                "                      [--arrows LIST] [--marks LIST] [--seat SEAT]\n"
+                "                      --svg FILE",
+     GAME_OPTS | OPT_ARROWS | OPT_MARKS | OPT_SEAT | OPT_SVG, VARIANT_OPTIONAL,
+     "draw a position as an SVG diagram, with arrows and marked squares",
+     "The board of the browser's page, as a file: what the seat (or a\n"
+     "spectator) may know, masked, merged and trapped pieces, checks, every\n"
+     "colour, Tile's plane around its pieces.  docs/DIAGRAMS.md.", cli_diagram},
+    {"handout", "VARIANT [--param NAME=VALUE]... [--sides N] --html FILE",
+     OPT_PARAM | OPT_SIDES | OPT_SEATS | OPT_HTML, VARIANT_REQUIRED,
+     "a printable page: the rules by difference, diagrams, exercises",
+     "One HTML file, nothing to fetch: the variant's rules as it differs from\n"
+     "orthodox chess with a diagram per rule, then exercises, their solutions\n"
+     "on the last page.  Print it from a browser.  docs/DIAGRAMS.md.", cli_handout},
     {"help", "[COMMAND]", 0, VARIANT_NONE, "help on chessvar or on one command",
      "", cmd_help},
 };
@@ -282,12 +308,13 @@ static const char *option_doc(const CommandDef *c, const OptionDef *d)
 {
     static const struct {
         const char *command;
-        unsigned bit;
+        uint64_t bit;
         const char *doc;
     } OWN[] = {
         {"experiment", OPT_JSON, "print the report as JSON instead of text: the rule "
                                  "sets, every game, the figures (merge reads it)"},
         {"merge", OPT_JSON, "print the merged report as JSON, as experiment --json does"},
+        {"diagram", OPT_SVG, "write the diagram to FILE ('-': standard output)"},
     };
     for (size_t i = 0; i < ARRAY_LEN(OWN); i++)
         if (OWN[i].bit == d->bit && strcmp(OWN[i].command, c->name) == 0)
@@ -419,6 +446,16 @@ static int option_value(const CommandDef *c, const OptionDef *d,
                                         "(1 <= K <= N), e.g. --shard 2/4", val);
         break;
     case OPT_SVG: o->svg = val; break;
+    case OPT_HTML: o->html = val; break;
+    case OPT_SEAT: o->seat = val; break;
+    case OPT_ARROWS:
+    case OPT_MARKS:
+        if (o->ndraw == CLI_MAX_DRAW)
+            return usage_error(c->name, "too many --arrows and --marks options (at most %d)",
+                               CLI_MAX_DRAW);
+        o->draw[o->ndraw].arrows = d->bit == OPT_ARROWS;
+        o->draw[o->ndraw++].text = val;
+        break;
     case OPT_HOST: o->host = val; break;
     case OPT_DATA: o->data = val; break;
     case OPT_SCRIPTS: o->scripts = val; break;
@@ -504,7 +541,7 @@ static int option_value(const CommandDef *c, const OptionDef *d,
     return 0;
 }
 
-static void option_names(unsigned opts, StrBuf *b)
+static void option_names(uint64_t opts, StrBuf *b)
 {
     int first = 1;
     for (size_t i = 0; i < ARRAY_LEN(OPTIONS); i++) {

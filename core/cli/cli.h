@@ -30,6 +30,7 @@ enum {
 #define CLI_MAX_RULES 16
 #define CLI_MAX_SEATS_BOTS 8
 #define CLI_MAX_FILES 4096
+#define CLI_MAX_DRAW 32
 
 typedef struct House House;
 #define CHESSVAR_VERSION "0.4.0"
@@ -77,6 +78,11 @@ typedef struct CliOptions {
     int have_port, port;        /* --port P (0: a free port) */
     const char *data;           /* --data DIR */
     const char *scripts;        /* --scripts DIR */
+    /* diagram and handout (cli_diagram.c, issue 22) */
+    int ndraw;
+    struct { int arrows; const char *text; } draw[CLI_MAX_DRAW]; /* --arrows, --marks */
+    const char *seat;           /* --seat SEAT, NULL: a spectator */
+    const char *html;           /* --html FILE */
 } CliOptions;
 
 /* The menu's answer to "which house rules": numbers from 1 to n separated
@@ -156,6 +162,9 @@ int cli_menu(const CliOptions *o);
 int cli_uci(const CliOptions *o);
 int cli_experiment(const CliOptions *o);
 int cli_merge(const CliOptions *o);
+/* `chessvar diagram` and `chessvar handout` (cli_diagram.c, issue 22). */
+int cli_diagram(const CliOptions *o);
+int cli_handout(const CliOptions *o);
 /* `chessvar serve` (core/web/serve.c, docs/WEB.md). */
 int cli_serve(const CliOptions *o);
 /* The menu's questions: does it ask how many sides play v (min_sides <
