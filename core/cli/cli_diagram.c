@@ -205,7 +205,7 @@ static const RuleFigure FIGURES[] = {
      "No board: the pieces stand on an open plane."},
     {"tile", "TILE-2", NULL, "white", "*", NULL,
      "Placement: White puts its first piece down."},
-    {"tile", "TILE-3", "wK0,0 wR1,0 bK0,1 bR1,1 turn:w", NULL, "1,0", NULL,
+    {"tile", "TILE-3", "wK0,0 wR1,0 wN2,0 bN0,1 bR1,1 bK2,1 turn:w", NULL, "1,0", NULL,
      "Unity: after every move all pieces still touch."},
 };
 
@@ -220,14 +220,14 @@ static const Exercise EXERCISES[] = {
      "White to play: where may the King on e1 go?"},
     {"orthodox", "ORTH-3", "4k3/8/8/2pP4/8/8/8/4K3 w - c6 0 1", NULL, "d5",
      "White to play: what may the pawn on d5 do?"},
-    {"masques", "MASQ-2", "r~n~b~q~k~b~n~r~/p~p~p~p~p~p~p~p~/8/8/8/8/P~P~P~P~P~P~P~P~/"
-                          "R~N~B~Q~K~B~N~R~ w KQkq - 0 1", "white", "d1",
-     "White to play: what may the masked queen on d1 do?"},
+    {"masques", "MASQ-5", "r~n~b~q~k~b~n~r~/p~p~p~p~p~p~p~p~/8/8/8/8/P~P~P~Q~P~P~P~P~/"
+                          "R~N~B~P~K~B~N~R~ w KQkq - 0 1", "white", "d2",
+     "White set up its queen on d2, masked. What may it do?"},
     {"ambigus", "AMBI-1", "4k3/8/8/8/8/2N5/8/3QK3 w - - 0 1", NULL, "*",
      "White to play: which squares may White name?"},
     {"echiquete", "ECHQ-2", "rnbqkbnr/ppp1pppp/8/3*P4/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2",
      NULL, "d5", "Black to play: what may the merged pawn on d5 do?"},
-    {"tile", "TILE-3", "wK0,0 wR1,0 bK0,1 bR1,1 turn:w", NULL, "1,0",
+    {"tile", "TILE-4", "wK0,0 wR1,0 wN2,0 bN0,1 bR1,1 bK2,1 turn:w", NULL, "1,0",
      "White to play: where may the Rook on 1,0 go?"},
 };
 
