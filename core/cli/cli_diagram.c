@@ -183,6 +183,8 @@ static const RuleFigure FIGURES[] = {
     {"masques", "MASQ-2", "r~n~b~q~k~b~n~r~/p~p~p~p~p~p~p~p~/8/8/8/8/P~P~P~P~P~P~P~P~/"
                           "R~N~B~Q~K~B~N~R~ w KQkq - 0 1", "white", "g1", NULL,
      "The masked knight on g1 moves like a pawn, or is revealed to move as a knight."},
+    {"masques", "MASQ-3", "N~3k~3/8/8/8/8/8/8/4K~3 w - - 0 1", "white", "a8", NULL,
+     "White's masked knight on a8 cannot move as a pawn: revealed, it jumps."},
     {"masques", "MASQ-5", "r~n~b~q~k~b~n~r~/p~p~p~p~p~p~p~p~/8/8/8/8/P~P~P~P~P~P~P~P~/"
                           "R~N~B~Q~K~B~N~R~ w KQkq - 0 1", "white", "b1", NULL,
      "Reveal and move: the knight on b1 jumps once revealed."},
@@ -198,13 +200,21 @@ static const RuleFigure FIGURES[] = {
      NULL, "d5", "A merged pawn (two colours) on d5: either side may move it."},
     {"echiquete", "ECHQ-1", "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2",
      NULL, "e4", NULL, "exd5 would fuse both pawns into one merged pawn."},
+    {"echiquete", "ECHQ-5", "4k3/8/8/8/8/4p3/4K3/8 w - - 0 1", NULL, "e2", NULL,
+     "The King takes e3 the orthodox way: the pawn goes, nothing merges."},
     {"echiquete", "ECHQ-2", "rnbqkbnr/ppp1pppp/8/3*P4/8/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
      NULL, "d5", NULL, "The merged pawn belongs to whoever is to move: here White."},
 
     {"tile", NULL, "wK0,0 wN1,0 bN1,1 bK2,1 turn:w", NULL, NULL, NULL,
      "No board: the pieces stand on an open plane."},
-    {"tile", "TILE-2", NULL, "white", "*", NULL,
-     "Placement: White puts its first piece down."},
+    {"tile", "TILE-2", "wQ0,0 bQ1,0 wR0,1 hand:w=KRBB,b=KRRBB turn:b", "black", "*", NULL,
+     "Placement: Black may put a piece on any marked square, touching the table."},
+    {"tile", "TILE-6", "wK0,0 wR1,0 bR2,0 bK3,0 turn:w", NULL, NULL, NULL,
+     "Both Rooks are the only links between the Kings: trapped (the red marks)."},
+    {"tile", "TILE-7", "wK0,0 wB0,1 bQ1,1 bK2,2 turn:w", NULL, NULL, NULL,
+     "The Queen on 1,1 is trapped: the King it attacks is only threatened."},
+    {"tile", "TILE-8", "wK0,0 wN0,1 bQ1,1 bK1,2 turn:w", NULL, "0,0", NULL,
+     "A free Queen attacks the King: check, and the King must get out of it."},
     {"tile", "TILE-3", "wK0,0 wR1,0 wN2,0 bN0,1 bR1,1 bK2,1 turn:w", NULL, "1,0", NULL,
      "Unity: after every move all pieces still touch."},
 };
@@ -510,6 +520,15 @@ static int rules_html(const CliOptions *o, const char *text, StrBuf *out, int *n
         if (rule_id(q, len, &n))
             break;
         q = nl ? nl + 1 : end;
+    }
+    /* a line alone between blank lines just before the first rule, with no
+     * full stop, is a heading of the rules (Échiqueté's "Phase 1") */
+    if (q - p > 3 && q[-1] == '\n' && q[-2] == '\n') {
+        const char *h = q - 2;
+        while (h > p && h[-1] != '\n')
+            h--;
+        if (h - p >= 2 && h[-1] == '\n' && h[-2] == '\n' && q - 3 >= h && q[-3] != '.')
+            q = h;
     }
     const char *intro_end = q;
     while (intro_end > p && (intro_end[-1] == '\n'))
