@@ -27,7 +27,11 @@
 
 #include "../core/draw/draw.h"
 #include "../core/game.h"
+#include "../core/json.h"
+#include "../core/record/record.h"
+#include "../core/web/web.h"
 #include "support/testutil.h"
+#include "support/webclient.h"
 
 #define CONTAINS(hay, needle)                                                         \
     do {                                                                              \
@@ -135,12 +139,9 @@ static int count(const char *hay, const char *needle)
 }
 
 /* The draw options of g's view v (as the command sets them). */
-static void opts_of(const Game *g, DrawOpts *o)
+static void opts_of(const Game *g, const View *v, DrawOpts *o)
 {
-    memset(o, 0, sizeof *o);
-    o->nsides = game_nsides(g);
-    for (int i = 0; i < o->nsides; i++)
-        o->side[i] = game_side_name(g, i);
+    draw_opts_for(g, v, o);
     o->standalone = 1;
 }
 
@@ -149,7 +150,7 @@ static char *svg_of(const Game *g, int seat, View *v)
 {
     assert_int_equal(game_view(g, seat, v), 0);
     DrawOpts o;
-    opts_of(g, &o);
+    opts_of(g, v, &o);
     StrBuf out = STRBUF_INIT;
     Error e = {""};
     if (draw_svg(v, &o, &out, &e))
@@ -363,7 +364,7 @@ static void test_diagram_command_writes_the_board(void **state)
     View *v = malloc(sizeof *v);
     assert_int_equal(game_view(g, -1, v), 0);
     DrawOpts o;
-    opts_of(g, &o);
+    opts_of(g, v, &o);
     o.size = 480;
     StrBuf want = STRBUF_INIT;
     assert_int_equal(draw_svg(v, &o, &want, NULL), 0);
@@ -585,6 +586,84 @@ static void test_diagram_docs_picture(void **state)
     unlink(path);
 }
 
+/* GET /api/diagram (chessvar serve): a game's board as the seat of the
+ * request's token sees it, a spectator's without one; the same SVG as
+ * draw_svg of that seat's View (MASQ-1: a seat's own figures only). */
+static void test_diagram_server_draws_each_seats_board(void **state)
+{
+    (void)state;
+    WebConfig c;
+    web_config_defaults(&c);
+    c.port = 0;
+    c.quiet = 1;
+    Error e = {""};
+    WebServer *s = web_start(&c, &e);
+    if (!s)
+        fail_msg("the server did not start: %s", e.msg);
+    int port = web_port(s);
+    Game *g = tu_game(&(TuGame){.variant = tu_variant("masques"), .position = MASQ_START});
+    StrBuf rec = STRBUF_INIT, body = STRBUF_INIT, out = STRBUF_INIT;
+    assert_int_equal(record_save(g, &rec), 0);
+    sb_puts(&body, "{\"record\":");
+    sb_json_str(&body, sb_str(&rec));
+    sb_putc(&body, '}');
+    assert_int_equal(wc_http(port, "POST", "/api/games", sb_str(&body), body.len, &out), 201);
+    Json *j = json_parse(sb_str(&out), out.len, &e);
+    assert_non_null(j);
+    const char *id = json_get(j, "game")->str;
+    const char *white = json_get(json_at(json_get(j, "seats"), 0), "token")->str;
+    View *v = malloc(sizeof *v);
+    char path[256];
+    char header[128];
+    snprintf(header, sizeof header, "X-Chessvar-Token: %s\r\n", white);
+    snprintf(path, sizeof path, "/api/diagram?game=%s", id);
+    for (int seat = -1; seat < 1; seat++) {
+        sb_reset(&out);
+        assert_int_equal(wc_http_with(port, "GET", path, seat < 0 ? NULL : header, NULL, 0,
+                                      &out), 200);
+        char *want = svg_of(g, seat, v);
+        assert_string_equal(sb_str(&out), want);
+        free(want);
+    }
+    assert_int_equal(count(sb_str(&out), "fig-hidden"), 16); /* White's: Black's hidden */
+    /* arrows and marks as the command reads them */
+    snprintf(path, sizeof path, "/api/diagram?game=%s&arrows=e2e4%%2Cg1f3&marks=e4", id);
+    sb_reset(&out);
+    assert_int_equal(wc_http(port, "GET", path, NULL, 0, &out), 200);
+    assert_int_equal(count(sb_str(&out), "<g class=\"arrow-group\""), 2);
+    CONTAINS(sb_str(&out), "data-square=\"e4\"/>");
+    /* refusals */
+    static const struct { const char *query; int status; const char *want; } BAD[] = {
+        {"", 400, "say which game"},
+        {"?game=0123", 404, "no game '0123'"},
+        {"?game=%s&t=00ff", 400, "a token goes in the X-Chessvar-Token header, never in"},
+        {"?game=%s&token=00ff", 400, "a token goes in the X-Chessvar-Token header"},
+        {"?game=%s&arrows=e2e9", 400, "arrow 'e2e9': e9 is off the board"},
+        {"?game=%s&marks=zz", 400, "mark 'zz'"},
+    };
+    for (size_t i = 0; i < sizeof BAD / sizeof BAD[0]; i++) {
+        char q[128];
+        snprintf(q, sizeof q, BAD[i].query, id);
+        snprintf(path, sizeof path, "/api/diagram%s", q);
+        sb_reset(&out);
+        int st = wc_http(port, "GET", path, NULL, 0, &out);
+        if (st != BAD[i].status || !strstr(sb_str(&out), BAD[i].want))
+            fail_msg("%s: %d %s", path, st, sb_str(&out));
+    }
+    sb_reset(&out);
+    snprintf(path, sizeof path, "/api/diagram?game=%s", id);
+    assert_int_equal(wc_http_with(port, "GET", path, "X-Chessvar-Token: 00ff\r\n", NULL, 0,
+                                  &out), 404);
+    CONTAINS(sb_str(&out), "this token is no seat's of this game");
+    sb_reset(&out);
+    assert_int_equal(wc_http(port, "POST", "/api/diagram", "{}", 2, &out), 405);
+    json_free(j);
+    free(v);
+    sb_free(&rec), sb_free(&body), sb_free(&out);
+    game_free(g);
+    web_stop(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -598,6 +677,7 @@ int main(void)
         cmocka_unit_test(test_handout_every_variant),
         cmocka_unit_test(test_handout_solutions_from_the_engine),
         cmocka_unit_test(test_diagram_docs_picture),
+        cmocka_unit_test(test_diagram_server_draws_each_seats_board),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -57,18 +57,6 @@ static int seat_arg(const Game *g, const char *name, int *seat, Error *e)
     return -1;
 }
 
-/* The drawing options of g's view v: the sides' names, the second side's
- * seat sees its board turned as the page shows it. */
-static void draw_opts(const Game *g, const View *v, DrawOpts *o)
-{
-    memset(o, 0, sizeof *o);
-    o->nsides = game_nsides(g);
-    for (int i = 0; i < o->nsides && i < MAX_SIDES; i++)
-        o->side[i] = game_side_name(g, i);
-    o->flip = v->seat >= 0 && v->geo.bounded && o->nsides > 1 &&
-              strcmp(game_seat_name(g, v->seat), o->side[1]) == 0;
-}
-
 /* The legal actions that show on a board for what `seat` sees: its own
  * list, or the seat to act's where nothing is hidden; else none. */
 static int shown_actions(const Game *g, const View *v, ActionList *out)
@@ -121,7 +109,7 @@ int cli_diagram(const CliOptions *o)
         rc = CLI_EXIT_FAIL;
         goto done;
     }
-    draw_opts(g, v, d);
+    draw_opts_for(g, v, d);
     d->standalone = 1;
     d->size = 480;
     for (int i = 0; i < o->ndraw; i++) {
@@ -337,7 +325,7 @@ static int page_diagram(const CliOptions *o, const char *position, const char *s
         err_set(e, "out of memory");
         goto done;
     }
-    draw_opts(g, v, d);
+    draw_opts_for(g, v, d);
     d->label = label;
     if (focus) {
         if (shown_actions(g, v, &l)) {

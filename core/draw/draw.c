@@ -6,6 +6,7 @@
  * the View's own facts are read (see draw.h).
  */
 #include "draw.h"
+#include "../game.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -56,6 +57,16 @@ static const char CSS[] =
 const char *draw_css(void)
 {
     return CSS;
+}
+
+void draw_opts_for(const Game *g, const View *v, DrawOpts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->nsides = game_nsides(g) < MAX_SIDES ? game_nsides(g) : MAX_SIDES;
+    for (int i = 0; i < o->nsides; i++)
+        o->side[i] = game_side_name(g, i);
+    o->flip = v->seat >= 0 && v->geo.bounded && o->nsides > 1 &&
+              strcmp(game_seat_name(g, v->seat), o->side[1]) == 0;
 }
 
 /* A number as the page writes it: no trailing zeros, "-0" as "0". */

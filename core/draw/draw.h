@@ -46,6 +46,11 @@ typedef struct DrawOpts {
     Coord marks[DRAW_MAX_MARKS];
 } DrawOpts;
 
+typedef struct Game Game;
+/* o cleared and set for a View v of game g: the sides' public names, and
+ * the board turned for the second side's seat, as the page turns it. */
+void draw_opts_for(const Game *g, const View *v, DrawOpts *o);
+
 /* Append the SVG of v to out.  -1 with e when the plane's box of pieces,
  * arrows and marks is wider or taller than DRAW_MAX_SPAN squares, or an
  * arrow or mark lies off a bounded board. */

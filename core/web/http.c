@@ -1,7 +1,8 @@
 /*
  * http.c -- civetweb's side of `chessvar serve`: starting and stopping
  * the server, the page's files, the HTTP API (GET /api/variants, GET and
- * POST /api/games) and the WebSocket /ws's handlers (docs/WEB.md).
+ * POST /api/games, GET /api/diagram) and the WebSocket /ws's handlers
+ * (docs/WEB.md).
  *
  * Invariant: every request gets one complete answer with a status (404,
  * 405, 413, 400, 503 with a JSON error naming the problem); a body or a
@@ -655,6 +656,44 @@ static int list_games(WebServer *s, struct mg_connection *conn)
     return rc;
 }
 
+/* GET /api/diagram?game=ID[&arrows=LIST][&marks=LIST]: the board as the seat
+ * of the X-Chessvar-Token header (none: a spectator) sees it, as SVG
+ * (diagram.c, issue 22).  A token in the address is refused: addresses
+ * reach logs and histories, and a token is a seat's key. */
+static int get_diagram(WebServer *s, struct mg_connection *conn)
+{
+    const char *q = mg_get_request_info(conn)->query_string;
+    size_t n = q ? strlen(q) : 0;
+    char id[WEB_ID_HEX + 8], token[WEB_TOKEN_HEX + 8], arrows[1024], marks[1024];
+    struct { const char *name; char *buf; size_t size; int got; } v[] = {
+        {"game", id, sizeof id, 0}, {"t", token, sizeof token, 0},
+        {"token", token, sizeof token, 0},
+        {"arrows", arrows, sizeof arrows, 0}, {"marks", marks, sizeof marks, 0}};
+    for (size_t i = 0; i < ARRAY_LEN(v); i++) {
+        v[i].got = q ? mg_get_var(q, n, v[i].name, v[i].buf, v[i].size) : -1;
+        if (v[i].got == -2) {
+            char m[80];
+            snprintf(m, sizeof m, "%s: too long (at most %zu bytes)", v[i].name,
+                     v[i].size - 1);
+            return send_error(conn, 400, m);
+        }
+    }
+    if (v[1].got >= 0 || v[2].got >= 0)
+        return send_error(conn, 400, "a token goes in the X-Chessvar-Token header, never in "
+                                     "the address (addresses reach logs and histories)");
+    const char *tok = mg_get_header(conn, "X-Chessvar-Token");
+    if (tok && strlen(tok) >= sizeof token)
+        return send_error(conn, 400, "X-Chessvar-Token: too long");
+    Error e = {""};
+    StrBuf out = STRBUF_INIT;
+    int st = web_diagram(s, v[0].got >= 0 ? id : NULL, tok,
+                         v[3].got >= 0 ? arrows : NULL, v[4].got >= 0 ? marks : NULL, &out, &e);
+    int rc = st == 200 ? send_body(conn, 200, "image/svg+xml", sb_str(&out), out.len)
+                       : send_error(conn, st, e.msg);
+    sb_free(&out);
+    return rc;
+}
+
 static int on_request(struct mg_connection *conn, void *cbdata)
 {
     WebServer *s = cbdata;
@@ -670,8 +709,10 @@ static int on_request(struct mg_connection *conn, void *cbdata)
     if (strcmp(path, "/api/games") == 0)
         return get ? list_games(s, conn) : post ? post_game(s, conn)
                    : send_error(conn, 405, "GET or POST /api/games");
+    if (strcmp(path, "/api/diagram") == 0)
+        return get ? get_diagram(s, conn) : send_error(conn, 405, "GET /api/diagram");
     if (strncmp(path, "/api/", 5) == 0)
-        return send_error(conn, 404, "no such API: /api/variants, /api/games");
+        return send_error(conn, 404, "no such API: /api/variants, /api/games, /api/diagram");
     if (!get)
         return send_error(conn, 405, "the page's files are read with GET");
     return send_file(conn, path);

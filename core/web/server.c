@@ -59,8 +59,7 @@ int web_random_hex(char *out, size_t nbytes)
     return 0;
 }
 
-/* Equal tokens, in a time that does not depend on where they differ. */
-static int token_eq(const char *a, const char *b)
+int web_token_eq(const char *a, const char *b)
 {
     size_t na = strlen(a), nb = strlen(b);
     unsigned diff = na != nb;
@@ -458,7 +457,7 @@ static void on_hello(WebServer *s, WebConn *c, const Json *j)
     int seat = -1;
     if (token && token[0]) {
         for (int k = 0; k < g->nseats; k++)
-            if (token_eq(token, g->token[k]))
+            if (web_token_eq(token, g->token[k]))
                 seat = k;
         if (seat < 0) {
             pthread_mutex_unlock(&g->mu);

@@ -101,12 +101,19 @@ static void take(WcSocket *w, size_t n)
 int wc_http(int port, const char *method, const char *path, const char *body,
             size_t nbody, StrBuf *out)
 {
+    return wc_http_with(port, method, path, NULL, body, nbody, out);
+}
+
+int wc_http_with(int port, const char *method, const char *path, const char *headers,
+                 const char *body, size_t nbody, StrBuf *out)
+{
     int fd = dial(port);
     if (fd < 0)
         return -1;
-    char head[512];
+    char head[1024];
     snprintf(head, sizeof head, "%s %s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
-                                "Content-Length: %zu\r\n\r\n", method, path, body ? nbody : 0);
+                                "%sContent-Length: %zu\r\n\r\n", method, path,
+             headers ? headers : "", body ? nbody : 0);
     WcSocket w = {.fd = fd};
     int status = -1;
     if (send_all(fd, head, strlen(head)) || (body && send_all(fd, body, nbody)))

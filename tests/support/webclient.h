@@ -19,6 +19,9 @@
  * in *body (may be NULL), or -1 when there is no answer. */
 int wc_http(int port, const char *method, const char *path, const char *body,
             size_t nbody, StrBuf *out);
+/* The same with more header lines ("Name: value\r\n" each; NULL: none). */
+int wc_http_with(int port, const char *method, const char *path, const char *headers,
+                 const char *body, size_t nbody, StrBuf *out);
 
 typedef struct WcSocket {
     int fd;
