@@ -437,6 +437,7 @@ static void test_diagram_bad_input_refused(void **state)
         {"diagram nosuch --svg F", "unknown variant 'nosuch'"},
         {"handout orthodox", "say where the page goes: --html FILE"},
         {"handout orthodox --html F --param castling=maybe", "castling"},
+        {"handout tile --sides 3 --html F", "unknown option '--sides'"},
     };
     char dir[] = "/tmp/chessvar_diagram_bad_XXXXXX";
     assert_non_null(mkdtemp(dir));
@@ -547,6 +548,13 @@ static void test_handout_solutions_from_the_engine(void **state)
     assert_int_equal(r.status, 0);
     CONTAINS(r.out, "<p><b>1.</b> Kd1, Kxf2</p>");
     CONTAINS(r.out, "<p><b>2.</b> d6, dxc6</p>");
+    CONTAINS(r.out, "data-from=\"e1\" data-to=\"g1\""); /* ORTH-5's figure castles */
+    tu_run_free(&r);
+    /* ... under the parameters given: without castling, no castling arrow */
+    tu_run(&r, "handout orthodox --param castling=off --html -", NULL);
+    assert_int_equal(r.status, 0);
+    assert_null(strstr(r.out, "data-from=\"e1\" data-to=\"g1\""));
+    CONTAINS(r.out, "data-from=\"e1\" data-to=\"d1\"");
     tu_run_free(&r);
     /* Masqués: White's own masked queen moves as a pawn or is revealed as
      * a queen, and nothing of Black's figures shows (MASQ-1, MASQ-5) */

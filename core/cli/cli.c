@@ -252,12 +252,14 @@ static const CommandDef COMMANDS[] = {
      "The board of the browser's page, as a file: what the seat (or a\n"
      "spectator) may know, masked, merged and trapped pieces, checks, every\n"
      "colour, Tile's plane around its pieces.  docs/DIAGRAMS.md.", cli_diagram},
-    {"handout", "VARIANT [--param NAME=VALUE]... [--sides N] --html FILE",
-     OPT_PARAM | OPT_SIDES | OPT_SEATS | OPT_HTML, VARIANT_REQUIRED,
+    {"handout", "VARIANT [--param NAME=VALUE]... --html FILE",
+     OPT_PARAM | OPT_HTML, VARIANT_REQUIRED,
      "a printable page: the rules by difference, diagrams, exercises",
      "One HTML file, nothing to fetch: the variant's rules as it differs from\n"
      "orthodox chess with a diagram per rule, then exercises, their solutions\n"
-     "on the last page.  Print it from a browser.  docs/DIAGRAMS.md.", cli_handout},
+     "on the last page, all drawn under the parameters given, for the\n"
+     "variant's default number of sides.  Print it from a browser.\n"
+     "docs/DIAGRAMS.md.", cli_handout},
     {"help", "[COMMAND]", 0, VARIANT_NONE, "help on chessvar or on one command",
      "", cmd_help},
 };

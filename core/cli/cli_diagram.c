@@ -611,7 +611,8 @@ static int exercises_html(const CliOptions *o, StrBuf *out, int *nex, Error *e)
         rc = page_diagram(o, x->position, x->seat, x->focus, 0, NULL, label, out, &answer, e);
         sb_printf(out, "</figure><p><b>%d.</b> ", k);
         html_str(out, x->question);
-        sb_printf(out, " (%s)</p></div>\n", x->rule);
+        sb_printf(out, " (%s%s%s)</p></div>\n", x->rule, x->seat ? "; the board as it looks to " : "",
+                  x->seat ? x->seat : "");
         snprintf(label, sizeof label, "solution %d", k);
         sb_printf(&sol, "<div class=\"solution\" data-rule=\"%s\"><figure class=\"diagram\">",
                   x->rule);
