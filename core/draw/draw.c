@@ -418,8 +418,11 @@ static void piece(const View *v, const DrawOpts *o, const Layout *l, const ViewP
     StrBuf title = STRBUF_INIT;
     sb_printf(&title, "%s: %s%s%s %s", sq, side ? side : "merged", merged && side2 ? "+" : "",
               merged && side2 ? side2 : "", fig);
+    for (size_t i = 0, n = 0; i < ARRAY_LEN(FLAGS); i++) /* "(trapped, check)" */
+        if (p->flags & FLAGS[i].bit)
+            sb_printf(&title, "%s%s", n++ ? ", " : " (", FLAGS[i].name);
     if (flags[0])
-        sb_printf(&title, " (%s)", flags);
+        sb_putc(&title, ')');
     sb_puts(out, "<title>");
     text_escaped(out, sb_str(&title));
     sb_puts(out, "</title></g>");

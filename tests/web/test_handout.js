@@ -7,7 +7,11 @@
 // solution, each with its squares and pieces laid out on the printed page,
 // and prints to a PDF whose pages are those of the rules and exercises
 // followed by those of the solutions alone (the solutions start a page of
-// their own: the last pages).
+// their own: the last pages).  And one board renderer: for positions with
+// merged, trapped and checked pieces and three colours, the page's board
+// (web/app.js) and GET /api/diagram (core/draw/, the renderer of `chessvar
+// diagram`) draw the same pieces with the same classes, data attributes,
+// places and colours, and a bounded board's squares alike.
 //
 //   node tests/web/test_handout.js            (make test-web)
 // Environment: as tests/web/lib.js says.
@@ -16,7 +20,9 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const { spawnSync } = require('child_process');
-const { CHESSVAR, STEP, env, test, assert, withTimeout, main } = require('./lib.js');
+const {
+  CHESSVAR, STEP, env, test, assert, withTimeout, api, open, waitPly, main,
+} = require('./lib.js');
 
 function chessvar(args) {
   const r = spawnSync(CHESSVAR, args, { encoding: 'utf8' });
@@ -101,6 +107,72 @@ for (const variant of ['orthodox', 'masques', 'ambigus', 'echiquete', 'tile']) {
       `${variant}: the PDF has ${whole.pages} pages, the rules and exercises ${front.pages} and ` +
       `the solutions ${back.pages}: the solutions do not start a page of their own`);
     fs.rmSync(dir, { recursive: true, force: true });
+  });
+}
+
+// What a board shows, read the same way from the page's #board and from
+// the server's SVG: each piece's attributes and shapes, each square.
+function readBoard(svg) {
+  const num = v => Math.round(Number(v) * 1000) / 1000;
+  const shape = e => [e.tagName, e.getAttribute('class') || '',
+    ...['cx', 'cy', 'r', 'x', 'y', 'fill', 'stroke', 'd'].map(a => {
+      const v = e.getAttribute(a);
+      if (v === null) return '';
+      return a === 'd' ? v.replace(/-?\d+(\.\d+)?/g, n => String(num(n))) : (isNaN(v) ? v : String(num(v)));
+    }), e.tagName === 'text' || e.tagName === 'title' ? e.textContent : ''].join('|');
+  return {
+    pieces: [...svg.querySelectorAll('g.piece')].map(g => [
+      g.getAttribute('class'), g.dataset.square, g.dataset.x, g.dataset.y, g.dataset.side,
+      g.dataset.figure, g.dataset.flags, g.getAttribute('opacity') || '',
+      [...g.children].map(shape).join(' / ')].join(' ')).sort(),
+    cells: [...svg.querySelectorAll('g.cells rect.cell')].map(shape).sort(),
+    coords: [...svg.querySelectorAll('g.coords text')].map(shape).sort(),
+  };
+}
+
+// A game made with `chessvar run` (ARGS, the commands of INPUT, then the
+// record saved: by both seats where it holds hidden facts).
+const SAME = [
+  ['orthodox', ['--fen', 'rnbqkb1r/pppp1ppp/5n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4'], 'Qxf7\n', ''],
+  ['masques', [], 'standard\nstandard\ne2e4\n', 'as white '],
+  ['echiquete', ['--fen', 'rnbqkbnr/ppp1pppp/8/3*P4/8/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2'], '', ''],
+  ['tile', ['--sides', '3', '--fen', 'wK0,0 wR1,0 bK2,0 rK3,0 rQ3,1 turn:w'], '', ''],
+];
+for (const [variant, args, moves, again] of SAME) {
+  test(`page_and_diagram_same_board_${variant}`, async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chessvar-same-'));
+    const rec = path.join(dir, 'g.rec');
+    const r = spawnSync(CHESSVAR, ['run', variant, ...args],
+      { input: `${moves}save ${rec}\n${again ? `${again}save ${rec}\n` : ''}`, encoding: 'utf8' });
+    assert(r.status === 0, `chessvar run: ${r.stderr}`);
+    const g = await api('/api/games', { record: fs.readFileSync(rec, 'utf8') });
+    fs.rmSync(dir, { recursive: true, force: true });
+    const page = await open(g.spectator);
+    await waitPly(page, moves.split('\n').length - 1);
+    const both = await page.evaluate(async (id, readSrc) => {
+      const read = eval(`(${readSrc})`);
+      const res = await fetch(`/api/diagram?game=${encodeURIComponent(id)}`);
+      const text = await res.text();
+      const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+      const err = doc.querySelector('parsererror');
+      return { status: res.status, type: res.headers.get('content-type'), error: err && err.textContent,
+        server: read(doc.documentElement), page: read(document.querySelector('#board')),
+        bounded: !document.querySelector('#board').classList.contains('plane') };
+    }, g.game, readBoard.toString());
+    assert(both.status === 200 && both.type === 'image/svg+xml', `GET /api/diagram: ${both.status} ${both.type}`);
+    assert(!both.error, `the server's SVG is not well-formed: ${both.error}`);
+    assert(both.server.pieces.length > 0, 'no piece in the server\'s board');
+    const diff = (a, b, what) => {
+      const onlyA = a.filter(x => !b.includes(x)), onlyB = b.filter(x => !a.includes(x));
+      assert(!onlyA.length && !onlyB.length && a.length === b.length,
+        `${variant}: the ${what} differ:\n  page only:   ${onlyA.slice(0, 3).join('\n               ')}` +
+        `\n  server only: ${onlyB.slice(0, 3).join('\n               ')}`);
+    };
+    diff(both.page.pieces, both.server.pieces, 'pieces');
+    if (both.bounded) {
+      diff(both.page.cells, both.server.cells, 'squares');
+      diff(both.page.coords, both.server.coords, 'coordinates');
+    }
   });
 }
 
