@@ -270,12 +270,10 @@ static int focus_actions(const Game *g, const View *v, const char *focus,
         return err_set(e, "focus '%s' is not a square", focus);
     for (int i = 0; i < l->n; i++) {
         const Action *a = &l->v[i];
-        int named = a->kind == ACT_PLACE || (a->kind == ACT_MOVE && a->from.x == a->to.x &&
-                                             a->from.y == a->to.y);
-        int hit = any ? (named || a->kind == ACT_PLACE || a->kind == ACT_NONE)
+        int hit = any ? a->kind == ACT_PLACE
                       : (a->kind == ACT_MOVE || a->kind == ACT_REVEAL) && coord_eq(a->from, at);
         if (any && !hit) {
-            /* a square named alone: an action whose text is only its square */
+            /* a square named alone (Ambigus, AMBI-1): its text is its square */
             StrBuf t = STRBUF_INIT;
             char sq[GEO_SQ_MAX];
             game_format(g, a, FMT_MACHINE, &t);
