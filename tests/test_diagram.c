@@ -412,6 +412,15 @@ static void test_diagram_arrows_and_marks(void **state)
     CONTAINS(r.out, "data-square=\"0,-3\"");
     CONTAINS(r.out, "viewBox=\"-2.6 -3.6 10.2 9.2\"");
     tu_run_free(&r);
+    /* ... or the window asked for, as the page's camera: those squares */
+    tu_run(&r, "diagram tile --fen 'wK0,0 wN1,0 bN1,1 bK2,1 turn:w' --window -4,-3,5,4 --svg -",
+           NULL);
+    assert_int_equal(r.status, 0);
+    CONTAINS(r.out, "viewBox=\"-4.6 -4.6 11.2 9.2\"");
+    assert_int_equal(count(r.out, "<rect class=\"cell "), 10 * 8);
+    CONTAINS(r.out, "data-x=\"-4\" data-y=\"-3\"/>");
+    CONTAINS(r.out, "data-x=\"5\" data-y=\"4\"/>");
+    tu_run_free(&r);
 }
 
 /* Bad input: a message naming it, exit status 2, no file written. */
@@ -430,6 +439,10 @@ static void test_diagram_bad_input_refused(void **state)
         {"diagram orthodox --marks e4x --svg F", "mark 'e4x': 'x' follows the square"},
         {"diagram tile --arrows 0,0,1,1 --svg F", "arrow '0,0,1,1': write FROM-TO"},
         {"diagram tile --marks '0,0;900,0' --svg F", "must fit in 200 x 200"},
+        {"diagram tile --window 0,0,300,1 --svg F", "window '0,0,300,1': the window must go"},
+        {"diagram tile --window 2,2,1,1 --svg F", "from its lowest corner to its highest"},
+        {"diagram tile --window 0,0,1 --svg F", "window '0,0,1': write X0,Y0,X1,Y1"},
+        {"diagram orthodox --window 0,0,1,1 --svg F", "a window is for the open plane"},
         {"diagram orthodox --seat red --svg F", "--seat red: no such seat; the seats are "
                                                 "white, black, or spectator"},
         {"diagram orthodox", "say where the diagram goes: --svg FILE"},
@@ -647,6 +660,10 @@ static void test_diagram_server_draws_each_seats_board(void **state)
     assert_int_equal(wc_http(port, "GET", path, NULL, 0, &out), 200);
     assert_int_equal(count(sb_str(&out), "<g class=\"arrow-group\""), 2);
     CONTAINS(sb_str(&out), "data-square=\"e4\"/>");
+    snprintf(path, sizeof path, "/api/diagram?game=%s&window=0,0,1,1", id);
+    sb_reset(&out);
+    assert_int_equal(wc_http(port, "GET", path, NULL, 0, &out), 400);
+    CONTAINS(sb_str(&out), "a window is for the open plane");
     /* refusals */
     static const struct { const char *query; int status; const char *want; } BAD[] = {
         {"", 400, "say which game"},

@@ -55,6 +55,7 @@ enum {
 /* Past an int's bits: option sets are 64 bits wide. */
 #define OPT_SEAT ((uint64_t)1 << 31)
 #define OPT_HTML ((uint64_t)1 << 32)
+#define OPT_WINDOW ((uint64_t)1 << 33)
 
 typedef struct OptionDef {
     const char *name;
@@ -118,6 +119,9 @@ static const OptionDef OPTIONS[] = {
     {"--seat", OPT_SEAT, "SEAT", "draw what SEAT may know (default: a spectator, what "
                                  "every seat knows)"},
     {"--html", OPT_HTML, "FILE", "write the page to FILE ('-': standard output)"},
+    {"--window", OPT_WINDOW, "X0,Y0,X1,Y1", "the open plane's squares to draw, from the "
+                                           "lowest corner to the highest (default: the "
+                                           "pieces and a margin)"},
 };
 
 enum { VARIANT_NONE, VARIANT_REQUIRED, VARIANT_OPTIONAL };
@@ -246,8 +250,8 @@ static const CommandDef COMMANDS[] = {
     {"diagram", "VARIANT [--fen POS] [--param NAME=VALUE]... [--rules FILE]...\n"
                 "                      [--sides N] [--seats N] [--seed N] [--load FILE]\n"
                 "                      [--arrows LIST] [--marks LIST] [--seat SEAT]\n"
-                "                      --svg FILE",
-     GAME_OPTS | OPT_ARROWS | OPT_MARKS | OPT_SEAT | OPT_SVG, VARIANT_OPTIONAL,
+                "                      [--window X0,Y0,X1,Y1] --svg FILE",
+     GAME_OPTS | OPT_ARROWS | OPT_MARKS | OPT_SEAT | OPT_WINDOW | OPT_SVG, VARIANT_OPTIONAL,
      "draw a position as an SVG diagram, with arrows and marked squares",
      "The board of the browser's page, as a file: what the seat (or a\n"
      "spectator) may know, masked, merged and trapped pieces, checks, every\n"
@@ -450,6 +454,7 @@ static int option_value(const CommandDef *c, const OptionDef *d,
     case OPT_SVG: o->svg = val; break;
     case OPT_HTML: o->html = val; break;
     case OPT_SEAT: o->seat = val; break;
+    case OPT_WINDOW: o->window = val; break;
     case OPT_ARROWS:
     case OPT_MARKS:
         if (o->ndraw == CLI_MAX_DRAW)

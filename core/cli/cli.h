@@ -82,6 +82,7 @@ typedef struct CliOptions {
     int ndraw;
     struct { int arrows; const char *text; } draw[CLI_MAX_DRAW]; /* --arrows, --marks */
     const char *seat;           /* --seat SEAT, NULL: a spectator */
+    const char *window;         /* --window X0,Y0,X1,Y1 (the plane) */
     const char *html;           /* --html FILE */
 } CliOptions;
 

@@ -118,6 +118,8 @@ int cli_diagram(const CliOptions *o)
         if (bad)
             goto done;
     }
+    if (o->window && draw_parse_window(&v->geo, o->window, d, &e))
+        goto done;
     if (draw_svg(v, d, &out, &e))
         goto done;
     rc = write_out(o->svg, &out, &e) ? CLI_EXIT_FAIL : CLI_EXIT_OK;

@@ -180,6 +180,17 @@ static void grow(Layout *l, Coord c, int *any)
     l->y1 = c.y > l->y1 ? c.y : l->y1;
 }
 
+/* A window from its lowest corner lo to its highest hi, at most
+ * DRAW_MAX_SPAN squares each way: 0, or -1 with e. */
+static int window_check(Coord lo, Coord hi, Error *e)
+{
+    if (hi.x < lo.x || hi.y < lo.y || (int64_t)hi.x - lo.x + 1 > DRAW_MAX_SPAN ||
+        (int64_t)hi.y - lo.y + 1 > DRAW_MAX_SPAN)
+        return err_set(e, "the window must go from its lowest corner to its highest and "
+                          "fit in %d x %d squares", DRAW_MAX_SPAN, DRAW_MAX_SPAN);
+    return 0;
+}
+
 static int make_layout(const View *v, const DrawOpts *o, Layout *l, Error *e)
 {
     memset(l, 0, sizeof *l);
@@ -203,6 +214,10 @@ static int make_layout(const View *v, const DrawOpts *o, Layout *l, Error *e)
                 return err_set(e, "the marked square %s is off the board",
                                geo_format_square(&v->geo, o->marks[i], sq));
         return 0;
+    }
+    if (o->window) { /* the plane through a window: those squares */
+        l->x0 = o->lo.x, l->y0 = o->lo.y, l->x1 = o->hi.x, l->y1 = o->hi.y;
+        return window_check(o->lo, o->hi, e);
     }
     /* The plane: the box of the pieces, arrows and marks, and a margin of
      * one square (the terminal's, render.h). */
@@ -623,5 +638,24 @@ int draw_parse_marks(const Geometry *geo, const char *text, DrawOpts *o, Error *
     if (!any)
         return err_set(e, "no square in '%s' (e.g. %s)", text,
                        geo->bounded ? "e4,d5" : "0,0;1,-1");
+    return 0;
+}
+
+int draw_parse_window(const Geometry *geo, const char *text, DrawOpts *o, Error *e)
+{
+    if (geo->bounded)
+        return err_set(e, "window '%s': a board is drawn whole; a window is for the open "
+                          "plane", text);
+    const char *p = text;
+    Coord lo, hi;
+    if (geo_parse_square(geo, &p, &lo, NULL) || *p++ != ',' ||
+        geo_parse_square(geo, &p, &hi, NULL) || *p)
+        return err_set(e, "window '%s': write X0,Y0,X1,Y1, the lowest and the highest "
+                          "corner square (e.g. -4,-4,4,4)", text);
+    if (window_check(lo, hi, e)) {
+        err_prefix(e, "window '%s'", text);
+        return -1;
+    }
+    o->window = 1, o->lo = lo, o->hi = hi;
     return 0;
 }

@@ -44,6 +44,9 @@ typedef struct DrawOpts {
     DrawArrow arrows[DRAW_MAX_ARROWS];
     int nmarks;
     Coord marks[DRAW_MAX_MARKS];
+    int window;      /* the plane: draw the squares lo..hi (a camera, as the
+                        page's), not the box of the pieces and a margin */
+    Coord lo, hi;
 } DrawOpts;
 
 typedef struct Game Game;
@@ -66,5 +69,9 @@ const char *draw_css(void);
 int draw_parse_arrows(const Geometry *geo, const char *text, DrawOpts *o, Error *e);
 /* Read "e4,d5" (bounded) or "0,0;1,-1" (the plane) into o->marks. */
 int draw_parse_marks(const Geometry *geo, const char *text, DrawOpts *o, Error *e);
+/* Read the plane's window "X0,Y0,X1,Y1" (the lowest and the highest
+ * corner square) into o.  -1 with e on a bounded board, a malformed text,
+ * or a window wider or taller than DRAW_MAX_SPAN squares. */
+int draw_parse_window(const Geometry *geo, const char *text, DrawOpts *o, Error *e);
 
 #endif

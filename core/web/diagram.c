@@ -16,7 +16,7 @@
 typedef struct DiagramCall {
     WebGame *g;
     int seat;
-    const char *arrows, *marks;
+    const char *arrows, *marks, *window;
     StrBuf *out;
     Error *e;
     int status;
@@ -45,7 +45,8 @@ static void diagram_big(void *arg)
     }
     c->status = 400;
     if ((c->arrows && draw_parse_arrows(&v->geo, c->arrows, o, c->e)) ||
-        (c->marks && draw_parse_marks(&v->geo, c->marks, o, c->e)))
+        (c->marks && draw_parse_marks(&v->geo, c->marks, o, c->e)) ||
+        (c->window && draw_parse_window(&v->geo, c->window, o, c->e)))
         goto done;
     o->standalone = 1;
     if (draw_svg(v, o, c->out, c->e))
@@ -61,7 +62,7 @@ done:
 }
 
 int web_diagram(WebServer *s, const char *id, const char *token, const char *arrows,
-                const char *marks, StrBuf *out, Error *e)
+                const char *marks, const char *window, StrBuf *out, Error *e)
 {
     if (!id) {
         err_set(e, "say which game: /api/diagram?game=ID (and &t=TOKEN for a seat's board)");
@@ -82,7 +83,7 @@ int web_diagram(WebServer *s, const char *id, const char *token, const char *arr
             return 404;
         }
     }
-    DiagramCall c = {g, seat, arrows, marks, out, e, 500};
+    DiagramCall c = {g, seat, arrows, marks, window, out, e, 500};
     if (web_run_big(diagram_big, &c)) {
         err_set(e, "the server is out of threads: try again");
         return 503;

@@ -656,7 +656,8 @@ static int list_games(WebServer *s, struct mg_connection *conn)
     return rc;
 }
 
-/* GET /api/diagram?game=ID[&arrows=LIST][&marks=LIST]: the board as the seat
+/* GET /api/diagram?game=ID[&arrows=LIST][&marks=LIST][&window=X0,Y0,X1,Y1]:
+ * the board as the seat
  * of the X-Chessvar-Token header (none: a spectator) sees it, as SVG
  * (diagram.c, issue 22).  A token in the address is refused: addresses
  * reach logs and histories, and a token is a seat's key. */
@@ -664,11 +665,12 @@ static int get_diagram(WebServer *s, struct mg_connection *conn)
 {
     const char *q = mg_get_request_info(conn)->query_string;
     size_t n = q ? strlen(q) : 0;
-    char id[WEB_ID_HEX + 8], token[WEB_TOKEN_HEX + 8], arrows[1024], marks[1024];
+    char id[WEB_ID_HEX + 8], token[WEB_TOKEN_HEX + 8], arrows[1024], marks[1024], win[96];
     struct { const char *name; char *buf; size_t size; int got; } v[] = {
         {"game", id, sizeof id, 0}, {"t", token, sizeof token, 0},
         {"token", token, sizeof token, 0},
-        {"arrows", arrows, sizeof arrows, 0}, {"marks", marks, sizeof marks, 0}};
+        {"arrows", arrows, sizeof arrows, 0}, {"marks", marks, sizeof marks, 0},
+        {"window", win, sizeof win, 0}};
     for (size_t i = 0; i < ARRAY_LEN(v); i++) {
         v[i].got = q ? mg_get_var(q, n, v[i].name, v[i].buf, v[i].size) : -1;
         if (v[i].got == -2) {
@@ -687,7 +689,8 @@ static int get_diagram(WebServer *s, struct mg_connection *conn)
     Error e = {""};
     StrBuf out = STRBUF_INIT;
     int st = web_diagram(s, v[0].got >= 0 ? id : NULL, tok,
-                         v[3].got >= 0 ? arrows : NULL, v[4].got >= 0 ? marks : NULL, &out, &e);
+                         v[3].got >= 0 ? arrows : NULL, v[4].got >= 0 ? marks : NULL,
+                         v[5].got >= 0 ? win : NULL, &out, &e);
     int rc = st == 200 ? send_body(conn, 200, "image/svg+xml", sb_str(&out), out.len)
                        : send_error(conn, st, e.msg);
     sb_free(&out);

@@ -81,11 +81,11 @@ WebGame *web_find_game(WebServer *s, const char *id);
 /* Equal tokens, in a time that does not depend on where they differ. */
 int web_token_eq(const char *a, const char *b);
 /* diagram.c, GET /api/diagram (issue 22): the SVG board of game id as the
- * seat of token sees it (no token: a spectator), with the arrows and marks
- * (NULL: none) as `chessvar diagram` reads them, into out: 200, or 400 or
- * 404 with e. */
+ * seat of token sees it (no token: a spectator), with the arrows, marks and
+ * the plane's window (NULL: none) as core/draw/ reads them, into out: 200,
+ * or 400 or 404 with e. */
 int web_diagram(WebServer *s, const char *id, const char *token, const char *arrows,
-                const char *marks, StrBuf *out, Error *e);
+                const char *marks, const char *window, StrBuf *out, Error *e);
 void web_changed(WebServer *s, WebGame *g);
 /* fn(arg) on a thread with a stack for the engine (civetweb's are small),
  * waited for: 0, or -1 when no thread could be made (nothing ran). */
