@@ -230,15 +230,23 @@ static const Exercise EXERCISES[] = {
      "White to play: where may the King on e1 go?"},
     {"orthodox", "ORTH-3", "4k3/8/8/2pP4/8/8/8/4K3 w - c6 0 1", NULL, "d5",
      "White to play: what may the pawn on d5 do?"},
+    {"orthodox", "ORTH-4", "1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1", NULL, "a7",
+     "White to play: what may the pawn on a7 do?"},
     {"masques", "MASQ-5", "r~n~b~q~k~b~n~r~/p~p~p~p~p~p~p~p~/8/8/8/8/P~P~P~Q~P~P~P~P~/"
                           "R~N~B~P~K~B~N~R~ w KQkq - 0 1", "white", "d2",
      "White set up its queen on d2, masked. What may it do?"},
+    {"masques", "MASQ-4", "4k~3/8/8/3q4/4P~3/8/8/4K~3 w - - 0 1", "white", "e4",
+     "White's masked pawn on e4 faces a revealed queen. What may it do?"},
     {"ambigus", "AMBI-1", "4k3/8/8/8/8/2N5/8/3QK3 w - - 0 1", NULL, "*",
      "White to play: which squares may White name?"},
     {"echiquete", "ECHQ-2", "rnbqkbnr/ppp1pppp/8/3*P4/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2",
      NULL, "d5", "Black to play: what may the merged pawn on d5 do?"},
+    {"echiquete", "ECHQ-1", "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2",
+     NULL, "e4", "White to play: what may the pawn on e4 do?"},
     {"tile", "TILE-4", "wK0,0 wR1,0 wN2,0 bN0,1 bR1,1 bK2,1 turn:w", NULL, "1,0",
      "White to play: where may the Rook on 1,0 go?"},
+    {"tile", "TILE-8", "wK0,0 wN0,1 bQ1,1 bK1,2 turn:w", NULL, "0,0",
+     "White is in check: where may the King on 0,0 go?"},
 };
 
 static void html_text(StrBuf *out, const char *s, size_t n)
