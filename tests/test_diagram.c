@@ -403,20 +403,21 @@ static void test_diagram_arrows_and_marks(void **state)
     assert_true(xml_check(r.out, why, sizeof why) > 0);
     tu_run_free(&r);
     /* the plane grows to show them: x from -1 to 5 and y from -3 to 2, and a
-     * margin of one: 9 x 8 squares, and the labels' 0.6 on each side */
+     * margin of one: 9 x 8 squares, and the page's frame: 0.75 on the left,
+     * 0.5 on top (the labels' bands), 0.15 right and below */
     tu_run(&r, "diagram tile --fen 'wK0,0 wN1,0 bN1,1 bK2,1 turn:w' --arrows '1,0--1,2;2,1-5,1'"
                " --marks '0,-3' --svg -", NULL);
     assert_int_equal(r.status, 0);
     CONTAINS(r.out, "data-from=\"1,0\" data-to=\"-1,2\"");
     CONTAINS(r.out, "data-from=\"2,1\" data-to=\"5,1\"");
     CONTAINS(r.out, "data-square=\"0,-3\"");
-    CONTAINS(r.out, "viewBox=\"-2.6 -3.6 10.2 9.2\"");
+    CONTAINS(r.out, "viewBox=\"-2.75 -3.5 9.9 8.65\"");
     tu_run_free(&r);
     /* ... or the window asked for, as the page's camera: those squares */
     tu_run(&r, "diagram tile --fen 'wK0,0 wN1,0 bN1,1 bK2,1 turn:w' --window -4,-3,5,4 --svg -",
            NULL);
     assert_int_equal(r.status, 0);
-    CONTAINS(r.out, "viewBox=\"-4.6 -4.6 11.2 9.2\"");
+    CONTAINS(r.out, "viewBox=\"-4.75 -4.5 10.9 8.65\"");
     assert_int_equal(count(r.out, "<rect class=\"cell "), 10 * 8);
     CONTAINS(r.out, "data-x=\"-4\" data-y=\"-3\"/>");
     CONTAINS(r.out, "data-x=\"5\" data-y=\"4\"/>");

@@ -35,7 +35,6 @@ static const char CSS[] =
     ".cell.last { fill: var(--last); }\n"
     ".coords text { font-size: .32px; fill: #333; text-anchor: middle; "
     "font-family: system-ui, sans-serif; }\n"
-    ".coords text.small { font-size: .26px; }\n"
     ".piece .rim { stroke: #111; stroke-width: .04; }\n"
     ".piece .letter { font: bold .42px system-ui, sans-serif; text-anchor: middle; "
     "pointer-events: none; }\n"
@@ -276,6 +275,37 @@ static void label(StrBuf *out, double x, double y, const char *cls, const char *
     sb_puts(out, "</text>");
 }
 
+/* The page's open table (web/app.js FRAME_PX, LABEL_PX) at the page's
+ * 40 pixels a square: the frame's bands and margins and the labels. */
+#define PLANE_PX 40.0
+#define FRAME_L 30.0
+#define FRAME_T 20.0
+#define FRAME_R 6.0
+#define FRAME_B 6.0
+#define LABEL_PX 11.0
+
+/* labelStep() of web/app.js: the first of 1, 2, 5, 10, 20 ... that leaves
+ * `need` pixels from one label to the next. */
+static int64_t label_step(double need)
+{
+    for (int64_t k = 1;; k *= 10) {
+        static const int M[] = {1, 2, 5};
+        for (int i = 0; i < 3; i++)
+            if ((double)(k * M[i]) * PLANE_PX >= need)
+                return k * M[i];
+    }
+}
+
+static void plane_label(StrBuf *out, double x, double y, const char *style,
+                        const char *data, const char *t)
+{
+    sb_puts(out, "<text");
+    attr_num(out, "x", x);
+    attr_num(out, "y", y);
+    attr(out, "style", style);
+    sb_printf(out, " %s=\"%s\">%s</text>", data, t, t);
+}
+
 static void coords(const Layout *l, StrBuf *out)
 {
     char t[32];
@@ -295,26 +325,50 @@ static void coords(const Layout *l, StrBuf *out)
             label(out, l->W + 0.3, row_of(l, y) + 0.62, NULL, t);
         }
     } else {
-        /* Bands along the top and the left, as the page's open table. */
-        double left = (double)l->x0 - 0.6, top = -(double)l->y1 - 0.6;
-        double w = (double)(l->x1 - l->x0 + 1), h = (double)(l->y1 - l->y0 + 1);
+        /* Bands along the top and the left, as the page's open table
+         * (web/app.js, draw()): the frame and the labels' size in squares,
+         * for PLANE_PX pixels a square; every k-th label where they would
+         * touch; a column's number only over the table, a row's beside it. */
+        double cx = (double)l->x0, cy = -(double)l->y1;
+        double cw = (double)(l->x1 - l->x0 + 1), ch = (double)(l->y1 - l->y0 + 1);
+        double fl = FRAME_L / PLANE_PX, ft = FRAME_T / PLANE_PX, fr = FRAME_R / PLANE_PX,
+               fb = FRAME_B / PLANE_PX, font = LABEL_PX / PLANE_PX, em = 0.7 * font;
         sb_puts(out, "<rect class=\"band\"");
-        attr_num(out, "x", left);
-        attr_num(out, "y", top);
-        attr_num(out, "width", w + 1.2);
-        sb_puts(out, " height=\"0.6\"/><rect class=\"band\"");
-        attr_num(out, "x", left);
-        attr_num(out, "y", top);
-        sb_puts(out, " width=\"0.6\"");
-        attr_num(out, "height", h + 1.2);
+        attr_num(out, "x", cx - fl);
+        attr_num(out, "y", cy - ft);
+        attr_num(out, "width", cw + fl + fr);
+        attr_num(out, "height", ft);
+        sb_puts(out, "/><rect class=\"band\"");
+        attr_num(out, "x", cx - fl);
+        attr_num(out, "y", cy - ft);
+        attr_num(out, "width", fl);
+        attr_num(out, "height", ch + ft + fb);
         sb_puts(out, "/>");
+        char style[48], a[24], b[24];
+        snprintf(a, sizeof a, "%lld", (long long)l->x0);
+        snprintf(b, sizeof b, "%lld", (long long)l->x1);
+        size_t widest = strlen(a) > strlen(b) ? strlen(a) : strlen(b);
+        int64_t kx = label_step((double)widest * em * PLANE_PX + 6),
+                ky = label_step(LABEL_PX + 4);
+        StrBuf st = STRBUF_INIT;
+        sb_puts(&st, "font-size:");
+        num(&st, font);
+        sb_puts(&st, "px");
+        snprintf(style, sizeof style, "%s", sb_str(&st));
+        sb_free(&st);
         for (int64_t x = l->x0; x <= l->x1; x++) {
             snprintf(t, sizeof t, "%lld", (long long)x);
-            label(out, (double)x + 0.5, top + 0.45, "small", t);
+            double half = (double)strlen(t) * em / 2;
+            if (x % kx || (double)x + 0.5 - half < cx || (double)x + 0.5 + half > cx + cw + fr)
+                continue;
+            plane_label(out, (double)x + 0.5, cy - ft / 2 + 0.35 * font, style, "data-col", t);
         }
         for (int64_t y = l->y0; y <= l->y1; y++) {
             snprintf(t, sizeof t, "%lld", (long long)y);
-            label(out, left + 0.3, (double)-y + 0.6, "small", t);
+            if (y % ky || (double)-y + 0.5 - 0.65 * font < cy ||
+                (double)-y + 0.5 + 0.65 * font > cy + ch + fb)
+                continue;
+            plane_label(out, cx - fl / 2, (double)-y + 0.5 + 0.35 * font, style, "data-row", t);
         }
     }
     sb_puts(out, "</g>");
@@ -497,10 +551,10 @@ int draw_svg(const View *v, const DrawOpts *o, StrBuf *out, Error *e)
         vw = l.W + 1.2;
         vh = l.H + 1.2;
     } else {
-        vx = (double)l.x0 - 0.6;
-        vy = -(double)l.y1 - 0.6;
-        vw = (double)(l.x1 - l.x0 + 1) + 1.2;
-        vh = (double)(l.y1 - l.y0 + 1) + 1.2;
+        vx = (double)l.x0 - FRAME_L / PLANE_PX;
+        vy = -(double)l.y1 - FRAME_T / PLANE_PX;
+        vw = (double)(l.x1 - l.x0 + 1) + (FRAME_L + FRAME_R) / PLANE_PX;
+        vh = (double)(l.y1 - l.y0 + 1) + (FRAME_T + FRAME_B) / PLANE_PX;
     }
     if (o->standalone)
         sb_puts(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
