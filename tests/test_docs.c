@@ -14,7 +14,8 @@
  *   - NO_COLOR=1, standard input from /dev/null (a command pipes its own
  *     input with printf);
  *   - `scripts` in the directory: a link to the repository's scripts/
- *     (the house rules), so a session says `--rules scripts/...`.
+ *     (the house rules), so a session says `--rules scripts/...`; and
+ *     `lessons`, a link to lessons/ (`chessvar learn` reads it).
  * Only standard output is compared: a command shows its errors with 2>&1.
  * The exit status is not compared (a session shows it with `; echo $?`),
  * but a command killed by a signal, running over 60 s or reporting a
@@ -583,10 +584,13 @@ static void session_check(const Doc *d, int open, int close, Ctx *c,
     char dir[] = "/tmp/chessvar_docs_XXXXXX";
     assert_non_null(mkdtemp(dir));
     snprintf(c->last_dir, sizeof c->last_dir, "%s", dir);
-    { /* the example house rules, as `scripts/...` from the session */
+    /* the example house rules, as `scripts/...` from the session, and
+     * the lessons that `chessvar learn` finds in lessons/ (issue 22) */
+    static const char *const LINKED[] = {"lessons", "scripts"};
+    for (size_t k = 0; k < sizeof LINKED / sizeof LINKED[0]; k++) {
         char from[PATH_MAX], to[PATH_MAX + 16];
-        assert_non_null(realpath("scripts", from));
-        snprintf(to, sizeof to, "%s/scripts", dir);
+        assert_non_null(realpath(LINKED[k], from));
+        snprintf(to, sizeof to, "%s/%s", dir, LINKED[k]);
         assert_int_equal(symlink(from, to), 0);
     }
     c->sessions++;
@@ -745,6 +749,7 @@ static const char SELF_DOC[] =
     "$ printf 'e4\\nsave g.rec\\n' | chessvar run orthodox > /dev/null\n"
     "$ ls; echo \"[$NO_COLOR]\"; test -f scripts/README.md && echo linked\n"
     "g.rec\n"
+    "lessons\n"
     "scripts\n"
     "[1]\n"
     "linked\n"

@@ -56,6 +56,8 @@ enum {
 #define OPT_SEAT ((uint64_t)1 << 31)
 #define OPT_HTML ((uint64_t)1 << 32)
 #define OPT_WINDOW ((uint64_t)1 << 33)
+#define OPT_LESSONS ((uint64_t)1 << 34)
+#define OPT_CHECK ((uint64_t)1 << 35)
 
 typedef struct OptionDef {
     const char *name;
@@ -111,6 +113,10 @@ static const OptionDef OPTIONS[] = {
                                 "after each change) and load them at the start"},
     {"--scripts", OPT_SCRIPTS, "DIR", "the house rules offered in the lobby: the *.lua of "
                                       "DIR (default: scripts)"},
+    {"--lessons", OPT_LESSONS, "FILE", "the lessons of FILE (a teacher's own; format in "
+                                       "docs/LESSONS.md) instead of lessons/VARIANT.txt"},
+    {"--check", OPT_CHECK, NULL, "play every lesson's solution and wrong answers, and "
+                                 "name the rules without a lesson"},
     {"--compare", OPT_COMPARE, NULL, "the --rules and --param after it make a second "
                                      "rule set, B, played on the same seeds"},
     {"--arrows", OPT_ARROWS, "LIST", "arrows to draw: e2e4,g1f3 (the plane: 0,0-1,1;2,0-2,2); "
@@ -264,6 +270,14 @@ static const CommandDef COMMANDS[] = {
      "on the last page, all drawn under the parameters given, for the\n"
      "variant's default number of sides.  Print it from a browser.\n"
      "docs/DIAGRAMS.md.", cli_handout},
+    {"learn", "[VARIANT [LESSON]] [--lessons FILE] [--check] [--ascii]",
+     OPT_LESSONS | OPT_CHECK | OPT_ASCII, VARIANT_NONE,
+     "lessons: each rule of a variant, taught by difference from orthodox chess",
+     "Without a variant: how many lessons each variant has.  With one: its\n"
+     "lessons, numbered.  With a lesson (its number or name): plays it -- the\n"
+     "goal, the board, your answers; a wrong one is refused with the rule's\n"
+     "explanation; 'hint' helps.  --check plays every lesson's solution and\n"
+     "wrong answers (exit status 1 if one fails).  docs/LESSONS.md.", cli_learn},
     {"help", "[COMMAND]", 0, VARIANT_NONE, "help on chessvar or on one command",
      "", cmd_help},
 };
@@ -466,6 +480,7 @@ static int option_value(const CommandDef *c, const OptionDef *d,
     case OPT_HOST: o->host = val; break;
     case OPT_DATA: o->data = val; break;
     case OPT_SCRIPTS: o->scripts = val; break;
+    case OPT_LESSONS: o->lessons = val; break;
     case OPT_PORT:
         if (parse_int(val, 0, 65535, &o->port))
             return usage_error(c->name, "--port %s: give a number from 0 to 65535 (0: a "
@@ -602,6 +617,7 @@ static int parse_option(const CommandDef *c, int argc, char **argv, int *i,
             if (d->bit == OPT_JSON) o->json = 1;
             if (d->bit == OPT_DIVIDE) o->divide = 1;
             if (d->bit == OPT_TRUST_RULES) o->trust_rules = 1;
+            if (d->bit == OPT_CHECK) o->check_lessons = 1;
             if (d->bit == OPT_COMPARE) {
                 if (o->compare)
                     return usage_error(c->name, "--compare is given twice (one second "
@@ -651,6 +667,10 @@ static int parse_args(const CommandDef *c, int argc, char **argv, int first,
             if (o->nfiles == CLI_MAX_FILES)
                 return usage_error(c->name, "too many files (at most %d)", CLI_MAX_FILES);
             o->files[o->nfiles++] = a;
+        } else if (c->fn == cli_learn && !o->variant && !o->lesson && variant_find(a)) {
+            o->variant = variant_find(a);
+        } else if (c->fn == cli_learn && !o->lesson) {
+            o->lesson = a; /* checked by cli_learn: with --lessons, no variant */
         } else if (c->fn == cmd_check) {
             if (o->nrules == CLI_MAX_RULES)
                 return usage_error(c->name, "too many scripts (at most %d)", CLI_MAX_RULES);

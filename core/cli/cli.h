@@ -84,6 +84,10 @@ typedef struct CliOptions {
     const char *seat;           /* --seat SEAT, NULL: a spectator */
     const char *window;         /* --window X0,Y0,X1,Y1 (the plane) */
     const char *html;           /* --html FILE */
+    /* learn (cli_learn.c) */
+    const char *lesson;         /* the lesson to play: its number or name */
+    const char *lessons;        /* --lessons FILE */
+    int check_lessons;          /* --check */
 } CliOptions;
 
 /* The menu's answer to "which house rules": numbers from 1 to n separated
@@ -166,6 +170,8 @@ int cli_merge(const CliOptions *o);
 /* `chessvar diagram` and `chessvar handout` (cli_diagram.c, issue 22). */
 int cli_diagram(const CliOptions *o);
 int cli_handout(const CliOptions *o);
+/* `chessvar learn` (cli_learn.c, docs/LESSONS.md: issue 22 point 3). */
+int cli_learn(const CliOptions *o);
 /* `chessvar serve` (core/web/serve.c, docs/WEB.md). */
 int cli_serve(const CliOptions *o);
 /* The menu's questions: does it ask how many sides play v (min_sides <
