@@ -129,7 +129,7 @@ static int set_text(Parser *p, char **slot, const char *key, const char *val)
 static int add_text(Parser *p, char **list, int *n, int max, const char *key, const char *val)
 {
     if (*n == max)
-        return perr(p, "too many %s: lines here (at most %d)", key, max);
+        return perr(p, "too many %s: entries in this lesson or step (at most %d)", key, max);
     list[*n] = cv_strdup(val);
     if (!list[*n])
         return perr(p, "out of memory");

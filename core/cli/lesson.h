@@ -26,7 +26,7 @@
 #include "../variant.h"
 
 #define LESSON_MAX_ALTS 8     /* texts that count as one step's answer */
-#define LESSON_MAX_TARGETS 8  /* target squares of one step */
+#define LESSON_MAX_TARGETS 16 /* target squares of one step */
 #define LESSON_MAX_WRONG 8    /* wrong answers of one step */
 #define LESSON_MAX_STEPS 32
 #define LESSON_MAX_HINTS 8
