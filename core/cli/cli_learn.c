@@ -285,6 +285,16 @@ static void draw_both(const Learn *L, const Game *g)
         if (v && game_view(g, s, v) == 0) {
             sb_printf(&text[s], "What %s knows:\n", game_seat_name(g, s));
             render_board(v, &ro, &text[s]);
+            /* the pieces off the board as this seat knows them: the line
+             * the full view ends with */
+            StrBuf full = STRBUF_INIT;
+            RenderNames names;
+            cli_names(g, &names);
+            render_view_text(v, &names, &ro, &full);
+            const char *cap = strstr(sb_str(&full), "\ncaptured:");
+            if (cap)
+                sb_puts(&text[s], cap + 1);
+            sb_free(&full);
         }
         free(v);
         nl[s] = split_lines(text[s].s ? text[s].s : (char *)"", lines[s], 128);
@@ -332,13 +342,19 @@ static void draw(const Learn *L, const LessonRun *r)
     ro.ascii = L->o->ascii;
     ro.color = cli_use_color();
     StrBuf out = STRBUF_INIT;
-    if (lesson_of(r)->both_views) {
-        render_status_line(v, &n, &out);
-        sb_putc(&out, '\n');
-        if (v->question[0])
-            sb_printf(&out, "%s\n", v->question);
-        if (v->info[0])
-            sb_printf(&out, "%s%s", v->info, v->info[strlen(v->info) - 1] == '\n' ? "" : "\n");
+    if (lesson_of(r)->both_views) { /* the boards are drawn: the texts */
+        StrBuf st = STRBUF_INIT;
+        render_status_line(v, &n, &st);
+        sb_printf(&out, "%s\n", sb_str(&st));
+        if (v->question[0] && strncmp(v->question, sb_str(&st), strlen(v->question)) != 0)
+            sb_printf(&out, "question: %s\n", v->question);
+        for (const char *line = v->info; *line;) { /* not the status line again */
+            size_t k = strcspn(line, "\n");
+            if (k != st.len || strncmp(line, sb_str(&st), k) != 0)
+                sb_printf(&out, "%.*s\n", (int)k, line);
+            line += k + (line[k] == '\n');
+        }
+        sb_free(&st);
     } else {
         render_view_text(v, &n, &ro, &out);
     }
