@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../core/cli/lesson.h"
 #include "support/testutil.h"
@@ -382,6 +383,121 @@ static void test_docs_lesson_is_the_file(void **state)
     free(file);
 }
 
+/* issue 22: `chessvar learn` in the terminal: the list, a lesson played
+ * with a refused answer (the engine's reason and the explanation) and the
+ * right one, the exit statuses, the errors. */
+static void test_learn_command(void **state)
+{
+    (void)state;
+    TuRun r;
+    tu_run(&r, "learn orthodox", NULL);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "  2  en-passant"));
+    assert_non_null(strstr(r.out, "ORTH-3"));
+    tu_run_free(&r);
+
+    tu_run(&r, "learn orthodox en-passant --ascii", "exd5\nhint\nexd6\n");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "Goal: Black's pawn has just stepped two squares"));
+    assert_non_null(strstr(r.out, "black plays d5\n"));
+    assert_non_null(strstr(r.out, "white> exd5\nNot that: exd5: no white pawn can capture on "
+                                  "d5\nWhy (ORTH-3): A pawn that has just stepped two"));
+    assert_non_null(strstr(r.out, "Hint: Your pawn captures diagonally forward"));
+    assert_non_null(strstr(r.out, "white plays exd6\nRight: en passant."));
+    assert_non_null(strstr(r.out, "Next: chessvar learn orthodox 3 (Promotion)"));
+    tu_run_free(&r);
+
+    tu_run(&r, "learn orthodox 2", "e6\n"); /* the input ends before the lesson */
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "Not that: e6 is legal here, but it does not reach the "
+                                  "goal."));
+    tu_run_free(&r);
+    tu_run(&r, "learn orthodox 2", "quit\n");
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "The lesson is left undone."));
+    tu_run_free(&r);
+
+    tu_run(&r, "learn orthodox 99", NULL);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "chessvar learn: no lesson '99' in lessons/orthodox.txt: "
+                                  "give its number (1 to 8) or its name: first-move, "));
+    tu_run_free(&r);
+    tu_run(&r, "learn chequers", NULL);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "unknown variant 'chequers'"));
+    tu_run_free(&r);
+    tu_run(&r, "learn orthodox 1 2", NULL);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "unexpected argument '2'"));
+    tu_run_free(&r);
+    tu_run(&r, "learn orthodox --lessons lessons/tile.txt", NULL);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "lessons/tile.txt holds lessons of tile, not orthodox"));
+    tu_run_free(&r);
+
+    tu_run(&r, "learn --check", NULL);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "lessons/masques.txt: 15 lessons, every solution plays"));
+    tu_run_free(&r);
+}
+
+/* issue 22: a lesson file of one's own (--lessons): listed, played, and
+ * checked; a lesson that does not play makes --check fail with the line. */
+static void test_learn_own_file(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/chessvar_lessons_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    const char *text = HEAD GOOD_BODY "lesson: bad\ntitle: Bad\nteaches: ORTH-2\ngoal: G\n"
+                       "seat: white\nplay: e4\nwrong: e2e4\nexplain: E\n";
+    assert_int_equal(write(fd, text, strlen(text)), (int)strlen(text));
+    close(fd);
+    char args[128];
+    TuRun r;
+    snprintf(args, sizeof args, "learn --lessons %s", path);
+    tu_run(&r, args, NULL);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "  1  pawn"));
+    tu_run_free(&r);
+    snprintf(args, sizeof args, "learn --lessons %s pawn", path);
+    tu_run(&r, args, "e4\n");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "Well done: the lesson is done."));
+    tu_run_free(&r);
+    snprintf(args, sizeof args, "learn --lessons %s --check", path);
+    tu_run(&r, args, NULL);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, ":16: lesson bad: the wrong answer e2e4 is taken as right"));
+    assert_non_null(strstr(r.out, "2 lessons, some failed; no lesson yet for"));
+    tu_run_free(&r);
+    unlink(path);
+}
+
+/* issue 22: both seats' boards side by side only in a lesson that asks for
+ * them; any other lesson of a variant that hides pieces shows the
+ * learner's own view, never the other seat's figures. */
+static void test_learn_views(void **state)
+{
+    (void)state;
+    TuRun r;
+    tu_run(&r, "learn masques concede --ascii", "concede\n");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "What white knows:"));
+    assert_non_null(strstr(r.out, "What black knows:"));
+    assert_non_null(strstr(r.out, "captured: x                     captured: n~\n"));
+    assert_non_null(strstr(r.out, "in a game each seat sees only its own"));
+    tu_run_free(&r);
+    /* white's own view: Black's masked pieces without their figures */
+    tu_run(&r, "learn masques reveal-and-move --ascii", "reveal g1f3\n");
+    assert_int_equal(r.status, 0);
+    assert_null(strstr(r.out, "knows:"));
+    assert_null(strstr(r.out, "p~"));
+    assert_null(strstr(r.out, "k~"));
+    assert_non_null(strstr(r.out, "N~"));
+    tu_run_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -392,6 +508,9 @@ int main(void)
         cmocka_unit_test(test_lessons_that_do_not_play),
         cmocka_unit_test(test_answers_hints_targets),
         cmocka_unit_test(test_docs_lesson_is_the_file),
+        cmocka_unit_test(test_learn_command),
+        cmocka_unit_test(test_learn_own_file),
+        cmocka_unit_test(test_learn_views),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -113,10 +113,8 @@ static const OptionDef OPTIONS[] = {
                                 "after each change) and load them at the start"},
     {"--scripts", OPT_SCRIPTS, "DIR", "the house rules offered in the lobby: the *.lua of "
                                       "DIR (default: scripts)"},
-    {"--lessons", OPT_LESSONS, "FILE", "the lessons of FILE (a teacher's own; format in "
-                                       "docs/LESSONS.md) instead of lessons/VARIANT.txt"},
-    {"--check", OPT_CHECK, NULL, "play every lesson's solution and wrong answers, and "
-                                 "name the rules without a lesson"},
+    {"--lessons", OPT_LESSONS, "FILE", "a lesson file of your own (docs/LESSONS.md)"},
+    {"--check", OPT_CHECK, NULL, "play every lesson's solution and wrong answers"},
     {"--compare", OPT_COMPARE, NULL, "the --rules and --param after it make a second "
                                      "rule set, B, played on the same seeds"},
     {"--arrows", OPT_ARROWS, "LIST", "arrows to draw: e2e4,g1f3 (the plane: 0,0-1,1;2,0-2,2); "
@@ -276,8 +274,10 @@ static const CommandDef COMMANDS[] = {
      "Without a variant: how many lessons each variant has.  With one: its\n"
      "lessons, numbered.  With a lesson (its number or name): plays it -- the\n"
      "goal, the board, your answers; a wrong one is refused with the rule's\n"
-     "explanation; 'hint' helps.  --check plays every lesson's solution and\n"
-     "wrong answers (exit status 1 if one fails).  docs/LESSONS.md.", cli_learn},
+     "explanation; 'hint' helps.  Exit status 0 once the lesson is done, 1\n"
+     "if it is left undone.  --check plays every lesson's solution and wrong\n"
+     "answers and names the rules without a lesson (exit status 1 if a lesson\n"
+     "fails).  docs/LESSONS.md.", cli_learn},
     {"help", "[COMMAND]", 0, VARIANT_NONE, "help on chessvar or on one command",
      "", cmd_help},
 };
