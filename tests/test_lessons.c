@@ -293,12 +293,16 @@ static void test_lessons_that_do_not_play(void **state)
     expect_unverified("seat: white\nplay: e4\ntarget: e3\nwrong: e3\n",
                       "bad.txt:10: lesson a: the wrong answer e3 is taken as right");
     expect_unverified("seat: red\nplay: e4\nwrong: e5\n",
-                      "bad.txt:2: lesson a: seat: no seat 'red' (the seats: white, black)");
+                      "bad.txt:7: lesson a: seat: no seat 'red' (the seats: white, black)");
     expect_unverified("seat: 0\nplay: e4\nwrong: e5\n", "seat: no seat '0'");
+    expect_unverified("seats: 3\nseat: white\nplay: e4\nwrong: e5\n",
+                      "bad.txt:7: lesson a: seats: orthodox is played by one seat per side");
+    expect_unverified("sides: 3\nseat: white\nplay: e4\nwrong: e5\n",
+                      "bad.txt:7: lesson a: sides: orthodox is played by 2 sides");
     expect_unverified("position: 8/8/8/8/8/8/8/8 w - - 0 1\nseat: white\nplay: e4\n"
-                      "wrong: e5\n", "bad.txt:2: lesson a: position: ");
+                      "wrong: e5\n", "bad.txt:7: lesson a: position: ");
     expect_unverified("seat: white\nreply: e4\nplay: e5\nwrong: e6\n",
-                      "line 8: reply e4: it is the learner's turn");
+                      "bad.txt:8: lesson a: reply e4: it is the learner's turn");
     expect_unverified("seat: white\nplay: e4\nwrong: e5\nreply: Nf3\n",
                       "line 10: reply Nf3");
     expect_unverified("seat: white\nplay: e4\nwrong: e5\nresult: 1-0\n",

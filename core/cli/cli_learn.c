@@ -384,8 +384,8 @@ static int play_lesson(const CliOptions *o, const LessonFile *f, const Lesson *l
     Error e = {""};
     LessonRun *r = lesson_start(f->variant, l, &e);
     if (!r) {
-        fprintf(stderr, "chessvar learn: %s:%d: lesson %s: %s\n", f->path, l->line, l->id,
-                e.msg);
+        lesson_where(f, l, &e);
+        fprintf(stderr, "chessvar learn: %s\n", e.msg);
         return CLI_EXIT_FAIL;
     }
     Learn L = {o, isatty(STDIN_FILENO), 0};

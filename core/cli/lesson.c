@@ -296,7 +296,10 @@ static int lesson_key(Parser *p, const char *key, const char *val)
     if (!strcmp(key, "explain")) return set_text(p, &l->explain, key, val);
     if (!strcmp(key, "success")) return set_text(p, &l->success, key, val);
     if (!strcmp(key, "result")) return set_text(p, &l->result, key, val);
-    if (!strcmp(key, "position")) return set_text(p, &l->position, key, val);
+    if (!strcmp(key, "position")) {
+        l->position_line = p->line;
+        return set_text(p, &l->position, key, val);
+    }
     if (!strcmp(key, "hint"))
         return add_text(p, l->hint, &l->nhints, LESSON_MAX_HINTS, key, val);
     if (!strcmp(key, "teaches")) {
@@ -315,8 +318,14 @@ static int lesson_key(Parser *p, const char *key, const char *val)
         p->cont = NULL;
         return 0;
     }
-    if (!strcmp(key, "sides")) return parse_count(p, key, val, 1, MAX_SIDES, &l->sides);
-    if (!strcmp(key, "seats")) return parse_count(p, key, val, 1, MAX_SEATS, &l->seats);
+    if (!strcmp(key, "sides")) {
+        l->sides_line = p->line;
+        return parse_count(p, key, val, 1, MAX_SIDES, &l->sides);
+    }
+    if (!strcmp(key, "seats")) {
+        l->seats_line = p->line;
+        return parse_count(p, key, val, 1, MAX_SEATS, &l->seats);
+    }
     if (!strcmp(key, "seed")) {
         char *end;
         errno = 0;
@@ -332,6 +341,7 @@ static int lesson_key(Parser *p, const char *key, const char *val)
         if (strlen(val) > LESSON_ID_MAX || strchr(val, ' '))
             return perr(p, "seat: '%s' is not a seat name (white, black ...)", val);
         str_copy(l->seat, sizeof l->seat, val);
+        l->seat_line = p->line;
         return 0;
     }
     if (!strcmp(key, "views")) {
@@ -610,12 +620,17 @@ LessonRun *lesson_start(const VariantOps *v, const Lesson *l, Error *e)
             return NULL;
     cfg.params_set = 1;
     if (l->seats && !(v->version >= 2 && v->max_seats)) {
-        err_set(e, "seats: %s is played by one seat per side", v->name);
+        err_set(e, "line %d: seats: %s is played by one seat per side", l->seats_line,
+                v->name);
         return NULL;
     }
     if (l->sides && (l->sides < v->min_sides || l->sides > v->max_sides)) {
-        err_set(e, "sides: %s is played by %d to %d sides", v->name, v->min_sides,
-                v->max_sides);
+        if (v->min_sides == v->max_sides)
+            err_set(e, "line %d: sides: %s is played by %d sides", l->sides_line, v->name,
+                    v->min_sides);
+        else
+            err_set(e, "line %d: sides: %s is played by %d to %d sides", l->sides_line,
+                    v->name, v->min_sides, v->max_sides);
         return NULL;
     }
     LessonRun *r = cv_calloc(sizeof *r);
@@ -626,7 +641,11 @@ LessonRun *lesson_start(const VariantOps *v, const Lesson *l, Error *e)
     r->l = l;
     r->g = game_new(&cfg, e);
     if (!r->g) {
-        err_prefix(e, "position");
+        if (l->position_line)
+            err_prefix(e, "line %d: position", l->position_line);
+        else if (l->sides_line || l->seats_line)
+            err_prefix(e, "line %d: %s", l->sides_line ? l->sides_line : l->seats_line,
+                       l->sides_line ? "sides" : "seats");
         free(r);
         return NULL;
     }
@@ -635,7 +654,8 @@ LessonRun *lesson_start(const VariantOps *v, const Lesson *l, Error *e)
         StrBuf b = STRBUF_INIT;
         for (int s = 0; s < game_nseats(r->g); s++)
             sb_printf(&b, "%s%s", s ? ", " : "", game_seat_name(r->g, s));
-        err_set(e, "seat: no seat '%s' (the seats: %s)", l->seat, sb_str(&b));
+        err_set(e, "line %d: seat: no seat '%s' (the seats: %s)", l->seat_line, l->seat,
+                sb_str(&b));
         sb_free(&b);
         lesson_run_free(r);
         return NULL;
@@ -797,12 +817,27 @@ static int verr(const LessonFile *f, const Lesson *l, int line, Error *e, const 
                    l->id, msg);
 }
 
+void lesson_where(const LessonFile *f, const Lesson *l, Error *e)
+{
+    int line = l->line, n = 0;
+    const char *rest = e->msg;
+    if (sscanf(e->msg, "line %d: %n", &line, &n) == 1 && n > 0)
+        rest = e->msg + n;
+    Error out;
+    char clip[100];
+    err_set(&out, "%s:%d: lesson %s: %s", str_clip(clip, sizeof clip, f->path), line, l->id,
+            rest);
+    *e = out;
+}
+
 int lesson_verify(const LessonFile *f, const Lesson *l, Error *e)
 {
+    LessonRun *r = lesson_start(f->variant, l, e);
+    if (!r) {
+        lesson_where(f, l, e);
+        return -1;
+    }
     Error se = {""};
-    LessonRun *r = lesson_start(f->variant, l, &se);
-    if (!r)
-        return verr(f, l, l->line, e, "%s", se.msg);
     StrBuf out = STRBUF_INIT, why = STRBUF_INIT;
     lesson_why(l, &why);
     int rc = 0;

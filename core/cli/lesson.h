@@ -50,6 +50,8 @@ typedef struct LessonStep {
 
 typedef struct Lesson {
     int line;                  /* the line of its `lesson:` */
+    /* the lines of the keys a game is made from (0: not given) */
+    int position_line, seat_line, sides_line, seats_line;
     char id[LESSON_ID_MAX + 1];
     char *title, *goal, *explain, *success, *result, *position;
     int nrules;
@@ -99,7 +101,8 @@ enum {
 };
 
 /* Start lesson l of variant v: its game, and the replies before the
- * learner's first step.  NULL with e. */
+ * learner's first step.  NULL with e, which begins "line N: " when a line
+ * of the lesson is at fault (lesson_where puts it in front). */
 LessonRun *lesson_start(const VariantOps *v, const Lesson *l, Error *e);
 void lesson_run_free(LessonRun *r);
 const Lesson *lesson_of(const LessonRun *r);
@@ -120,6 +123,9 @@ void lesson_hint(LessonRun *r, StrBuf *out);
 /* The explanation as a refusal shows it: "Why (ORTH-3): ...". */
 void lesson_why(const Lesson *l, StrBuf *out);
 
+/* e's message as "FILE:LINE: lesson ID: what", LINE the line e names
+ * ("line N: ...") or else the lesson's first. */
+void lesson_where(const LessonFile *f, const Lesson *l, Error *e);
 /* Play lesson l as --check does: its solution (every step's first text)
  * must reach the end (and its result), and every wrong answer must be
  * refused at its step with the explanation.  0, or -1 with e
