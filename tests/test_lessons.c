@@ -238,6 +238,10 @@ static void test_malformed_files(void **state)
     expect_refused(HEAD GOOD_BODY "teaches: ORTH-3\n", "bad.txt:10: teaches: given twice");
     expect_refused(HEAD "lesson: a\nteaches: MASQ-3\n",
                    "bad.txt:3: teaches: MASQ-3 is not a rule of orthodox");
+    expect_refused(HEAD "lesson: a\ntitle: T\nteaches: atomic.lua\ngoal: G\nseat: white\n"
+                        "play: e4\nwrong: e5\nexplain: E\n",
+                   "bad.txt:2: lesson a: teaches: atomic.lua is not the file name of one "
+                   "of its house: scripts");
     expect_refused(HEAD "lesson: a\nteaches: ORTH-10\n",
                    "bad.txt:3: teaches: ORTH-10 is not a rule of orthodox");
     expect_refused(HEAD "lesson: a\nparam: castling=maybe\n", "bad.txt:3: param: ");
@@ -301,6 +305,12 @@ static void test_lessons_that_do_not_play(void **state)
                       "bad.txt:7: lesson a: sides: orthodox is played by 2 sides");
     expect_unverified("position: 8/8/8/8/8/8/8/8 w - - 0 1\nseat: white\nplay: e4\n"
                       "wrong: e5\n", "bad.txt:7: lesson a: position: ");
+    expect_unverified("position: 8/7p/8/3k4/8/4K3/P7/8 w - - 0 1\nhouse: "
+                      "scripts/king_of_the_hill.lua\nseat: white\nplay: Ke4\nwrong: Kf4\n",
+                      "bad.txt:7: lesson a: position: the game is over before the first "
+                      "answer (0-1, black's King stands on the hill)");
+    expect_unverified("house: no_such.lua\nseat: white\nplay: e4\nwrong: e5\n",
+                      "bad.txt:7: lesson a: house: no_such.lua: ");
     expect_unverified("seat: white\nreply: e4\nplay: e5\nwrong: e6\n",
                       "bad.txt:8: lesson a: reply e4: it is the learner's turn");
     expect_unverified("seat: white\nplay: e4\nwrong: e5\nreply: Nf3\n",
@@ -424,7 +434,7 @@ static void test_learn_command(void **state)
     tu_run(&r, "learn orthodox 99", NULL);
     assert_int_equal(r.status, 2);
     assert_non_null(strstr(r.err, "chessvar learn: no lesson '99' in lessons/orthodox.txt: "
-                                  "give its number (1 to 8) or its name: first-move, "));
+                                  "give its number (1 to 9) or its name: first-move, "));
     tu_run_free(&r);
     tu_run(&r, "learn chequers", NULL);
     assert_int_equal(r.status, 2);

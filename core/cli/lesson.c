@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
+#include "../lua/house.h"
 #include "../record/record.h"
 
 /* ---- Small helpers ------------------------------------------------------- */
@@ -39,6 +41,8 @@ static void free_lesson(Lesson *l)
     free(l->position);
     for (int i = 0; i < l->nparams; i++)
         free(l->param[i]);
+    for (int i = 0; i < l->nhouse; i++)
+        free(l->house[i]);
     for (int i = 0; i < l->nhints; i++)
         free(l->hint[i]);
     for (int i = 0; i < l->nsteps; i++)
@@ -166,12 +170,14 @@ static int parse_teaches(Parser *p, const char *val)
         char id[LESSON_ID_MAX + 1];
         memcpy(id, s, k);
         id[k] = '\0';
-        int found = 0;
+        int found = k > 4 && strcmp(id + k - 4, ".lua") == 0; /* a house: script's,
+                                                                  checked at the end */
         for (int i = 0; i < nids; i++)
             found |= strcmp(ids[i], id) == 0;
         if (!found)
             return perr(p, "teaches: %s is not a rule of %s (its rules: %s .. %s, "
-                           "chessvar rules %s)", id, p->f->variant->name,
+                           "chessvar rules %s; or a house: script's name, x.lua)", id,
+                        p->f->variant->name,
                         nids ? ids[0] : "none", nids ? ids[nids - 1] : "none",
                         p->f->variant->name);
         if (l->nrules == LESSON_MAX_IDS)
@@ -245,8 +251,23 @@ static int lesson_complete(Parser *p)
         plays += !l->step[i].reply;
         wrongs += l->step[i].nwrong;
     }
+    const char *script = NULL; /* a .lua that teaches names and no house: has */
+    for (int i = 0; i < l->nrules && !script; i++) {
+        size_t k = strlen(l->rule[i]);
+        if (k <= 4 || strcmp(l->rule[i] + k - 4, ".lua"))
+            continue;
+        script = l->rule[i];
+        for (int j = 0; j < l->nhouse && script; j++) {
+            const char *slash = strrchr(l->house[j], '/');
+            if (strcmp(slash ? slash + 1 : l->house[j], l->rule[i]) == 0)
+                script = NULL;
+        }
+    }
     int rc = 0;
-    if (missing)
+    if (script)
+        rc = perr(p, "lesson %s: teaches: %s is not the file name of one of its house: "
+                     "scripts", l->id, script);
+    else if (missing)
         rc = perr(p, "lesson %s has no %s: line", l->id, missing);
     else if (!plays)
         rc = perr(p, "lesson %s has no play: line (the learner's answer)", l->id);
@@ -284,7 +305,8 @@ static int new_lesson(Parser *p, const char *val)
 }
 
 static const char *const KEYS =
-    "lesson, title, teaches, goal, param, sides, seats, seed, position, seat, views, play, "
+    "lesson, title, teaches, goal, param, house, sides, seats, seed, position, seat, views, "
+    "play, "
     "target, wrong, reply, result, hint, explain, success";
 
 static int lesson_key(Parser *p, const char *key, const char *val)
@@ -316,6 +338,21 @@ static int lesson_key(Parser *p, const char *key, const char *val)
         if (add_text(p, l->param, &l->nparams, LESSON_MAX_PARAMS, key, val))
             return -1;
         p->cont = NULL;
+        return 0;
+    }
+    if (!strcmp(key, "house")) { /* opened beside the lesson file */
+        if (l->nhouse == LESSON_MAX_HOUSE)
+            return perr(p, "too many house: scripts (at most %d)", LESSON_MAX_HOUSE);
+        const char *slash = strrchr(p->path, '/');
+        int dir = val[0] != '/' && slash ? (int)(slash - p->path) : 0;
+        StrBuf b = STRBUF_INIT;
+        sb_printf(&b, "%.*s%s%s", dir, p->path, dir ? "/" : "", val);
+        if (sb_failed(&b)) {
+            sb_free(&b);
+            return perr(p, "out of memory");
+        }
+        l->house_line[l->nhouse] = p->line;
+        l->house[l->nhouse++] = b.s;
         return 0;
     }
     if (!strcmp(key, "sides")) {
@@ -633,13 +670,29 @@ LessonRun *lesson_start(const VariantOps *v, const Lesson *l, Error *e)
                     v->name, v->min_sides, v->max_sides);
         return NULL;
     }
+    GameHooks hooks;
+    memset(&hooks, 0, sizeof hooks);
+    House *h = NULL;
+    if (l->nhouse) { /* the scripts first, on top of the lesson's parameters */
+        h = cli_load_house(v, l->sides, (const char *const *)l->house, l->nhouse, e);
+        if (!h || house_params(h, &cfg.params, e)) {
+            err_prefix(e, "line %d: house", l->house_line[0]);
+            house_free(h);
+            return NULL;
+        }
+        hooks = house_hooks(h);
+        cfg.scripts = house_scripts(h);
+        cfg.nscripts = house_count(h);
+    }
     LessonRun *r = cv_calloc(sizeof *r);
     if (!r) {
+        house_free(h);
         err_set(e, "out of memory");
         return NULL;
     }
     r->l = l;
-    r->g = game_new(&cfg, e);
+    r->g = game_new_hooked(&cfg, &hooks, e);
+    house_free(h); /* the game holds it */
     if (!r->g) {
         if (l->position_line)
             err_prefix(e, "line %d: position", l->position_line);
@@ -661,6 +714,17 @@ LessonRun *lesson_start(const VariantOps *v, const Lesson *l, Error *e)
         return NULL;
     }
     r->step = play_replies(l, r->g, r->seat, 0, e);
+    if (r->step >= 0 && game_to_act(r->g) < 0) { /* nothing left to answer */
+        char buf[64];
+        Status st;
+        game_status(r->g, &st);
+        err_set(e, "line %d: %s: the game is over before the first answer (%s, %s)",
+                r->step > 0 ? l->step[r->step - 1].line
+                : l->position_line ? l->position_line : l->line,
+                r->step > 0 ? "reply" : "position", game_result_text(r->g, buf, sizeof buf),
+                st.reason);
+        r->step = -1;
+    }
     if (r->step < 0) {
         lesson_run_free(r);
         return NULL;

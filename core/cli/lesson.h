@@ -32,6 +32,7 @@
 #define LESSON_MAX_HINTS 8
 #define LESSON_MAX_PARAMS 16
 #define LESSON_MAX_IDS 16     /* rule ids one lesson teaches */
+#define LESSON_MAX_HOUSE 4    /* house-rule scripts of one lesson */
 #define LESSON_ID_MAX 24      /* bytes of a rule id ("MASQ-16") or lesson id */
 #define LESSON_MAX 200        /* lessons in one file */
 #define LESSON_FILE_MAX (1u << 20)
@@ -55,9 +56,13 @@ typedef struct Lesson {
     char id[LESSON_ID_MAX + 1];
     char *title, *goal, *explain, *success, *result, *position;
     int nrules;
-    char rule[LESSON_MAX_IDS][LESSON_ID_MAX + 1];
+    char rule[LESSON_MAX_IDS][LESSON_ID_MAX + 1]; /* ids, or a house: script's file
+                                                     name ("atomic.lua") */
     int nparams;
     char *param[LESSON_MAX_PARAMS]; /* NAME=VALUE */
+    int nhouse;                /* house-rule scripts, in order: each path as */
+    char *house[LESSON_MAX_HOUSE]; /* it is opened (beside the lesson file) */
+    int house_line[LESSON_MAX_HOUSE];
     int sides, seats;          /* 0: the variant's default */
     uint64_t seed;
     char seat[LESSON_ID_MAX + 1]; /* the learner's seat, by name */
