@@ -253,7 +253,13 @@ static void test_malformed_files(void **state)
     expect_refused(HEAD "lesson: a\nviews: all\n", "bad.txt:3: views: 'all'");
     expect_refused(HEAD "  a continuation\n", "bad.txt:2: an indented line continues");
     expect_refused(HEAD "lesson: a\nplay: e4 | | e3\n", "bad.txt:3: play: an empty answer");
-    expect_refused(HEAD "lesson: a\ntitle: T\n\x1b[2J\n", "bad.txt:4: a control character");
+    expect_refused(HEAD "lesson: a\ntitle: T\n\x1b[2J\n", "bad.txt:4: a control character "
+                                                           "(0x1b)");
+    expect_refused(HEAD "lesson: a\ntitle: T\xc2\x9b\n", "bad.txt:3: a control character "
+                                                          "(U+009b)");
+    expect_refused(HEAD "lesson: a\n\ntitle: \xff\n", "bad.txt:4: bytes that are not UTF-8");
+    expect_refused(HEAD "lesson: a\r\ntitle: T\r\n\r\n", "bad.txt:2: lesson a has no "
+                                                            "teaches: line"); /* CR LF */
     expect_refused(HEAD "lesson: a\ntitle: T\nteaches: ORTH-2\ngoal: G\nseat: white\n"
                         "play: e4\nwrong: e5\n",
                    "bad.txt:2: lesson a has no explain: line");
@@ -266,6 +272,49 @@ static void test_malformed_files(void **state)
     expect_refused(HEAD "lesson: a\ntitle: T\nteaches: ORTH-2\ngoal: G\nseat: white\n"
                         "explain: E\nplay: e4\n",
                    "bad.txt:2: lesson a has no wrong: line");
+}
+
+/* issue 22: a lesson file cut anywhere, or with a byte changed, is read
+ * or refused with the file and a line: never a crash (ASan, UBSan), never
+ * a message without its place. */
+static void test_cut_and_damaged_files(void **state)
+{
+    (void)state;
+    char *text = tu_read_file("lessons/masques.txt");
+    assert_non_null(text);
+    size_t len = strlen(text);
+    int ok = 0, refused = 0;
+    size_t step = TU_SANITIZED ? 7 : 1;
+    for (size_t cut = 0; cut <= len; cut += step) {
+        LessonFile f;
+        Error e = {""};
+        if (lesson_file_parse("cut.txt", text, cut, &f, &e) == 0) {
+            ok++;
+            assert_true(f.n > 0);
+            lesson_file_free(&f);
+        } else {
+            refused++;
+            if (strncmp(e.msg, "cut.txt:", 8) != 0)
+                fail_msg("cut at %zu: %s", cut, e.msg);
+        }
+    }
+    static const char bytes[] = {':', '|', ' ', '\n', '\t', '#', 'x', '\x7f', '\xc3'};
+    for (size_t at = 0; at < len; at += 13) {
+        for (size_t b = 0; b < sizeof bytes; b++) {
+            char *copy = strdup(text);
+            assert_non_null(copy);
+            copy[at] = bytes[b];
+            LessonFile f;
+            Error e = {""};
+            if (lesson_file_parse("bad.txt", copy, len, &f, &e) == 0)
+                lesson_file_free(&f);
+            else if (strncmp(e.msg, "bad.txt:", 8) != 0)
+                fail_msg("byte %zu = 0x%02x: %s", at, (unsigned char)bytes[b], e.msg);
+            free(copy);
+        }
+    }
+    assert_true(ok > 0 && refused > 0);
+    free(text);
 }
 
 /* A lesson that parses but does not play: lesson_verify names the line. */
@@ -519,6 +568,7 @@ int main(void)
         cmocka_unit_test(test_every_rule_has_a_lesson),
         cmocka_unit_test(test_untaught_rule_is_seen),
         cmocka_unit_test(test_malformed_files),
+        cmocka_unit_test(test_cut_and_damaged_files),
         cmocka_unit_test(test_lessons_that_do_not_play),
         cmocka_unit_test(test_answers_hints_targets),
         cmocka_unit_test(test_docs_lesson_is_the_file),

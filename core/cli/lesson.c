@@ -475,6 +475,26 @@ static int parse_line(Parser *p, char *s)
     return lesson_key(p, key, val);
 }
 
+/* Where text stops being plain UTF-8 text (tabs and line ends allowed, CR
+ * LF too): the offset of the first control character (C0, DEL, C1) or
+ * byte that is not UTF-8, or len.  A control character could clear a
+ * screen when the lesson is shown. */
+static size_t first_bad(const char *text, size_t len)
+{
+    for (size_t i = 0; i < len;) {
+        unsigned char c = (unsigned char)text[i];
+        if (c == '\n' || c == '\t' || c == '\r' || (c >= 0x20 && c < 0x7f)) {
+            i++;
+            continue;
+        }
+        size_t n = c >= 0x80 ? utf8_seq_len((const unsigned char *)text + i, len - i) : 0;
+        if (!n || (c == 0xc2 && (unsigned char)text[i + 1] < 0xa0))
+            return i;
+        i += n;
+    }
+    return len;
+}
+
 int lesson_file_parse(const char *path, const char *text, size_t len, LessonFile *out,
                       Error *e)
 {
@@ -483,25 +503,20 @@ int lesson_file_parse(const char *path, const char *text, size_t len, LessonFile
     out->path = cv_strdup(path);
     if (!out->path)
         return err_set(e, "out of memory");
-    char why[120];
-    if (text_check(text, len, TEXT_TAB, why, sizeof why) < 0) {
-        /* the line of the fault: count the newlines before a control
-         * byte other than the newline itself (text_check refuses '\n') */
-        int line = 1;
-        size_t i = 0;
-        for (; i < len && (text[i] == '\n' || text[i] == '\r' ||
-                           ((unsigned char)text[i] >= 0x20 && text[i] != 0x7f)); i++)
-            line += text[i] == '\n';
-        if (i < len || !utf8_valid(text, len)) {
-            p.line = i < len ? line : 0;
-            if (i < len)
-                perr(&p, "a control character (0x%02x): a lesson file is plain text",
-                     (unsigned char)text[i]);
-            else
-                err_set(e, "%s: not UTF-8 text", path);
-            lesson_file_free(out);
-            return -1;
-        }
+    size_t bad = first_bad(text, len);
+    if (bad < len) { /* named with its line */
+        p.line = 1;
+        for (size_t i = 0; i < bad; i++)
+            p.line += text[i] == '\n';
+        unsigned char c = (unsigned char)text[bad];
+        if (c < 0x80 || (c == 0xc2 && utf8_seq_len((const unsigned char *)text + bad,
+                                                   len - bad) == 2))
+            perr(&p, "a control character (%s%02x): a lesson file is plain text",
+                 c == 0xc2 ? "U+00" : "0x", c == 0xc2 ? (unsigned char)text[bad + 1] : c);
+        else
+            perr(&p, "bytes that are not UTF-8 text (0x%02x)", c);
+        lesson_file_free(out);
+        return -1;
     }
     const char *s = text, *end = text + len;
     while (s < end) {
