@@ -483,7 +483,7 @@ static void test_learn_command(void **state)
     tu_run(&r, "learn orthodox 99", NULL);
     assert_int_equal(r.status, 2);
     assert_non_null(strstr(r.err, "chessvar learn: no lesson '99' in lessons/orthodox.txt: "
-                                  "give its number (1 to 9) or its name: first-move, "));
+                                  "give its number (1 to 10) or its name: first-move, "));
     tu_run_free(&r);
     tu_run(&r, "learn chequers", NULL);
     assert_int_equal(r.status, 2);
