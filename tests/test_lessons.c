@@ -463,6 +463,7 @@ static void test_learn_command(void **state)
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "Goal: Black's pawn has just stepped two squares"));
     assert_non_null(strstr(r.out, "black plays d5\n"));
+    assert_non_null(strstr(r.out, "white to move\ntarget: d6\nwhite> exd5\n"));
     assert_non_null(strstr(r.out, "white> exd5\nNot that: exd5: no white pawn can capture on "
                                   "d5\nWhy (ORTH-3): A pawn that has just stepped two"));
     assert_non_null(strstr(r.out, "Hint: Your pawn captures diagonally forward"));

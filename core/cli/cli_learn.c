@@ -358,6 +358,13 @@ static void draw(const Learn *L, const LessonRun *r)
     } else {
         render_view_text(v, &n, &ro, &out);
     }
+    const LessonStep *st = lesson_step(r); /* lichess's target squares */
+    if (st && st->ntargets) {
+        sb_puts(&out, "target:");
+        for (int i = 0; i < st->ntargets; i++)
+            sb_printf(&out, " %s", st->target[i]);
+        sb_putc(&out, '\n');
+    }
     fputs(sb_str(&out), stdout);
     sb_free(&out);
     free(v);

@@ -598,6 +598,10 @@ const Lesson *lesson_of(const LessonRun *r) { return r->l; }
 const Game *lesson_game(const LessonRun *r) { return r->g; }
 int lesson_seat(const LessonRun *r) { return r->seat; }
 int lesson_done(const LessonRun *r) { return r->step >= r->l->nsteps; }
+const LessonStep *lesson_step(const LessonRun *r)
+{
+    return lesson_done(r) ? NULL : &r->l->step[r->step];
+}
 
 void lesson_why(const Lesson *l, StrBuf *out)
 {

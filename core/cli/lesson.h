@@ -114,6 +114,8 @@ const Lesson *lesson_of(const LessonRun *r);
 const Game *lesson_game(const LessonRun *r);
 int lesson_seat(const LessonRun *r);     /* the learner's seat */
 int lesson_done(const LessonRun *r);
+/* The learner's step to answer now, NULL once the lesson is done. */
+const LessonStep *lesson_step(const LessonRun *r);
 /* The learner answers text: LESSON_NEXT or LESSON_DONE with what happened
  * in out (the messages to the learner's seat, the replies, the success
  * text at the end), or LESSON_REFUSED with out saying why (the engine's
