@@ -494,6 +494,10 @@ static void test_learn_command(void **state)
     assert_int_equal(r.status, 2);
     assert_non_null(strstr(r.err, "unexpected argument '2'"));
     tu_run_free(&r);
+    tu_run(&r, "learn orthodox 2 --check", NULL);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "--check plays every lesson of a file"));
+    tu_run_free(&r);
     tu_run(&r, "learn orthodox --lessons lessons/tile.txt", NULL);
     assert_int_equal(r.status, 1);
     assert_non_null(strstr(r.err, "lessons/tile.txt holds lessons of tile, not orthodox"));

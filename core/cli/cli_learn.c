@@ -464,6 +464,11 @@ int cli_learn(const CliOptions *o)
         sb_free(&b);
         return CLI_EXIT_USAGE;
     }
+    if (o->check_lessons && o->lesson) {
+        fputs("chessvar learn: --check plays every lesson of a file: leave out the lesson\n",
+              stderr);
+        return CLI_EXIT_USAGE;
+    }
     if (o->check_lessons)
         return check_lessons(o);
     if (!o->variant && !o->lessons)
