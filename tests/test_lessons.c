@@ -505,7 +505,7 @@ static void test_learn_command(void **state)
 
     tu_run(&r, "learn --check", NULL);
     assert_int_equal(r.status, 0);
-    assert_non_null(strstr(r.out, "lessons/masques.txt: 15 lessons, every solution plays"));
+    assert_non_null(strstr(r.out, "lessons/masques.txt: 16 lessons, every solution plays"));
     tu_run_free(&r);
 }
 
