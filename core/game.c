@@ -1585,13 +1585,20 @@ int game_may_read(const Game *g, int reader, int seat)
 
 int game_undo_by(Game *g, int seat, int n, Error *e)
 {
+    if (game_undo_allowed(g, seat, n, e))
+        return -1;
+    return game_undo(g, n, e);
+}
+
+int game_undo_allowed(const Game *g, int seat, int n, Error *e)
+{
     if (seat < 0 || seat >= g->cfg.nseats)
         return err_set(e, "there is no seat %d", seat);
     if (n < 0 || n > g->nhist)
         return err_set(e, "cannot undo %d action%s: only %d played", n,
                        n == 1 ? "" : "s", g->nhist);
     if (!game_hidden_info(g))
-        return game_undo(g, n, e);
+        return 0;
     const VariantOps *v = g->cfg.variant;
     const char *who = game_seat_name(g, seat);
     Status s;
@@ -1612,7 +1619,7 @@ int game_undo_by(Game *g, int seat, int n, Error *e)
                               "made something known or began an exchange stays "
                               "played", h->text, v->name);
     }
-    return game_undo(g, n, e);
+    return 0;
 }
 
 /* ---- Messages ------------------------------------------------------------ */

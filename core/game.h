@@ -174,6 +174,10 @@ int game_undo(Game *g, int n, Error *e);
  * after the game is over; otherwise -1 with a message naming the rule.
  * docs/MASQUES.md, "Taking back". */
 int game_undo_by(Game *g, int seat, int n, Error *e);
+/* Whether game_undo_by(g, seat, n) would be allowed, without undoing:
+ * 0, or -1 with its message (a server asks the other players' consent
+ * only for a takeback the rules allow; issue 21). */
+int game_undo_allowed(const Game *g, int seat, int n, Error *e);
 /* The hooks the game was made with (for a new game of the same rules). */
 GameHooks game_hooks(const Game *g);
 /* 1 when the start position was built by the setup hook (not given):

@@ -475,60 +475,238 @@ static void test_two_tabs_reconnect(void **state)
     json_free(g);
 }
 
-/* issue 21: over the network a player takes back only its own actions
- * (and a bot's): White may not undo Black's reply, Black may undo its own,
- * then White its own; against a bot, a move and the bot's answer. */
-static void test_undo_needs_the_other_player(void **state)
+static void nothing_before_pong(WcSocket *w);
+
+/* The "takeback" member of a state frame as "by actions waiting/agreed"
+ * ("by 2 black/" ...), or "null". */
+static const char *takeback_of(const Json *f, char *buf, size_t n)
+{
+    const Json *t = json_get(f, "takeback");
+    assert_non_null(t);
+    if (t->type == JSON_NULL)
+        return "null";
+    StrBuf b = STRBUF_INIT;
+    sb_printf(&b, "%s %d ", str_of(t, "by"), (int)json_get(t, "actions")->num);
+    for (int agreed = 0; agreed < 2; agreed++) {
+        const Json *l = json_get(t, agreed ? "agreed" : "waiting");
+        for (const Json *m = l->child; m; m = m->next)
+            sb_printf(&b, "%s%s", m == l->child ? "" : ",", m->str);
+        if (!agreed)
+            sb_putc(&b, '/');
+    }
+    snprintf(buf, n, "%s", sb_str(&b));
+    sb_free(&b);
+    return buf;
+}
+
+/* The next state frame of each socket of v (n of them): its ply and
+ * takeback member must be ply and tb. */
+static void states_are(WcSocket *v, int n, int ply, const char *tb)
+{
+    for (int i = 0; i < n; i++) {
+        char buf[128];
+        Json *f = expect(&v[i], "state", NULL);
+        assert_int_equal(ply_of(f), ply);
+        assert_string_equal(takeback_of(f, buf, sizeof buf), tb);
+        json_free(f);
+    }
+}
+
+/* issue 21: undo with the consent the variant requires.  An undo that
+ * takes back another person's action is asked of that person (a takeback
+ * offer in every viewer's state frame) and made only once they accept;
+ * declined, withdrawn or ended by a new action it is gone; the asker's
+ * own actions need no consent.  `undo` alone goes back to the asker's last
+ * turn. */
+static void test_takeback_asked_and_answered(void **state)
 {
     WebServer *s = *state;
     int port = web_port(s);
     Json *g = create(port, "{\"variant\":\"orthodox\"}");
     const char *id = str_of(g, "game");
-    WcSocket w, b;
-    join(&w, port, id, seat_token(g, 0));
-    json_free(expect(&w, "state", NULL));
-    join(&b, port, id, seat_token(g, 1));
-    json_free(expect(&b, "state", NULL));
-    act(&w, "e2e4", 0);
-    json_free(expect(&w, "state", NULL));
-    json_free(expect(&b, "state", NULL));
-    act(&b, "e7e5", 1);
-    json_free(expect(&b, "state", NULL));
-    json_free(expect(&w, "state", NULL));
-    act(&w, "undo", 2);
-    json_free(expect(&w, "error", "played by black, and taking it back needs their agreement"));
-    act(&w, "undo 2", 2);
-    json_free(expect(&w, "error", "action 1 from the end was played by black"));
-    act(&b, "undo", 2);
-    Json *a = expect(&b, "state", NULL);
-    assert_int_equal(ply_of(a), 1);
-    json_free(a);
-    json_free(expect(&w, "state", NULL));
-    act(&w, "undo", 1);
-    a = expect(&w, "state", NULL);
-    assert_int_equal(ply_of(a), 0);
-    json_free(a);
-    json_free(expect(&b, "state", NULL));
-    wc_ws_close(&w);
-    wc_ws_close(&b);
+    WcSocket v[3]; /* white, black, a spectator */
+    WcSocket *w = &v[0], *b = &v[1];
+    join(w, port, id, seat_token(g, 0));
+    json_free(expect(w, "state", NULL));
+    join(b, port, id, seat_token(g, 1));
+    json_free(expect(b, "state", NULL));
+    join(&v[2], port, id, NULL);
+    json_free(expect(&v[2], "state", NULL));
+    act(w, "e2e4", 0);
+    states_are(v, 3, 1, "null");
+    act(b, "e7e5", 1);
+    states_are(v, 3, 2, "null");
+    /* white goes back to its last turn: its e4 and black's e5, asked */
+    act(w, "undo", 2);
+    states_are(v, 3, 2, "white 2 black/");
+    act(w, "takeback accept", 2);
+    json_free(expect(w, "error", "you asked it: the others answer"));
+    act(w, "undo 1", 2);
+    json_free(expect(w, "error", "your takeback of 2 actions waits for black; takeback "
+                                 "cancel withdraws it"));
+    act(b, "undo 2", 2); /* white's e4 too: a second offer is not made */
+    json_free(expect(b, "error", "white asks to take back 2 actions: answer it first"));
+    act(b, "takeback cancel", 2);
+    json_free(expect(b, "error", "only white, who asked it, can cancel it"));
+    act(b, "takeback maybe", 2);
+    json_free(expect(b, "error", "say takeback accept or takeback decline"));
+    act(&v[2], "takeback accept", 2);
+    json_free(expect(&v[2], "error", "a spectator cannot act"));
+    /* declined: gone, and every viewer is told */
+    act(b, "takeback decline", 2);
+    states_are(v, 3, 2, "null");
+    for (int i = 0; i < 3; i++)
+        json_free(expect(&v[i], "notice", "black declined the takeback white asked"));
+    act(b, "takeback accept", 2);
+    json_free(expect(b, "error", "nobody asks to take back actions now"));
+    /* asked again, accepted: taken back */
+    act(w, "undo 1", 2);
+    states_are(v, 3, 2, "white 1 black/");
+    act(b, "takeback accept", 2);
+    states_are(v, 3, 1, "null");
+    /* black's own move needs nobody's consent; nor does white's */
+    act(b, "e7e6", 1);
+    states_are(v, 3, 2, "null");
+    act(b, "undo", 2);
+    states_are(v, 3, 1, "null");
+    act(b, "e7e6", 1);
+    states_are(v, 3, 2, "null");
+    act(w, "d2d4", 2);
+    states_are(v, 3, 3, "null");
+    /* a new action ends a takeback asked: black asks, then plays on */
+    act(b, "undo", 3);
+    states_are(v, 3, 3, "black 2 white/");
+    act(b, "d7d5", 3);
+    states_are(v, 3, 4, "null");
+    act(w, "takeback accept", 4);
+    json_free(expect(w, "error", "nobody asks"));
+    /* withdrawn by the asker: gone, and every viewer is told */
+    act(w, "undo 2", 4);
+    states_are(v, 3, 4, "white 2 black/");
+    act(w, "takeback cancel", 4);
+    states_are(v, 3, 4, "null");
+    for (int i = 0; i < 3; i++)
+        json_free(expect(&v[i], "notice", "white withdrew the takeback"));
+    /* black's own d5 needs no consent, and taking it back ends white's */
+    act(w, "undo 2", 4);
+    states_are(v, 3, 4, "white 2 black/");
+    act(b, "undo 1", 4);
+    states_are(v, 3, 3, "null");
+    /* a stale answer is refused like any stale action */
+    act(b, "d7d5", 3);
+    states_are(v, 3, 4, "null");
+    act(w, "undo", 4);
+    states_are(v, 3, 4, "white 2 black/");
+    act(b, "takeback accept", 3);
+    json_free(expect(b, "error", "stale: the game moved on (ply 4, you saw 3)"));
+    act(b, "takeback accept", 4);
+    states_are(v, 3, 2, "null");
+    for (int i = 0; i < 3; i++)
+        wc_ws_close(&v[i]);
     json_free(g);
+}
 
-    /* against a bot: the move and the bot's answer go back together */
-    g = create(port, "{\"variant\":\"orthodox\",\"players\":[{\"seat\":\"black\","
-                     "\"bot\":\"greedy\"}]}");
+/* issue 21: with three persons a takeback waits for each one whose action
+ * it takes back, the others' answers shown as they come. */
+static void test_takeback_of_three(void **state)
+{
+    WebServer *s = *state;
+    int port = web_port(s);
+    Json *g = create(port, "{\"variant\":\"tile\",\"sides\":3,\"seed\":\"4\"}");
+    const char *id = str_of(g, "game");
+    WcSocket v[3];
+    Json *st[3];
+    for (int i = 0; i < 3; i++) {
+        join(&v[i], port, id, seat_token(g, i));
+        st[i] = expect(&v[i], "state", NULL);
+    }
+    char names[3][16];
+    for (int i = 0; i < 3; i++)
+        snprintf(names[i], sizeof names[i], "%s", str_of(st[i], "seat"));
+    for (int ply = 0; ply < 3; ply++) { /* each seat plays once, in turn */
+        const char *to_act = str_of(json_get(st[0], "status"), "to_act");
+        assert_string_equal(to_act, names[ply]);
+        char text[256];
+        snprintf(text, sizeof text, "%s", first_action(st[ply]));
+        act(&v[ply], text, ply);
+        for (int i = 0; i < 3; i++) {
+            json_free(st[i]);
+            st[i] = expect(&v[i], "state", NULL);
+        }
+    }
+    char want[64], buf[128];
+    act(&v[2], "undo 3", 3);
+    snprintf(want, sizeof want, "%s 3 %s,%s/", names[2], names[0], names[1]);
+    for (int i = 0; i < 3; i++) {
+        json_free(st[i]);
+        st[i] = expect(&v[i], "state", NULL);
+        assert_string_equal(takeback_of(st[i], buf, sizeof buf), want);
+    }
+    act(&v[1], "takeback accept", 3);
+    snprintf(want, sizeof want, "%s 3 %s/%s", names[2], names[0], names[1]);
+    states_are(v, 3, 3, want);
+    act(&v[0], "takeback accept", 3);
+    states_are(v, 3, 0, "null");
+    for (int i = 0; i < 3; i++) {
+        json_free(st[i]);
+        wc_ws_close(&v[i]);
+    }
+    json_free(g);
+}
+
+/* issue 21: a bot agrees to a takeback at once (`undo` takes back the
+ * person's move and the bot's answer); the engine's own limits refuse a
+ * takeback before anyone is asked, with its own message (Les Échecs
+ * Masqués: only one's own latest actions, docs/MASQUES.md), and the other
+ * seat hears nothing of it. */
+static void test_takeback_bot_and_refusal(void **state)
+{
+    WebServer *s = *state;
+    int port = web_port(s);
+    Json *g = create(port, "{\"variant\":\"orthodox\",\"players\":[{\"seat\":\"black\","
+                           "\"bot\":\"greedy\"}]}");
+    WcSocket w, b;
     join(&w, port, str_of(g, "game"), seat_token(g, 0));
     json_free(expect(&w, "state", NULL));
     act(&w, "e2e4", 0);
     for (int ply = 0; ply < 2;) { /* White's move, then the bot's */
-        a = expect(&w, "state", NULL);
+        Json *a = expect(&w, "state", NULL);
         ply = ply_of(a);
         json_free(a);
     }
-    act(&w, "undo 2", 2);
-    a = expect(&w, "state", NULL);
-    assert_int_equal(ply_of(a), 0);
-    json_free(a);
+    act(&w, "undo", 2);
+    states_are(&w, 1, 0, "null");
     wc_ws_close(&w);
+    json_free(g);
+
+    g = create(port, "{\"variant\":\"masques\",\"seed\":\"3\"}");
+    const char *id = str_of(g, "game");
+    join(&w, port, id, seat_token(g, 0));
+    json_free(expect(&w, "state", NULL));
+    join(&b, port, id, seat_token(g, 1));
+    json_free(expect(&b, "state", NULL));
+    act(&w, "undo", 0);
+    json_free(expect(&w, "error", "white has played no action yet"));
+    act(&w, "standard", 0);
+    json_free(expect(&w, "state", NULL));
+    json_free(expect(&b, "state", NULL));
+    act(&b, "standard", 1);
+    json_free(expect(&b, "state", NULL));
+    json_free(expect(&w, "state", NULL));
+    act(&w, "undo", 2);
+    json_free(expect(&w, "error", "white may take back only its own actions, and black "
+                                  "acted after them (in masques a seat may not undo what "
+                                  "another seat did)"));
+    act(&w, "undo 1", 2);
+    json_free(expect(&w, "error", "white may take back only its own actions"));
+    nothing_before_pong(&b); /* nothing was asked of black */
+    act(&b, "undo", 2); /* black's own latest action: no consent needed */
+    Json *a = expect(&b, "state", NULL);
+    assert_int_equal(ply_of(a), 1);
+    json_free(a);
+    json_free(expect(&w, "state", NULL));
+    wc_ws_close(&w);
+    wc_ws_close(&b);
     json_free(g);
 }
 
@@ -1359,7 +1537,9 @@ int main(void)
         cmocka_unit_test(test_two_tabs_reconnect),
         cmocka_unit_test(test_join_and_leave_told),
         cmocka_unit_test(test_bot_failure_told),
-        cmocka_unit_test(test_undo_needs_the_other_player),
+        cmocka_unit_test(test_takeback_asked_and_answered),
+        cmocka_unit_test(test_takeback_of_three),
+        cmocka_unit_test(test_takeback_bot_and_refusal),
         cmocka_unit_test(test_bots),
         cmocka_unit_test(test_garbage),
         cmocka_unit_test(test_slow_reader),

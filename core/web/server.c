@@ -185,6 +185,40 @@ void web_seats_json(WebGame *g, StrBuf *out)
     sb_putc(out, ']');
 }
 
+static void wake_bots(WebServer *s)
+{
+    pthread_mutex_lock(&s->bot_mu);
+    s->bot_wake = 1;
+    pthread_cond_signal(&s->bot_cond);
+    pthread_mutex_unlock(&s->bot_mu);
+}
+
+/* The "takeback" member of a state frame: null, or who asks, how many
+ * actions, whose consent it waits for and who gave it (seat names: what
+ * every seat may know). */
+static void takeback_json(WebGame *g, StrBuf *out)
+{
+    Game *gm = batch_game(g->b);
+    if (g->tb_seat < 0) {
+        sb_puts(out, "null");
+        return;
+    }
+    sb_puts(out, "{\"by\":");
+    sb_json_str(out, game_seat_name(gm, g->tb_seat));
+    sb_printf(out, ",\"actions\":%d", g->tb_n);
+    for (int agreed = 0; agreed < 2; agreed++) {
+        unsigned set = agreed ? g->tb_agreed : g->tb_need & ~g->tb_agreed;
+        sb_puts(out, agreed ? "],\"agreed\":[" : ",\"waiting\":[");
+        for (int k = 0, n = 0; k < g->nseats; k++)
+            if (set & (1u << k)) {
+                if (n++)
+                    sb_putc(out, ',');
+                sb_json_str(out, game_seat_name(gm, k));
+            }
+    }
+    sb_puts(out, "]}");
+}
+
 /* The spectator's view, legal list (null) and history: what every seat
  * may know (seat -1), with the messages every seat reads. */
 static int spectator_parts(WebGame *g, StrBuf *view, StrBuf *history, StrBuf *msgs,
@@ -336,6 +370,8 @@ static int state_frame(WebGame *g, WebConn *c, StrBuf *out)
                    ",\"seats\":", sb_str(&view), sb_str(&status), sb_str(&legal),
               sb_str(&history), sb_str(&msgs));
     web_seats_json(g, out);
+    sb_puts(out, ",\"takeback\":");
+    takeback_json(g, out);
     sb_printf(out, ",\"board\":%s}", c->board ? "true" : "false");
     rc = out->failed || view.failed || legal.failed || history.failed || msgs.failed ||
          status.failed ? -1 : 0;
@@ -416,13 +452,11 @@ void web_changed(WebServer *s, WebGame *g)
 {
     Error e;
     g->changes++;
+    g->tb_seat = -1; /* a takeback asked is about the game as it was */
     if (web_store_record(s, g, &e) && !s->cfg.quiet)
         fprintf(stderr, "chessvar serve: game %s: %s\n", g->id, e.msg);
     broadcast(g);
-    pthread_mutex_lock(&s->bot_mu);
-    s->bot_wake = 1;
-    pthread_cond_signal(&s->bot_cond);
-    pthread_mutex_unlock(&s->bot_mu);
+    wake_bots(s);
 }
 
 /* ---- Frames from a client ----------------------------------------------- */
@@ -484,34 +518,192 @@ static void on_hello(WebServer *s, WebConn *c, const Json *j)
 static const char *const NOT_ACTIONS[] = {"as", "bot", "legal", "view", "status", "position",
                                           "history", "save", "params", "help", "quit"};
 
-/* Over the network each player has a device, so taking back an action
- * another person played would need that person's agreement, which the
- * protocol does not ask for yet: `undo [N]` may take back only the
- * asker's own actions and those of bots (a move and the bot's answer).
- * The engine's own limits (hidden information: only one's own latest
- * actions, not past a barrier) still apply after this.  1 with why when
- * text is an undo this refuses. */
-static int undo_refusal(const WebGame *g, const Game *gm, int seat, const char *text,
-                        char *why, size_t n)
+/* ---- Takebacks ---------------------------------------------------------- */
+
+/* Over the network each player has a device, so an undo that takes back
+ * another person's action needs that person's consent, as a takeback is
+ * asked on lichess (issue 21): `undo [N]` asks, each person whose action
+ * it would take back answers `takeback accept` or `takeback decline` (the
+ * asker may `takeback cancel`), and the undo is made as the asker's once
+ * every one of them agreed.  The asker's own actions and a bot's need no
+ * consent (a bot agrees).  The engine's limits are checked when it is
+ * asked (game_undo_allowed: hidden information lets a seat take back only
+ * its own latest actions, not past a barrier), so a refusal comes to the
+ * asker at once with the engine's message.  Any change of the game ends
+ * the offer (web_changed), and a bot does not play while one stands. */
+
+static void send_notice(WebGame *g, const char *msg)
 {
+    StrBuf f = STRBUF_INIT;
+    sb_puts(&f, "{\"type\":\"notice\",\"game\":");
+    sb_json_str(&f, g->id);
+    sb_puts(&f, ",\"message\":");
+    sb_json_str(&f, msg);
+    sb_putc(&f, '}');
+    if (!f.failed)
+        for (WebConn *c = g->conns; c; c = c->next)
+            if (!c->closed)
+                conn_send(c, f.s, f.len);
+    sb_free(&f);
+}
+
+/* The seats in mask as "black" or "black and red" into out. */
+static void seat_names(Game *gm, unsigned mask, StrBuf *out)
+{
+    for (int k = 0, n = 0; k < game_nseats(gm); k++)
+        if (mask & (1u << k))
+            sb_printf(out, "%s%s", n++ ? " and " : "", game_seat_name(gm, k));
+}
+
+/* The undo `undo [N]` of seat asks (g's lock held): 0 not an undo; 1 an
+ * undo of *n actions; -1 refused (why); 2 its count is for the engine to
+ * refuse.  Without N it goes back to the seat's last turn: its latest
+ * action and every action after it. */
+static int undo_asked(WebGame *g, int seat, const char *text, int *n, char *why, size_t wn)
+{
+    Game *gm = batch_game(g->b);
     if (strncmp(text, "undo", 4) != 0 || (text[4] && text[4] != ' ' && text[4] != '\t'))
         return 0;
-    char *end;
-    long k = strtol(text + 4, &end, 10);
-    if (end == text + 4)
-        k = 1; /* a bad count is the engine's to refuse */
-    int len = game_history_len(gm);
-    for (long i = 0; i < k && i < len; i++) {
-        int by = game_history(gm, len - 1 - (int)i)->action.seat;
-        if (by != seat && by < g->nseats && !g->bot[by][0]) {
-            snprintf(why, n, "undo: over the network you may take back only your own "
-                             "actions and a bot's; action %d from the end was played by %s, "
-                             "and taking it back needs their agreement",
-                     (int)i + 1, game_seat_name(gm, by));
-            return 1;
-        }
+    const char *arg = text + 4 + strspn(text + 4, " \t");
+    size_t digits = strspn(arg, "0123456789");
+    if (*arg) {
+        if (!digits || digits > 7 || arg[digits + strspn(arg + digits, " \t")])
+            return 2;
+        *n = atoi(arg);
+        return 1;
     }
-    return 0;
+    int len = game_history_len(gm), k = len - 1;
+    while (k >= 0 && game_history(gm, k)->action.seat != seat)
+        k--;
+    if (k < 0) {
+        snprintf(why, wn, "undo: %s has played no action yet, so there is no turn of "
+                          "yours to go back to (undo N takes back the last N actions)",
+                 game_seat_name(gm, seat));
+        return -1;
+    }
+    *n = len - k;
+    return 1;
+}
+
+/* The seats whose consent taking back the last n actions of g needs, as
+ * asked by seat: the persons other than seat who played one of them. */
+static unsigned consent_needed(WebGame *g, int seat, int n)
+{
+    Game *gm = batch_game(g->b);
+    int len = game_history_len(gm);
+    unsigned need = 0;
+    for (int i = len - n; i < len; i++) {
+        int by = game_history(gm, i)->action.seat;
+        if (i >= 0 && by != seat && by >= 0 && by < g->nseats && !g->bot[by][0])
+            need |= 1u << by;
+    }
+    return need;
+}
+
+/* Run `as SEAT undo N` in g: 0 done (a change), or -1 with the engine's
+ * message sent to c. */
+static int do_undo(WebServer *s, WebGame *g, WebConn *c, int seat, int n)
+{
+    StrBuf line = STRBUF_INIT, ans = STRBUF_INIT;
+    sb_printf(&line, "as %s undo %d", game_seat_name(batch_game(g->b), seat), n);
+    Json *a = line.failed ? NULL : batch_ask(g, sb_str(&line), &ans);
+    int rc = -1;
+    if (!a)
+        conn_error(c, "out of memory: nothing was taken back");
+    else if (!answer_ok(a))
+        conn_error(c, str_member(a, "error") ? str_member(a, "error") : "refused");
+    else
+        rc = 0;
+    json_free(a);
+    sb_free(&line);
+    sb_free(&ans);
+    if (rc == 0)
+        web_changed(s, g);
+    return rc;
+}
+
+/* c's seat asks to take back the last n actions (g's lock held). */
+static void ask_takeback(WebServer *s, WebGame *g, WebConn *c, int n)
+{
+    Game *gm = batch_game(g->b);
+    Error e;
+    if (game_undo_allowed(gm, c->seat, n, &e))
+        return conn_error(c, e.msg);
+    unsigned need = consent_needed(g, c->seat, n);
+    if (!need) {
+        do_undo(s, g, c, c->seat, n);
+        return;
+    }
+    StrBuf m = STRBUF_INIT;
+    if (g->tb_seat >= 0) { /* one offer at a time, as with a draw */
+        if (g->tb_seat == c->seat) {
+            sb_printf(&m, "undo: your takeback of %d action%s waits for ", g->tb_n,
+                      g->tb_n == 1 ? "" : "s");
+            seat_names(gm, g->tb_need & ~g->tb_agreed, &m);
+            sb_puts(&m, "; takeback cancel withdraws it");
+        } else {
+            sb_printf(&m, "undo: %s asks to take back %d action%s: answer it first "
+                          "(takeback accept or takeback decline)",
+                      game_seat_name(gm, g->tb_seat), g->tb_n, g->tb_n == 1 ? "" : "s");
+        }
+        conn_error(c, m.failed ? "undo: a takeback is asked already" : sb_str(&m));
+        sb_free(&m);
+        return;
+    }
+    sb_free(&m);
+    g->tb_seat = c->seat;
+    g->tb_n = n;
+    g->tb_need = need;
+    g->tb_agreed = 0;
+    broadcast(g);
+}
+
+/* `takeback accept|decline|cancel` from c (g's lock held). */
+static void answer_takeback(WebServer *s, WebGame *g, WebConn *c, const char *word)
+{
+    Game *gm = batch_game(g->b);
+    int accept = strcmp(word, "accept") == 0, decline = strcmp(word, "decline") == 0,
+        cancel = strcmp(word, "cancel") == 0;
+    StrBuf m = STRBUF_INIT;
+    if (!accept && !decline && !cancel) {
+        conn_error(c, "takeback: say takeback accept or takeback decline (the seat that "
+                      "asked: takeback cancel)");
+    } else if (g->tb_seat < 0) {
+        conn_error(c, "takeback: nobody asks to take back actions now");
+    } else if (cancel && c->seat != g->tb_seat) {
+        sb_printf(&m, "takeback: only %s, who asked it, can cancel it (takeback accept or "
+                      "takeback decline)", game_seat_name(gm, g->tb_seat));
+        conn_error(c, sb_str(&m));
+    } else if (!cancel && c->seat == g->tb_seat) {
+        conn_error(c, "takeback: you asked it: the others answer (takeback cancel "
+                      "withdraws it)");
+    } else if (!cancel && !(g->tb_need & (1u << c->seat))) {
+        sb_printf(&m, "takeback: the takeback %s asks takes back no action of yours: it "
+                      "waits for ", game_seat_name(gm, g->tb_seat));
+        seat_names(gm, g->tb_need & ~g->tb_agreed, &m);
+        conn_error(c, sb_str(&m));
+    } else if (accept) {
+        g->tb_agreed |= 1u << c->seat;
+        if (g->tb_agreed != g->tb_need) {
+            broadcast(g);
+        } else {
+            int by = g->tb_seat, n = g->tb_n;
+            g->tb_seat = -1;
+            if (do_undo(s, g, c, by, n)) { /* the engine refused after all */
+                broadcast(g);
+                wake_bots(s);
+            }
+        }
+    } else {
+        sb_printf(&m, cancel ? "%s withdrew the takeback" : "%s declined the takeback %s "
+                                                            "asked",
+                  game_seat_name(gm, c->seat), game_seat_name(gm, g->tb_seat));
+        g->tb_seat = -1;
+        broadcast(g);
+        send_notice(g, m.failed ? "the takeback was declined" : sb_str(&m));
+        wake_bots(s);
+    }
+    sb_free(&m);
 }
 
 static void on_act(WebServer *s, WebConn *c, const Json *j)
@@ -556,9 +748,19 @@ static void on_act(WebServer *s, WebConn *c, const Json *j)
         return conn_error(c, m);
     }
     char why[256];
-    if (undo_refusal(g, gm, c->seat, text, why, sizeof why)) {
+    int undo_n = 0, undo = undo_asked(g, c->seat, text, &undo_n, why, sizeof why);
+    if (undo == 1 || undo == -1) {
+        if (undo == 1)
+            ask_takeback(s, g, c, undo_n);
+        else
+            conn_error(c, why);
         pthread_mutex_unlock(&g->mu);
-        return conn_error(c, why);
+        return;
+    }
+    if (w == 8 && strncmp(text, "takeback", 8) == 0) {
+        answer_takeback(s, g, c, text + 8 + strspn(text + 8, " \t"));
+        pthread_mutex_unlock(&g->mu);
+        return;
     }
     StrBuf line = STRBUF_INIT, ans = STRBUF_INIT;
     sb_printf(&line, "as %s %s", game_seat_name(gm, c->seat), text);
@@ -743,7 +945,7 @@ static int bot_step(WebServer *s, WebGame *g, long long now, long long *due)
     pthread_mutex_lock(&g->mu);
     Game *gm = batch_game(g->b);
     int seat = game_to_act(gm);
-    if (seat >= 0 && g->bot[seat][0] && g->bot_failed != g->changes) {
+    if (seat >= 0 && g->bot[seat][0] && g->bot_failed != g->changes && g->tb_seat < 0) {
         if (now < g->bot_due) {
             *due = g->bot_due;
         } else {
@@ -868,6 +1070,7 @@ WebGame *web_game_new(Batch *b, Error *e)
     g->nseats = game_nseats(batch_game(b));
     g->bot_failed = -1;
     g->bot_failed_seat = -1;
+    g->tb_seat = -1;
     pthread_mutex_init(&g->mu, NULL);
     int bad = web_random_hex(g->id, 8);
     for (int k = 0; k < g->nseats; k++)

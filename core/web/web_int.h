@@ -39,6 +39,10 @@ struct WebGame {
     long bot_failed;         /* the change after which a bot failed, -1: it */
     int bot_failed_seat;     /* is not tried again until the next change */
     char bot_error[400];     /* what its viewers were told */
+    int tb_seat;             /* the seat asking a takeback (issue 21), -1: none; */
+    int tb_n;                /* the actions it takes back, */
+    unsigned tb_need;        /* the seats whose consent it needs (bits), */
+    unsigned tb_agreed;      /* those that gave it; any change ends it */
 };
 
 struct WebConn {
