@@ -735,6 +735,7 @@ function drawSide(f, D) {
   document.body.classList.toggle('over', !!st.over);
   $('#info').replaceChildren(...[...(view.info || []).map(t => h('li', {}, t)),
     view.draw_offer ? h('li', {}, `${view.draw_offer} offers a draw`) : null,
+    takebackLine(f.takeback),
     (view.out || []).length ? h('li', {}, `out: ${view.out.join(', ')}`) : null].filter(Boolean));
 
   // Actions without squares: buttons with their record text; a choice
@@ -778,6 +779,14 @@ function drawSide(f, D) {
   }
   if (f.seat && !st.over && (f.history || []).length)
     meta.push(h('button', { type: 'button', class: 'meta', 'data-meta': 'undo', onclick: () => send('undo') }, 'Undo'));
+  // A takeback asked (the server's offer): its answers, for the seats it waits for.
+  const tb = f.takeback;
+  if (tb && f.seat && tb.waiting.includes(f.seat)) {
+    meta.push(h('button', { type: 'button', class: 'meta', 'data-meta': 'takeback accept', onclick: () => send('takeback accept') }, 'Accept the takeback'));
+    meta.push(h('button', { type: 'button', class: 'meta', 'data-meta': 'takeback decline', onclick: () => send('takeback decline') }, 'Decline the takeback'));
+  } else if (tb && f.seat === tb.by) {
+    meta.push(h('button', { type: 'button', class: 'meta', 'data-meta': 'takeback cancel', onclick: () => send('takeback cancel') }, 'Cancel the takeback'));
+  }
   // Showing one's pieces (MASQ-16) where some are still masked.
   const masked = [...view.pieces, ...(view.captured || [])].some(p => (p.flags || []).includes('masked'));
   if (f.seat && st.over && masked)
@@ -793,6 +802,14 @@ function drawSide(f, D) {
   const ms = $('#messages');
   ms.replaceChildren(...G.messages.slice(-50).map(t => h('li', {}, t)));
   ms.scrollTop = ms.scrollHeight;
+}
+
+// A takeback asked: who asks, how many actions, whom it waits for.
+function takebackLine(tb) {
+  if (!tb) return null;
+  const n = tb.actions === 1 ? '1 action' : `${tb.actions} actions`;
+  return h('li', { class: 'takeback' }, `${tb.by} asks to take back ${n}: waiting for ${tb.waiting.join(', ')}` +
+    (tb.agreed.length ? ` (${tb.agreed.join(', ')} agreed)` : ''));
 }
 
 // The seats: bot or person, online or away (a seats frame redraws them

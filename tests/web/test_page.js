@@ -441,6 +441,47 @@ test('orthodox_draw_offer_accepted', async () => {
   }
 });
 
+// issue 21: undo with the consent the variant requires: White's Undo asks
+// Black (the offer shown to both and to the spectator), Black declines
+// with the page's button, White asks again, Black accepts, and both moves
+// are taken back.
+test('orthodox_takeback_asked_and_accepted', async () => {
+  const g = await api('/api/games', { variant: 'orthodox' });
+  const white = await open(seatLink(g, 'white'));
+  const black = await open(seatLink(g, 'black'));
+  const spect = await open(g.spectator);
+  await waitPly(white, 0); await waitPly(black, 0);
+  await move(white, 'e2', 'e4');
+  await waitPly(black, 1);
+  await move(black, 'e7', 'e5');
+  for (const p of [white, black, spect]) await waitPly(p, 2);
+  await white.click('#meta button[data-meta="undo"]');
+  await black.waitForSelector('#meta button[data-meta="takeback accept"]');
+  await white.waitForSelector('#meta button[data-meta="takeback cancel"]');
+  for (const p of [white, black, spect]) {
+    await p.waitForSelector('#info li.takeback');
+    const t = await p.$eval('#info li.takeback', e => e.textContent);
+    assert(t === 'white asks to take back 2 actions: waiting for black', `the offer reads '${t}'`);
+  }
+  assert(!(await white.$('#meta button[data-meta="takeback accept"]')), 'the asker may accept its own takeback');
+  assert(!(await spect.$('#meta button')), 'the spectator has buttons');
+  await black.click('#meta button[data-meta="takeback decline"]');
+  for (const p of [white, black]) {
+    await p.waitForFunction(() => !document.querySelector('#info li.takeback') &&
+      /black declined the takeback white asked/.test(document.querySelector('#notice').textContent));
+  }
+  await waitPly(white, 2);
+  await white.click('#meta button[data-meta="undo"]');
+  await black.waitForSelector('#meta button[data-meta="takeback accept"]');
+  await black.click('#meta button[data-meta="takeback accept"]');
+  for (const p of [white, black, spect]) await waitPly(p, 0);
+  for (const p of [white, black, spect]) {
+    assert(!(await p.$('#info li.takeback')), 'the offer is still shown after the takeback');
+    assert(!(await p.$('#board g.piece[data-square="e4"]')), 'e4 was not taken back');
+  }
+  for (const p of [white, black, spect]) assert(!p.errors.length, `page errors: ${p.errors}`);
+});
+
 // issue 21: a bot plays its seat in the server; the page shows its moves.
 test('orthodox_against_a_bot', async () => {
   const g = await api('/api/games', { variant: 'orthodox', players: [{ seat: 'black', bot: 'greedy' }] });
