@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include <dirent.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1162,6 +1163,325 @@ static void test_games_limit(void **state)
     web_stop(s);
 }
 
+/* ---- Games leave memory to make room (issue 21) --------------------------- */
+
+/* A server of its own with at most max games and idle_ms, on data (or
+ * none). */
+static WebServer *start_small(const char *data, int max, long long idle_ms)
+{
+    WebConfig c;
+    web_config_defaults(&c);
+    c.port = 0;
+    c.quiet = 1;
+    c.max_games = max;
+    c.max_conns = 64;
+    c.bot_delay_ms = 0;
+    c.idle_ms = idle_ms;
+    c.data = data;
+    Error e;
+    e.msg[0] = '\0';
+    WebServer *s = web_start(&c, &e);
+    if (!s)
+        fail_msg("the server did not start: %s", e.msg);
+    return s;
+}
+
+/* A game of orthodox chess played to fool's mate by its two seats, who
+ * then leave: its id and White's token into id and tok. */
+static void fools_mate(int port, char *id, char *tok)
+{
+    Json *g = create(port, "{\"variant\":\"orthodox\"}");
+    snprintf(id, 32, "%s", str_of(g, "game"));
+    snprintf(tok, 40, "%s", seat_token(g, 0));
+    WcSocket v[2];
+    for (int i = 0; i < 2; i++) {
+        join(&v[i], port, id, seat_token(g, i));
+        json_free(expect(&v[i], "state", NULL));
+    }
+    static const char *const MOVES[] = {"f2f3", "e7e5", "g2g4", "d8h4"};
+    for (int ply = 0; ply < 4; ply++) {
+        act(&v[ply % 2], MOVES[ply], ply);
+        for (int i = 0; i < 2; i++)
+            json_free(expect(&v[i], "state", NULL));
+    }
+    for (int i = 0; i < 2; i++)
+        wc_ws_close(&v[i]);
+    json_free(g);
+}
+
+/* hello on game id with tok: the state frame's ply, or -1 with the error's
+ * message in msg. */
+static int hello_ply(int port, const char *id, const char *tok, char *msg, size_t n)
+{
+    WcSocket w;
+    join(&w, port, id, tok);
+    Json *f = next_frame(&w);
+    while (strcmp(str_of(f, "type"), "seats") == 0) {
+        json_free(f);
+        f = next_frame(&w);
+    }
+    int ply = -1;
+    if (strcmp(str_of(f, "type"), "state") == 0)
+        ply = ply_of(f);
+    else
+        snprintf(msg, n, "%s", str_of(f, "message"));
+    json_free(f);
+    wc_ws_close(&w);
+    return ply;
+}
+
+/* POST /api/games {"variant":"orthodox"}: its status, the answer in out. */
+static int try_create(int port, StrBuf *out)
+{
+    const char *body = "{\"variant\":\"orthodox\"}";
+    sb_reset(out);
+    return wc_http(port, "POST", "/api/games", body, strlen(body), out);
+}
+
+/* Wait until no connection holds a game of s (a closed socket's close is
+ * seen by the server a moment later). */
+static void settle(void)
+{
+    nanosleep(&(struct timespec){0, 200 * 1000 * 1000}, NULL);
+}
+
+/* issue 21: a table full of games that are over still takes a new game:
+ * the one over and least recently active leaves memory (without --data it
+ * is gone, and its link says so), a game over with a viewer stays, and a
+ * game still on is never dropped without --data (then 503 and why). */
+static void test_full_table_drops_games_over(void **state)
+{
+    (void)state;
+    WebServer *s = start_small(NULL, 3, 0);
+    int port = web_port(s);
+    char a[32], ta[40], b[32], tb[40], c[32], tc[40], msg[400];
+    fools_mate(port, a, ta);
+    fools_mate(port, b, tb);
+    fools_mate(port, c, tc);
+    assert_int_equal(web_game_count(s), 3);
+    WcSocket watch; /* b has a viewer: it stays */
+    join(&watch, port, b, NULL);
+    json_free(expect(&watch, "state", NULL));
+    settle();
+    StrBuf out = STRBUF_INIT;
+    assert_int_equal(try_create(port, &out), 201); /* a goes, the oldest over */
+    assert_int_equal(try_create(port, &out), 201); /* c goes: b is watched */
+    assert_int_equal(web_game_count(s), 3);
+    assert_int_equal(hello_ply(port, b, tb, msg, sizeof msg), 4);
+    for (const char *gone = a; gone; gone = gone == a ? c : NULL) {
+        assert_int_equal(hello_ply(port, gone, NULL, msg, sizeof msg), -1);
+        assert_non_null(strstr(msg, "was over and is gone: the server dropped it to make "
+                                    "room for new games"));
+    }
+    /* b is watched, the two new games are on: no room, and why */
+    assert_int_equal(try_create(port, &out), 503);
+    assert_non_null(strstr(sb_str(&out), "the server holds 3 games, its limit, none of "
+                                         "them over or idle"));
+    assert_int_equal(hello_ply(port, "0123456789abcdef", NULL, msg, sizeof msg), -1);
+    assert_non_null(strstr(msg, "no game '0123456789abcdef' on this server"));
+    /* the viewer leaves: b is over and may go */
+    wc_ws_close(&watch);
+    settle();
+    assert_int_equal(try_create(port, &out), 201);
+    sb_free(&out);
+    web_stop(s);
+}
+
+/* issue 21: with --data a game that left memory is read back from its
+ * files when its link says hello (in play again, with its moves and its
+ * tokens); a game idle without viewers for idle_ms leaves too, and one
+ * that cannot find room is told to try again; at a restart the most
+ * recently changed games fill the table and the others wait on disk. */
+static void test_dropped_game_comes_back(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/chessvar-web-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    WebServer *s = start_small(dir, 2, 400);
+    int port = web_port(s);
+    char a[32], ta[40], b[32], tb[40], msg[400];
+    fools_mate(port, a, ta);
+    fools_mate(port, b, tb);
+    settle();
+    StrBuf out = STRBUF_INIT;
+    assert_int_equal(try_create(port, &out), 201); /* a leaves memory */
+    Json *g = parse(sb_str(&out));
+    char c[32], tc[40];
+    snprintf(c, sizeof c, "%s", str_of(g, "game"));
+    snprintf(tc, sizeof tc, "%s", seat_token(g, 0));
+    json_free(g);
+    assert_int_equal(web_game_count(s), 2);
+    /* a's link: read back (b, over, makes room), at its last ply, and its
+     * token still a seat's */
+    WcSocket wa;
+    join(&wa, port, a, ta);
+    Json *f = expect(&wa, "state", NULL);
+    assert_int_equal(ply_of(f), 4);
+    assert_string_equal(str_of(f, "seat"), "white");
+    json_free(f);
+    assert_int_equal(web_game_count(s), 2);
+    /* c is on and has no viewer: once idle it may leave for a new game */
+    assert_int_equal(try_create(port, &out), 503);
+    nanosleep(&(struct timespec){0, 500 * 1000 * 1000}, NULL);
+    assert_int_equal(try_create(port, &out), 201); /* c leaves; a is watched */
+    g = parse(sb_str(&out));
+    char d[32];
+    snprintf(d, sizeof d, "%s", str_of(g, "game"));
+    json_free(g);
+    /* c's link now: d is not idle yet, a is watched: no room */
+    assert_int_equal(hello_ply(port, c, tc, msg, sizeof msg), -1);
+    assert_non_null(strstr(msg, "is kept, but the server holds 2 games, its limit"));
+    nanosleep(&(struct timespec){0, 500 * 1000 * 1000}, NULL);
+    WcSocket wc; /* d idle now: c comes back and plays on */
+    join(&wc, port, c, tc);
+    f = expect(&wc, "state", NULL);
+    assert_int_equal(ply_of(f), 0);
+    json_free(f);
+    act(&wc, "e2e4", 0);
+    f = expect(&wc, "state", NULL);
+    assert_int_equal(ply_of(f), 1);
+    json_free(f);
+    wc_ws_close(&wc);
+    wc_ws_close(&wa);
+    settle();
+    web_stop(s);
+    /* four games on disk, room for two: the two changed last (c, then a's
+     * read back wrote nothing: d) are loaded, the others wait on disk */
+    s = start_small(dir, 2, 3600 * 1000);
+    port = web_port(s);
+    assert_int_equal(web_game_count(s), 2);
+    assert_int_equal(hello_ply(port, b, tb, msg, sizeof msg), -1);
+    assert_non_null(strstr(msg, "is kept, but the server holds 2 games"));
+    web_stop(s);
+    s = start_small(dir, 4, 3600 * 1000);
+    port = web_port(s);
+    assert_int_equal(web_game_count(s), 4);
+    assert_int_equal(hello_ply(port, b, tb, msg, sizeof msg), 4);
+    web_stop(s);
+    sb_free(&out);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* The race of test_drop_while_in_use: clients that make games of bots,
+ * say hello to them and list them, all at once. */
+typedef struct Racer {
+    int port, kind, stop;
+    char ids[64][32];
+    int nids;
+    pthread_mutex_t *mu;
+    int bad;                 /* answers that were neither right nor a known refusal */
+    char why[300];
+    int done;
+} Racer;
+
+static void *race_main(void *arg)
+{
+    Racer *r = arg;
+    StrBuf out = STRBUF_INIT;
+    unsigned seed = (unsigned)r->kind * 7919u + 1;
+    while (!__atomic_load_n(&r->stop, __ATOMIC_SEQ_CST)) {
+        if (r->kind == 0) { /* games of two random bots */
+            const char *body = "{\"variant\":\"orthodox\",\"players\":[{\"seat\":\"white\","
+                               "\"bot\":\"random\"},{\"seat\":\"black\",\"bot\":\"random\"}]}";
+            sb_reset(&out);
+            int st = wc_http(r->port, "POST", "/api/games", body, strlen(body), &out);
+            if (st == 201) {
+                Error e;
+                Json *j = json_parse(out.s, out.len, &e);
+                pthread_mutex_lock(r->mu);
+                if (j && str_of(j, "game") && r->nids < 64)
+                    snprintf(r->ids[r->nids++], 32, "%s", str_of(j, "game"));
+                pthread_mutex_unlock(r->mu);
+                json_free(j);
+            } else if (st != 503 && !r->bad++) {
+                snprintf(r->why, sizeof r->why, "POST: %d %.200s", st, sb_str(&out));
+            }
+        } else if (r->kind == 1) { /* a spectator's hello to any of them */
+            char id[32] = "";
+            pthread_mutex_lock(r->mu);
+            if (r->nids)
+                snprintf(id, sizeof id, "%s", r->ids[rand_r(&seed) % (unsigned)r->nids]);
+            pthread_mutex_unlock(r->mu);
+            WcSocket w;
+            char hello[96];
+            if (!id[0] || wc_ws_open(&w, r->port, "/ws"))
+                continue;
+            snprintf(hello, sizeof hello, "{\"type\":\"hello\",\"game\":\"%s\"}", id);
+            wc_ws_send(&w, hello, strlen(hello));
+            int op;
+            char *t = wc_ws_recv(&w, WAIT_MS, &op);
+            if (!t || (!strstr(t, "\"type\":\"state\"") && !strstr(t, "try again later"))) {
+                if (!r->bad++)
+                    snprintf(r->why, sizeof r->why, "hello: %.200s", t ? t : "(nothing)");
+            }
+            free(t);
+            wc_ws_close(&w);
+        } else { /* the list */
+            sb_reset(&out);
+            int st = wc_http(r->port, "GET", "/api/games", NULL, 0, &out);
+            if (st != 200 && !r->bad++)
+                snprintf(r->why, sizeof r->why, "GET /api/games: %d", st);
+        }
+        r->done++;
+    }
+    sb_free(&out);
+    return NULL;
+}
+
+/* issue 21: a game leaves memory only when nobody holds it, so dropping
+ * games while a bot thinks in one, clients say hello to them (reading
+ * them back from --data) and others list them uses no freed memory (run
+ * under ASan: make SANITIZE=address,undefined, ./build-san/tests/test_web)
+ * and every answer is a game's state or a known refusal.  A table of
+ * three games, every one idle at once: each new game or hello drops one. */
+static void test_drop_while_in_use(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/chessvar-web-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    WebServer *s = start_small(dir, 3, 0);
+    pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+    Racer shared = {.port = web_port(s), .mu = &mu};
+    Racer r[5];
+    pthread_t t[5];
+    static const int KINDS[5] = {0, 0, 1, 1, 2};
+    for (int i = 0; i < 5; i++) {
+        r[i] = shared;
+        r[i].kind = KINDS[i];
+    }
+    Racer *ids = &r[0]; /* the games of the first creator, said hello to */
+    for (int i = 0; i < 5; i++)
+        assert_int_equal(pthread_create(&t[i], NULL, race_main, &r[i]), 0);
+    for (int ms = 0; ms < 3000; ms += 100) {
+        nanosleep(&(struct timespec){0, 100 * 1000 * 1000}, NULL);
+        pthread_mutex_lock(&mu);
+        for (int i = 2; i < 4; i++) {
+            r[i].nids = ids->nids;
+            memcpy(r[i].ids, ids->ids, sizeof ids->ids);
+        }
+        pthread_mutex_unlock(&mu);
+    }
+    for (int i = 0; i < 5; i++)
+        __atomic_store_n(&r[i].stop, 1, __ATOMIC_SEQ_CST);
+    for (int i = 0; i < 5; i++)
+        pthread_join(t[i], NULL);
+    for (int i = 0; i < 5; i++)
+        if (r[i].bad)
+            fail_msg("racer %d: %d bad answers, the first: %s", i, r[i].bad, r[i].why);
+    if (getenv("WEB_TEST_TRACE"))
+        fprintf(stderr, "race: %d games, %d+%d posts, %d+%d hellos, %d lists\n", ids->nids,
+                r[0].done, r[1].done, r[2].done, r[3].done, r[4].done);
+    assert_true(ids->nids > 3);                 /* games were made, and dropped */
+    assert_true(r[2].done + r[3].done > 3);     /* hellos were answered */
+    assert_true(web_game_count(s) <= 3);
+    web_stop(s);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* ---- Records: save and load ---------------------------------------------- */
 
 /* issue 21: a seat downloads the record ({"type":"record"}) when it holds
@@ -1552,6 +1872,9 @@ int main(void)
         cmocka_unit_test(test_restart),
         cmocka_unit_test(test_connection_limit),
         cmocka_unit_test(test_games_limit),
+        cmocka_unit_test(test_full_table_drops_games_over),
+        cmocka_unit_test(test_dropped_game_comes_back),
+        cmocka_unit_test(test_drop_while_in_use),
         cmocka_unit_test(test_command_stops_and_keeps_games),
         cmocka_unit_test(test_qr_and_loopback),
     };

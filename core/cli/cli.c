@@ -58,6 +58,7 @@ enum {
 #define OPT_WINDOW ((uint64_t)1 << 33)
 #define OPT_LESSONS ((uint64_t)1 << 34)
 #define OPT_CHECK ((uint64_t)1 << 35)
+#define OPT_MAX_GAMES ((uint64_t)1 << 36)
 
 typedef struct OptionDef {
     const char *name;
@@ -115,6 +116,9 @@ static const OptionDef OPTIONS[] = {
                                       "DIR (default: scripts)"},
     {"--lessons", OPT_LESSONS, "FILE", "a lesson file of your own (docs/LESSONS.md)"},
     {"--check", OPT_CHECK, NULL, "play every lesson's solution and wrong answers"},
+    {"--max-games", OPT_MAX_GAMES, "N", "games held in memory at most (1 .. 100000; default "
+                                        "1000): when full, the oldest game over, or one idle "
+                                        "an hour with --data, makes room"},
     {"--compare", OPT_COMPARE, NULL, "the --rules and --param after it make a second "
                                      "rule set, B, played on the same seeds"},
     {"--arrows", OPT_ARROWS, "LIST", "arrows to draw: e2e4,g1f3 (the plane: 0,0-1,1;2,0-2,2); "
@@ -243,8 +247,8 @@ static const CommandDef COMMANDS[] = {
      "Prints the report of the whole experiment, the same as one run would;\n"
      "every part must come from the same experiment and each game must be\n"
      "there exactly once.  docs/EXPERIMENTS.md.", cli_merge},
-    {"serve", "[--port P] [--host ADDR] [--data DIR] [--scripts DIR]",
-     OPT_PORT | OPT_HOST | OPT_DATA | OPT_SCRIPTS, VARIANT_NONE,
+    {"serve", "[--port P] [--host ADDR] [--data DIR] [--scripts DIR] [--max-games N]",
+     OPT_PORT | OPT_HOST | OPT_DATA | OPT_SCRIPTS | OPT_MAX_GAMES, VARIANT_NONE,
      "serve the games to browsers: one device per seat, spectators, bots",
      "Prints the address to open (and a QR code of it when --host is not a\n"
      "loopback address).  Every variant, its parameters and the house rules of\n"
@@ -481,6 +485,10 @@ static int option_value(const CommandDef *c, const OptionDef *d,
     case OPT_DATA: o->data = val; break;
     case OPT_SCRIPTS: o->scripts = val; break;
     case OPT_LESSONS: o->lessons = val; break;
+    case OPT_MAX_GAMES:
+        if (parse_int(val, 1, 100000, &o->max_games))
+            return usage_error(c->name, "--max-games %s: give a number from 1 to 100000", val);
+        break;
     case OPT_PORT:
         if (parse_int(val, 0, 65535, &o->port))
             return usage_error(c->name, "--port %s: give a number from 0 to 65535 (0: a "

@@ -76,6 +76,7 @@ typedef struct CliOptions {
     /* serve (core/web/) */
     const char *host;           /* --host ADDR, NULL: loopback */
     int have_port, port;        /* --port P (0: a free port) */
+    int max_games;              /* --max-games N, or 0: the server's default */
     const char *data;           /* --data DIR */
     const char *scripts;        /* --scripts DIR */
     /* diagram and handout (cli_diagram.c, issue 22) */

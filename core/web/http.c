@@ -507,7 +507,8 @@ static WebGame *create_with(WebServer *s, const Json *req, CliOptions *o, Error 
     return finish_game(s, b, players, e, status);
 }
 
-/* A new game around b: its players set, written, added to the table. */
+/* A new game around b: its players set, written, added to the table; it
+ * comes with a reference for the caller (web_game_put). */
 static WebGame *finish_game(WebServer *s, Batch *b, const Json *players, Error *e,
                             int *status)
 {
@@ -536,7 +537,7 @@ static WebGame *finish_game(WebServer *s, Batch *b, const Json *players, Error *
         web_game_free(g);
         return NULL;
     }
-    if (web_add_game(s, g, e)) {
+    if (web_add_game(s, g, 1, e)) {
         *status = 503;
         web_store_remove(s, g);
         web_game_free(g);
@@ -619,6 +620,7 @@ static int post_game(WebServer *s, struct mg_connection *conn)
     sb_printf(&out, "],\"spectator\":\"/#g=%s\",\"board\":\"/#g=%s&board=1\"}", g->id,
               g->id);
     pthread_mutex_unlock(&g->mu);
+    web_game_put(s, g);
     int rc = send_json(conn, 201, &out);
     sb_free(&out);
     return rc;
@@ -629,9 +631,7 @@ static int list_games(WebServer *s, struct mg_connection *conn)
     StrBuf out = STRBUF_INIT;
     sb_puts(&out, "{\"games\":[");
     for (int i = 0;; i++) {
-        pthread_mutex_lock(&s->mu);
-        WebGame *g = i < s->ngames ? s->games[i] : NULL;
-        pthread_mutex_unlock(&s->mu);
+        WebGame *g = web_game_at(s, i);
         if (!g)
             break;
         pthread_mutex_lock(&g->mu);
@@ -649,6 +649,7 @@ static int list_games(WebServer *s, struct mg_connection *conn)
         sb_json_str(&out, game_result_text(gm, res, sizeof res));
         sb_putc(&out, '}');
         pthread_mutex_unlock(&g->mu);
+        web_game_put(s, g);
     }
     sb_puts(&out, "]}");
     int rc = send_json(conn, 200, &out);
@@ -832,7 +833,7 @@ static void ws_close(const struct mg_connection *conn, void *cbdata)
     WebConn *c = mg_get_user_connection_data(conn);
     if (!c)
         return;
-    web_conn_leave(c);
+    web_conn_leave(s, c);
     pthread_mutex_lock(&s->mu);
     if (!c->refused)
         s->nconns--;
@@ -855,6 +856,7 @@ void web_config_defaults(WebConfig *c)
     c->max_rate = 50;
     c->max_body = WEB_MAX_BODY;
     c->bot_delay_ms = 300;
+    c->idle_ms = 3600 * 1000;
 }
 
 int web_host_is_loopback(const char *host)
@@ -896,10 +898,12 @@ static void free_server(WebServer *s)
         free(s->script_files[i]);
     free(s->script_files);
     free(s->games);
+    free(s->gone);
     free(s->data);
     free(s->scripts);
     sb_free(&s->variants_json);
     pthread_mutex_destroy(&s->mu);
+    pthread_mutex_destroy(&s->load_mu);
     pthread_mutex_destroy(&s->bot_mu);
     pthread_cond_destroy(&s->bot_cond);
     free(s);
@@ -912,18 +916,20 @@ WebServer *web_start(const WebConfig *cfg, Error *e)
         return err_set(e, "out of memory"), NULL;
     s->cfg = *cfg;
     pthread_mutex_init(&s->mu, NULL);
+    pthread_mutex_init(&s->load_mu, NULL);
     pthread_mutex_init(&s->bot_mu, NULL);
     pthread_cond_init(&s->bot_cond, NULL);
     s->data = cfg->data ? strdup(cfg->data) : NULL;
     s->scripts = cfg->scripts ? strdup(cfg->scripts) : NULL;
     s->games = calloc((size_t)(cfg->max_games > 0 ? cfg->max_games : 1), sizeof *s->games);
+    s->gone = calloc(WEB_GONE, sizeof *s->gone);
     if (strlen(cfg->host) >= 200 || strpbrk(cfg->host, ",[] \t")) {
         free_server(s);
         return err_set(e, "--host %s: give one address (127.0.0.1, 0.0.0.0, ::1)",
                        cfg->host), NULL;
     }
     snprintf(s->host, sizeof s->host, "%s", cfg->host);
-    if (!s->games || (cfg->data && !s->data) || (cfg->scripts && !s->scripts)) {
+    if (!s->games || !s->gone || (cfg->data && !s->data) || (cfg->scripts && !s->scripts)) {
         free_server(s);
         return err_set(e, "out of memory"), NULL;
     }

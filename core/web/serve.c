@@ -77,6 +77,8 @@ int cli_serve(const CliOptions *o)
     c.data = o->data;
     if (o->scripts)
         c.scripts = o->scripts;
+    if (o->max_games)
+        c.max_games = o->max_games;
     sigset_t stop;
     sigemptyset(&stop);
     sigaddset(&stop, SIGINT);

@@ -9,7 +9,10 @@
  * Invariant: a game's Batch, its viewers and its files are touched only
  * with the game's mutex held (civetweb calls the handlers from several
  * threads; the engine is not thread-safe within a game); locks are taken
- * table first, then a game, then a connection's writer.
+ * the loader's (a game read back from --data) first, then the table, then
+ * a game, then a connection's writer.  A game's pointer is used outside
+ * the table's lock only with a reference (WebGame.refs): a game leaves
+ * memory only when the table holds the last one.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -442,8 +445,41 @@ WebGame *web_find_game(WebServer *s, const char *id)
     for (int i = 0; i < s->ngames && !found; i++)
         if (strcmp(s->games[i]->id, id) == 0)
             found = s->games[i];
+    if (found)
+        found->refs++;
     pthread_mutex_unlock(&s->mu);
     return found;
+}
+
+WebGame *web_game_at(WebServer *s, int i)
+{
+    pthread_mutex_lock(&s->mu);
+    WebGame *g = i >= 0 && i < s->ngames ? s->games[i] : NULL;
+    if (g)
+        g->refs++;
+    pthread_mutex_unlock(&s->mu);
+    return g;
+}
+
+void web_game_put(WebServer *s, WebGame *g)
+{
+    if (!g)
+        return;
+    pthread_mutex_lock(&s->mu);
+    int last = --g->refs == 0;
+    pthread_mutex_unlock(&s->mu);
+    if (last)
+        web_game_free(g);
+}
+
+int web_game_gone(WebServer *s, const char *id)
+{
+    int gone = 0;
+    pthread_mutex_lock(&s->mu);
+    for (int i = 0; i < s->ngone && !gone; i++)
+        gone = strcmp(s->gone[i], id) == 0;
+    pthread_mutex_unlock(&s->mu);
+    return gone;
 }
 
 /* A game after its change (lock held): written to the data folder, pushed
@@ -453,6 +489,8 @@ void web_changed(WebServer *s, WebGame *g)
     Error e;
     g->changes++;
     g->tb_seat = -1; /* a takeback asked is about the game as it was */
+    g->over = game_to_act(batch_game(g->b)) < 0;
+    g->active = web_now_ms();
     if (web_store_record(s, g, &e) && !s->cfg.quiet)
         fprintf(stderr, "chessvar serve: game %s: %s\n", g->id, e.msg);
     broadcast(g);
@@ -478,11 +516,25 @@ static void on_hello(WebServer *s, WebConn *c, const Json *j)
         return conn_error(c, "hello: give the game's id as \"game\"");
     if (tok && tok->type != JSON_STRING && tok->type != JSON_NULL)
         return conn_error(c, "hello: \"token\" must be a string (or absent for a spectator)");
+    /* the game with a reference of this hello's, which the connection
+     * keeps: the game cannot leave memory under it */
     WebGame *g = web_find_game(s, id);
+    Error e;
+    e.msg[0] = '\0';
+    if (!g && s->data) /* dropped from memory to make room: it is on disk */
+        g = web_store_reload(s, id, &e);
     if (!g) {
         char q[48];
         StrBuf m = STRBUF_INIT;
-        sb_printf(&m, "hello: no game '%s' on this server", str_clip(q, sizeof q, id));
+        if (e.msg[0])
+            sb_printf(&m, "hello: %s", e.msg);
+        else if (web_game_gone(s, id))
+            sb_printf(&m, "hello: game '%s' was over and is gone: the server dropped it "
+                          "to make room for new games, and keeps no game once it is "
+                          "dropped (it was started without --data)",
+                      str_clip(q, sizeof q, id));
+        else
+            sb_printf(&m, "hello: no game '%s' on this server", str_clip(q, sizeof q, id));
         conn_error(c, sb_str(&m));
         sb_free(&m);
         return;
@@ -495,6 +547,7 @@ static void on_hello(WebServer *s, WebConn *c, const Json *j)
                 seat = k;
         if (seat < 0) {
             pthread_mutex_unlock(&g->mu);
+            web_game_put(s, g);
             return conn_error(c, "hello: this token is no seat's of this game (the link "
                                  "may be wrong or from another server)");
         }
@@ -874,13 +927,15 @@ void web_frame_here(WebServer *s, WebConn *c, const char *data, size_t n)
     json_free(j);
 }
 
-/* c leaves its game (its lock taken here): no frame goes to it again. */
-void web_conn_leave(WebConn *c)
+/* c leaves its game (its lock taken here): no frame goes to it again, and
+ * its reference to the game goes. */
+void web_conn_leave(WebServer *s, WebConn *c)
 {
     WebGame *g = c->game;
     if (!g)
         return;
     pthread_mutex_lock(&g->mu);
+    g->active = web_now_ms();
     int away = c->seat >= 0 && !seat_online(g, c->seat, c);
     for (WebConn **p = &g->conns; *p; p = &(*p)->next)
         if (*p == c) {
@@ -891,6 +946,7 @@ void web_conn_leave(WebConn *c)
         broadcast_seats(g, NULL);
     pthread_mutex_unlock(&g->mu);
     c->game = NULL;
+    web_game_put(s, g);
 }
 
 /* ---- Bots --------------------------------------------------------------- */
@@ -981,13 +1037,14 @@ void *web_bot_thread(void *arg)
         long long next = 0;
         int played = 0;
         for (int i = 0;; i++) {
-            pthread_mutex_lock(&s->mu);
-            WebGame *g = i < s->ngames ? s->games[i] : NULL;
-            pthread_mutex_unlock(&s->mu);
-            if (!g || s->stopping)
+            WebGame *g = web_game_at(s, i); /* held while its bot thinks */
+            if (!g || s->stopping) {
+                web_game_put(s, g);
                 break;
+            }
             long long due = 0;
             played |= bot_step(s, g, web_now_ms(), &due) == 1;
+            web_game_put(s, g);
             if (due && (!next || due < next))
                 next = due;
         }
@@ -1039,25 +1096,62 @@ int web_bot_level(const char *text, Error *e)
     return 0;
 }
 
-/* Add g to the table: 0, or -1 with e when the table is full. */
-int web_add_game(WebServer *s, WebGame *g, Error *e)
+/* The game web_add_game drops from the full table to make room (s->mu
+ * held): its index, or -1.  Only a game held by the table alone (refs 1:
+ * no viewer, no thread using it, so reading it here races with nobody)
+ * whose record is on disk or that is over: the one over and least
+ * recently active, else with --data the one least recently active idle
+ * for cfg.idle_ms. */
+static int evictable(WebServer *s)
 {
+    long long now = web_now_ms();
+    int over = -1, idle = -1;
+    for (int i = 0; i < s->ngames; i++) {
+        WebGame *g = s->games[i];
+        if (g->refs != 1 || g->unsaved)
+            continue;
+        if (g->over && (over < 0 || g->active < s->games[over]->active))
+            over = i;
+        else if (!g->over && s->data && now - g->active >= s->cfg.idle_ms &&
+                 (idle < 0 || g->active < s->games[idle]->active))
+            idle = i;
+    }
+    return over >= 0 ? over : idle;
+}
+
+int web_add_game(WebServer *s, WebGame *g, int evict, Error *e)
+{
+    WebGame *dropped = NULL;
     pthread_mutex_lock(&s->mu);
     if (s->ngames >= s->cfg.max_games) {
-        pthread_mutex_unlock(&s->mu);
-        return err_set(e, "the server holds %d games, its limit: no new game can start",
-                       s->cfg.max_games);
+        int k = evict ? evictable(s) : -1;
+        if (k < 0) {
+            pthread_mutex_unlock(&s->mu);
+            return err_set(e, "the server holds %d games, its limit, none of them over or "
+                              "idle without viewers to make room: no new game can start",
+                           s->cfg.max_games);
+        }
+        dropped = s->games[k];
+        memmove(s->games + k, s->games + k + 1, sizeof *s->games * (size_t)(s->ngames - k - 1));
+        s->ngames--;
+        dropped->in_table = 0;
+        dropped->refs--; /* the table's, the last */
+        if (!s->data) { /* gone for good: its link will say so */
+            str_copy(s->gone[s->gone_next], sizeof s->gone[0], dropped->id);
+            s->gone_next = (s->gone_next + 1) % WEB_GONE;
+            if (s->ngone < WEB_GONE)
+                s->ngone++;
+        }
     }
     s->games[s->ngames++] = g;
+    g->in_table = 1;
+    g->refs++;
     pthread_mutex_unlock(&s->mu);
-    pthread_mutex_lock(&s->bot_mu);
-    s->bot_wake = 1;
-    pthread_cond_signal(&s->bot_cond);
-    pthread_mutex_unlock(&s->bot_mu);
+    web_game_free(dropped);
+    wake_bots(s);
     return 0;
 }
 
-/* A new WebGame around batch b (taken over), with fresh tokens. */
 WebGame *web_game_new(Batch *b, Error *e)
 {
     WebGame *g = calloc(1, sizeof *g);
@@ -1071,6 +1165,9 @@ WebGame *web_game_new(Batch *b, Error *e)
     g->bot_failed = -1;
     g->bot_failed_seat = -1;
     g->tb_seat = -1;
+    g->refs = 1;
+    g->over = game_to_act(batch_game(b)) < 0;
+    g->active = web_now_ms();
     pthread_mutex_init(&g->mu, NULL);
     int bad = web_random_hex(g->id, 8);
     for (int k = 0; k < g->nseats; k++)

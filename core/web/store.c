@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../record/record.h"
@@ -120,9 +121,13 @@ void web_store_remove(WebServer *s, WebGame *g)
     sb_free(&path);
 }
 
-/* The game whose meta is the file `name` of s->data: loaded into the
- * table, or -1 with e naming the file. */
-static int load_one(WebServer *s, const char *name, Error *e)
+/* The game whose meta is the file `name` of s->data, last written at
+ * mtime: loaded into the table (*got: it, with a reference for the caller,
+ * when got is given; evict: as web_add_game), or -1 with e naming the
+ * file; *full: the table had no room (nothing loaded).  want: the id its
+ * meta must name, or NULL. */
+static int load_one(WebServer *s, const char *name, time_t mtime, const char *want,
+                    int evict, WebGame **got, int *full, Error *e)
 {
     StrBuf path = STRBUF_INIT, text = STRBUF_INIT, rec = STRBUF_INIT;
     Json *meta = NULL;
@@ -140,7 +145,13 @@ static int load_one(WebServer *s, const char *name, Error *e)
         err_set(e, "%s: not a game's meta (game, seats)", sb_str(&path));
         goto done;
     }
-    if (web_find_game(s, id->str)) {
+    if (want && strcmp(id->str, want) != 0) {
+        err_set(e, "%s: its meta names game %s", sb_str(&path), id->str);
+        goto done;
+    }
+    WebGame *twice = web_find_game(s, id->str);
+    if (twice) {
+        web_game_put(s, twice);
         err_set(e, "%s: game %s is there twice", sb_str(&path), id->str);
         goto done;
     }
@@ -179,8 +190,17 @@ static int load_one(WebServer *s, const char *name, Error *e)
         if (bot && bot->type == JSON_STRING)
             str_copy(g->bot[k], sizeof g->bot[k], bot->str);
     }
-    if (web_add_game(s, g, e))
+    /* its last change, as web_now_ms counts: the games idle the longest
+     * leave memory first */
+    g->active = web_now_ms() - 1000 * (long long)(time(NULL) - mtime);
+    if (web_add_game(s, g, evict, e)) {
+        *full = 1;
         goto done;
+    }
+    if (got)
+        *got = g;
+    else
+        web_game_put(s, g);
     g = NULL;
     rc = 0;
 done:
@@ -192,6 +212,24 @@ done:
     return rc;
 }
 
+typedef struct Stored {
+    char name[WEB_ID_HEX + 8];
+    struct timespec mtime;   /* of its record: its last change */
+} Stored;
+
+static int newest_first(const void *a, const void *b)
+{
+    const struct timespec *x = &((const Stored *)a)->mtime, *y = &((const Stored *)b)->mtime;
+    if (x->tv_sec != y->tv_sec)
+        return x->tv_sec < y->tv_sec ? 1 : -1;
+    if (x->tv_nsec != y->tv_nsec)
+        return x->tv_nsec < y->tv_nsec ? 1 : -1;
+    return strcmp(((const Stored *)a)->name, ((const Stored *)b)->name);
+}
+
+/* Every game of DIR, the most recently changed first, until the table is
+ * full: the others stay in DIR, read back when a seat's link asks for one
+ * (web_store_reload).  A file that cannot be read stops the start. */
 int web_store_load_all(WebServer *s, Error *e)
 {
     if (mkdir(s->data, 0700) && errno != EEXIST)
@@ -200,12 +238,79 @@ int web_store_load_all(WebServer *s, Error *e)
     if (!d)
         return err_set(e, "--data %s: cannot read the folder: %s", s->data, strerror(errno));
     struct dirent *de;
-    int rc = 0;
+    Stored *list = NULL;
+    int n = 0, cap = 0, rc = 0;
     while (rc == 0 && (de = readdir(d))) {
-        size_t n = strlen(de->d_name);
-        if (n > 5 && strcmp(de->d_name + n - 5, ".meta") == 0)
-            rc = load_one(s, de->d_name, e);
+        size_t len = strlen(de->d_name);
+        if (len <= 5 || strcmp(de->d_name + len - 5, ".meta") != 0)
+            continue;
+        if (len >= sizeof list->name) {
+            rc = err_set(e, "--data %s: %s is no game's meta (its name is too long)",
+                         s->data, de->d_name);
+            break;
+        }
+        if (n == cap) {
+            cap = cap ? 2 * cap : 64;
+            Stored *more = realloc(list, sizeof *list * (size_t)cap);
+            if (!more) {
+                rc = err_set(e, "out of memory");
+                break;
+            }
+            list = more;
+        }
+        StrBuf rec = STRBUF_INIT;
+        struct stat st;
+        sb_printf(&rec, "%s/%.*s.rec", s->data, (int)(len - 5), de->d_name);
+        str_copy(list[n].name, sizeof list[n].name, de->d_name);
+        memset(&list[n].mtime, 0, sizeof list[n].mtime);
+        if (!rec.failed && stat(sb_str(&rec), &st) == 0)
+            list[n].mtime = st.st_mtim;
+        n++;
+        sb_free(&rec);
     }
     closedir(d);
+    if (rc == 0 && n)
+        qsort(list, (size_t)n, sizeof *list, newest_first);
+    int full = 0;
+    for (int i = 0; rc == 0 && !full && i < n; i++) {
+        rc = load_one(s, list[i].name, list[i].mtime.tv_sec, NULL, 0, NULL, &full, e);
+        if (full)
+            rc = 0;
+    }
+    free(list);
     return rc;
+}
+
+WebGame *web_store_reload(WebServer *s, const char *id, Error *e)
+{
+    e->msg[0] = '\0';
+    if (strlen(id) != WEB_ID_HEX - 1 || strspn(id, "0123456789abcdef") != WEB_ID_HEX - 1)
+        return NULL;
+    StrBuf name = STRBUF_INIT, path = STRBUF_INIT;
+    sb_printf(&name, "%s.meta", id);
+    sb_printf(&path, "%s/%s.rec", s->data, id);
+    WebGame *g = NULL;
+    struct stat st;
+    pthread_mutex_lock(&s->load_mu);
+    g = web_find_game(s, id); /* another hello read it back meanwhile */
+    if (!g && !name.failed && !path.failed && stat(sb_str(&path), &st) == 0) {
+        int full = 0;
+        Error le;
+        if (load_one(s, sb_str(&name), st.st_mtime, id, 1, &g, &full, &le) == 0) {
+            /* in the table, with the caller's reference */
+        } else if (full) {
+            err_set(e, "game %s is kept, but the server holds %d games, its limit, none "
+                       "of them over or idle to make room: try again later", id,
+                    s->cfg.max_games);
+        } else { /* the message names the server's folder: to its log */
+            if (!s->cfg.quiet)
+                fprintf(stderr, "chessvar serve: game %s: %s\n", id, le.msg);
+            err_set(e, "game %s is in the server's data folder but could not be read "
+                       "back (the server's log says why)", id);
+        }
+    }
+    pthread_mutex_unlock(&s->load_mu);
+    sb_free(&name);
+    sb_free(&path);
+    return g;
 }

@@ -28,6 +28,8 @@ typedef struct WebConfig {
     int max_rate;          /* frames a second a connection may send */
     size_t max_body;       /* bytes of an HTTP request's body */
     int bot_delay_ms;      /* pause between two bot moves in one game */
+    long long idle_ms;     /* with data: a game without viewers or change
+                            * this long may leave memory for a new one */
     int quiet;             /* 1: no lines on standard error (tests) */
 } WebConfig;
 

@@ -27,7 +27,18 @@ typedef struct WebGame WebGame;
 
 struct WebGame {
     char id[WEB_ID_HEX];
-    pthread_mutex_t mu;      /* everything below */
+    /* Under the table's lock (s->mu): the references to the game.  The
+     * table holds one while the game is in it, each connection that said
+     * hello one, and every thread that uses the game outside the table's
+     * lock (the bots' thread, a hello, a listing, a game just made) one
+     * while it does; the last to let go frees it (web_game_put).  So a
+     * game with one reference is the table's alone: nobody else holds its
+     * pointer, and it may be dropped from memory (web_add_game). */
+    int refs;
+    int in_table;
+    int over;                /* the game is over (its last change said so), */
+    long long active;        /* and when it last changed or a viewer left */
+    pthread_mutex_t mu;      /* everything below, and over and active */
     Batch *b;                /* the game and its batch protocol */
     int nseats;
     char token[MAX_SEATS][WEB_TOKEN_HEX];
@@ -65,10 +76,13 @@ struct WebServer {
     char *data, *scripts;    /* copies of cfg's, or NULL */
     struct mg_context *ctx;
     int port;
-    pthread_mutex_t mu;      /* games, ngames, nconns */
+    pthread_mutex_t mu;      /* games, ngames, nconns, gone, refs */
     WebGame **games;
     int ngames;
     int nconns;
+    char (*gone)[WEB_ID_HEX]; /* games over dropped for good (no --data): */
+    int ngone, gone_next;    /* the last WEB_GONE, so a link says so */
+    pthread_mutex_t load_mu; /* a game read back from --data: one at a time */
     pthread_mutex_t bot_mu;  /* stopping, bot_wake */
     pthread_cond_t bot_cond;
     int stopping, bot_wake, bot_started;
@@ -81,7 +95,15 @@ struct WebServer {
 long long web_now_ms(void);
 int web_random_hex(char *out, size_t nbytes);
 void web_seats_json(WebGame *g, StrBuf *out);
+/* The game of id in the table with a reference for the caller, or NULL;
+ * web_game_at: the i-th, or NULL past the last.  web_game_put lets a
+ * reference go (the last one frees the game). */
 WebGame *web_find_game(WebServer *s, const char *id);
+WebGame *web_game_at(WebServer *s, int i);
+void web_game_put(WebServer *s, WebGame *g);
+/* Whether game id was over and dropped for good (a server without --data). */
+int web_game_gone(WebServer *s, const char *id);
+#define WEB_GONE 1024
 /* Equal tokens, in a time that does not depend on where they differ. */
 int web_token_eq(const char *a, const char *b);
 /* diagram.c, GET /api/diagram (issue 22): the SVG board of game id as the
@@ -98,11 +120,19 @@ int web_run_big(void (*fn)(void *), void *arg);
  * such a thread. */
 void web_frame(WebServer *s, WebConn *c, const char *data, size_t n);
 void web_frame_here(WebServer *s, WebConn *c, const char *data, size_t n);
-void web_conn_leave(WebConn *c);
+void web_conn_leave(WebServer *s, WebConn *c);
 void *web_bot_thread(void *arg);
 void web_game_free(WebGame *g);
 int web_bot_level(const char *text, Error *e);
-int web_add_game(WebServer *s, WebGame *g, Error *e);
+/* Add g to the table (it takes a reference of its own).  When the table
+ * is full and evict is 1, the game that is over and was active least
+ * recently, held by nobody but the table, is dropped from memory to make
+ * room (its files stay in --data, where a hello finds it again); with
+ * --data, else the least recently active game idle for cfg.idle_ms with
+ * no viewer.  0, or -1 with e when there is no room. */
+int web_add_game(WebServer *s, WebGame *g, int evict, Error *e);
+/* A new WebGame around batch b (taken over), with fresh tokens and one
+ * reference, the caller's; web_game_free frees one never added. */
 WebGame *web_game_new(Batch *b, Error *e);
 
 /* store.c: the data folder (s->data).  Each game is GAME.rec (its record,
@@ -110,6 +140,10 @@ WebGame *web_game_new(Batch *b, Error *e);
 int web_store_meta(WebServer *s, WebGame *g, Error *e);
 int web_store_record(WebServer *s, WebGame *g, Error *e);
 int web_store_load_all(WebServer *s, Error *e);
+/* The game id read back from s->data into the table (a hello for a game
+ * dropped from memory): it with a reference for the caller; NULL with
+ * e->msg empty when DIR has no such game, or with why. */
+WebGame *web_store_reload(WebServer *s, const char *id, Error *e);
 /* The files of a game that did not start (the table was full). */
 void web_store_remove(WebServer *s, WebGame *g);
 
