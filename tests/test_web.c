@@ -655,6 +655,62 @@ static void test_takeback_of_three(void **state)
     json_free(g);
 }
 
+/* issue 21: a bot does not play while a takeback is asked (its move would
+ * end the offer before the person asked could answer): with red a bot, 2 s
+ * between its moves, black asks white to take back while red is to act;
+ * red waits, and plays once white declines. */
+static void test_takeback_holds_the_bot(void **state)
+{
+    (void)state; /* a server of its own: a bot that waits 2 s between moves */
+    WebConfig cfg;
+    web_config_defaults(&cfg);
+    cfg.port = 0;
+    cfg.quiet = 1;
+    cfg.bot_delay_ms = 2000;
+    Error e;
+    WebServer *s = web_start(&cfg, &e);
+    assert_non_null(s);
+    int port = web_port(s);
+    Json *g = create(port, "{\"variant\":\"tile\",\"sides\":3,\"seed\":\"4\",\"players\":["
+                           "{\"seat\":\"red\",\"bot\":\"random\"}]}");
+    const char *id = str_of(g, "game");
+    WcSocket v[2];
+    Json *st[2];
+    for (int i = 0; i < 2; i++) {
+        join(&v[i], port, id, seat_token(g, i));
+        st[i] = expect(&v[i], "state", NULL);
+    }
+    /* white, black, the bot, white, black: the bot is to act again */
+    for (int ply = 0; ply < 5; ply++) {
+        if (ply % 3 != 2) {
+            char text[256];
+            snprintf(text, sizeof text, "%s", first_action(st[ply % 3]));
+            act(&v[ply % 3], text, ply);
+        }
+        for (int i = 0; i < 2; i++) {
+            json_free(st[i]);
+            st[i] = expect(&v[i], "state", NULL);
+            assert_int_equal(ply_of(st[i]), ply + 1);
+        }
+    }
+    assert_string_equal(str_of(json_get(st[0], "status"), "to_act"), "red");
+    act(&v[1], "undo 2", 5);
+    states_are(v, 2, 5, "black 2 white/");
+    nanosleep(&(struct timespec){2, 500 * 1000 * 1000}, NULL); /* past the bot's time */
+    nothing_before_pong(&v[0]);
+    act(&v[0], "takeback decline", 5);
+    states_are(v, 2, 5, "null");
+    for (int i = 0; i < 2; i++)
+        json_free(expect(&v[i], "notice", "white declined the takeback black asked"));
+    states_are(v, 2, 6, "null"); /* the bot plays now */
+    for (int i = 0; i < 2; i++) {
+        json_free(st[i]);
+        wc_ws_close(&v[i]);
+    }
+    json_free(g);
+    web_stop(s);
+}
+
 /* issue 21: a bot agrees to a takeback at once (`undo` takes back the
  * person's move and the bot's answer); the engine's own limits refuse a
  * takeback before anyone is asked, with its own message (Les Échecs
@@ -1859,6 +1915,7 @@ int main(void)
         cmocka_unit_test(test_bot_failure_told),
         cmocka_unit_test(test_takeback_asked_and_answered),
         cmocka_unit_test(test_takeback_of_three),
+        cmocka_unit_test(test_takeback_holds_the_bot),
         cmocka_unit_test(test_takeback_bot_and_refusal),
         cmocka_unit_test(test_bots),
         cmocka_unit_test(test_garbage),
