@@ -1315,6 +1315,12 @@ static void test_full_table_drops_games_over(void **state)
     fools_mate(port, b, tb);
     fools_mate(port, c, tc);
     assert_int_equal(web_game_count(s), 3);
+    /* a board drawn lets the game go when it is drawn */
+    StrBuf svg = STRBUF_INIT;
+    char path[80];
+    snprintf(path, sizeof path, "/api/diagram?game=%s", a);
+    assert_int_equal(wc_http(port, "GET", path, NULL, 0, &svg), 200);
+    sb_free(&svg);
     WcSocket watch; /* b has a viewer: it stays */
     join(&watch, port, b, NULL);
     json_free(expect(&watch, "state", NULL));

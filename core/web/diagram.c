@@ -68,7 +68,7 @@ int web_diagram(WebServer *s, const char *id, const char *token, const char *arr
         err_set(e, "say which game: /api/diagram?game=ID (and &t=TOKEN for a seat's board)");
         return 400;
     }
-    WebGame *g = web_find_game(s, id);
+    WebGame *g = web_find_game(s, id); /* held (a reference) until drawn */
     if (!g) {
         err_set(e, "no game '%.40s' on this server", id);
         return 404;
@@ -79,6 +79,7 @@ int web_diagram(WebServer *s, const char *id, const char *token, const char *arr
             if (web_token_eq(token, g->token[k]))
                 seat = k;
         if (seat < 0) {
+            web_game_put(s, g);
             err_set(e, "this token is no seat's of this game (the link may be mistyped)");
             return 404;
         }
@@ -86,7 +87,8 @@ int web_diagram(WebServer *s, const char *id, const char *token, const char *arr
     DiagramCall c = {g, seat, arrows, marks, window, out, e, 500};
     if (web_run_big(diagram_big, &c)) {
         err_set(e, "the server is out of threads: try again");
-        return 503;
+        c.status = 503;
     }
+    web_game_put(s, g);
     return c.status;
 }
