@@ -177,12 +177,65 @@ typedef struct VariantHelp {
     const char *example; /* "bid 3" */
 } VariantHelp;
 
+/* ---- Rule data, for teaching (issue 22, `chessvar diff`) -------------- */
+/* The areas a rule belongs to, in the order a card of differences lists
+ * them (docs/TEACHING.md); rule_area_name gives each one's words ("board
+ * and setup") and rule_area_word its one-word key ("board"), which house
+ * rules' `changes` and the JSON use.  Only ever appended. */
+typedef enum RuleArea {
+    AREA_BOARD = 0,  /* board and setup */
+    AREA_TURNS,      /* who moves and when */
+    AREA_MOVES,      /* how pieces move */
+    AREA_CAPTURES,   /* captures */
+    AREA_CHECK,      /* check and the King */
+    AREA_HIDDEN,     /* hidden information */
+    AREA_END,        /* how the game ends */
+    AREA_DRAWS,      /* draws */
+    AREA__COUNT
+} RuleArea;
+const char *rule_area_name(int area);
+const char *rule_area_word(int area);
+/* The area whose word (or whose words) is s, or -1. */
+int rule_area_find(const char *s);
+
+/* One numbered rule of a variant (docs/RULES.md) as data: its id, its
+ * area and, for a variant other than orthodox chess, the orthodox rules
+ * it replaces and keeps (space-separated ids, "" for none) and what
+ * changes, in one line.  A rule may touch a second area (area2, -1 for
+ * none): MASQ-2 is about moves and about what is hidden. */
+typedef struct RuleInfo {
+    const char *id;        /* "MASQ-2" */
+    int area;              /* RuleArea */
+    int area2;             /* a second RuleArea, or -1 */
+    const char *replaces;  /* orthodox ids it replaces ("ORTH-2"), "" none */
+    const char *keeps;     /* orthodox ids it keeps as they are, "" none */
+    const char *what;      /* "every piece moves as a pawn while masked" */
+    /* Optional: a line of action texts from the start (space-separated,
+     * each typed by the seat to act; Masqués after diff_setup) that leads
+     * to a position where the rule shows: `chessvar diff` plays it in both
+     * rule sets, as far as both accept it.  NULL: none. */
+    const char *line;
+} RuleInfo;
+
+/* A variant's rules as data, and how `chessvar diff` lines its games up
+ * with another rule set's (docs/TEACHING.md, "Positions where they part"). */
+typedef struct VariantRuleData {
+    const RuleInfo *rules; /* in docs/RULES.md's order, ended by id NULL */
+    /* Optional: NAME=VALUE parameters (space-separated) under which the
+     * variant reads the texts other rule sets type for the same moves,
+     * without changing the game (Ambigus: clock=on, AMBI-7).  NULL: none. */
+    const char *diff_params;
+    /* Optional: the text each seat types in its setup to reach the
+     * orthodox start (Masqués: "standard").  NULL: none. */
+    const char *diff_setup;
+} VariantRuleData;
+
 /* ---- The ops table ---------------------------------------------------- */
 typedef struct VariantOps {
     int version;               /* 1; 2 with the fields after history_text; 3 with values;
                                   4 with edit and phase; 5 with known,
                                   sample, apply_listed and legal_draw;
-                                  6 with inputs */
+                                  6 with inputs; 7 with rule_data */
     const char *name;          /* command-line name: "orthodox" */
     const char *title;         /* "Orthodox chess" */
     const char *summary;       /* one line for the menu */
@@ -337,6 +390,12 @@ typedef struct VariantOps {
      * The core keeps those its parse reads as an action of the seat's
      * legal list (game_inputs).  NULL: none. */
     int (*inputs)(const Game *g, const void *st, int seat, InputForm *out, int max);
+
+    /* ---- version 7 ---- */
+    /* Optional: the variant's rules as data (ids, areas, what each changes
+     * against orthodox chess), for `chessvar diff` (issue 22).  NULL: none
+     * declared (the card says so). */
+    const VariantRuleData *rule_data;
 } VariantOps;
 
 /* Messages to seats.  seat_mask bit i: seat i sees the text.  ev may be

@@ -4,5 +4,8 @@ rule {
   description = "A side whose King is attacked and cannot escape loses " ..
                 "at once (AMBI-6).",
   variants = {"ambigus"},
+  changes = {
+    {area = "end", what = "a side whose King is attacked and cannot escape loses at once", rules = "AMBI-6"},
+  },
   params = { mate = true },
 }

@@ -76,6 +76,11 @@ rule {
     .. "On top of orthodox legality (check and mate as usual), not full "
     .. "atomic chess.",
   variants = "orthodox",
+  changes = {
+    {area = "captures", what = "every capture explodes: the capturer and the non-pawn pieces around leave the board", rules = "ORTH-2"},
+    {area = "end", what = "an enemy King in the blast wins at once", rules = "ORTH-7"},
+    {area = "check", what = "a capture beside your own King is forbidden", rules = "ORTH-6"},
+  },
   veto = function(game, action)
     if action.kind ~= "move" or not is_capture(game, action) then return nil end
     local mover = game:piece_at(action.from)

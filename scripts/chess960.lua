@@ -11,6 +11,10 @@ rule {
                 "colours, the King between the Rooks): 960 starts, the same " ..
                 "for both sides.",
   variants = {"orthodox"},
+  changes = {
+    {area = "board", what = "the back ranks are shuffled from the seed (960 starts)", rules = "ORTH-1"},
+    {area = "moves", what = "no castling", rules = "ORTH-5"},
+  },
   setup = function(game)
     local rank = {}
     local function free()

@@ -8,6 +8,9 @@ rule {
   name = "King of the Hill",
   description = "Bring your King to d4, d5, e4 or e5 and win at once.",
   variants = {"orthodox"},
+  changes = {
+    {area = "end", what = "a King on d4, d5, e4 or e5 wins at once", rules = "ORTH-7"},
+  },
   react = function(game, action)
     -- the square first: most moves end off the hill, and a reaction runs
     -- at every node of a search

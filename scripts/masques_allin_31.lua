@@ -3,5 +3,8 @@ rule {
   name = "All-in at 31",
   description = "In a battle's bidding, the all-in bid is 31.",
   variants = {"masques"},
+  changes = {
+    {area = "end", what = "the all-in bid is 31", rules = "MASQ-11"},
+  },
   params = { allin = 31 },
 }

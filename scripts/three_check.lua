@@ -7,6 +7,9 @@ rule {
   name = "Three-check",
   description = "Give check three times and win.",
   variants = {"orthodox"},
+  changes = {
+    {area = "end", what = "the third check wins", rules = "ORTH-7"},
+  },
   react = function(game, action)
     if action.kind ~= "move" then return end
     local checked = game:side_to_move()

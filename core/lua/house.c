@@ -96,6 +96,8 @@ typedef struct Script {
      * loaded (closure, index, value triples), checked after every call. */
     int ups_ref, nups;
     int *upn;                   /* each one's index in its closure */
+    HouseChange *changes;       /* rule{changes=}: what it changes, by area */
+    int nchanges;
 } Script;
 
 struct House {
@@ -3023,6 +3025,65 @@ static void rule_variants(lua_State *L, House *h, int t)
                    h->v->name);
 }
 
+static void rule_text(lua_State *L, int idx, const char *field);
+
+/* rule{changes = {{area = "captures", what = "...", rules = "ORTH-2"}, ...}}:
+ * what the script changes, by area (issue 22, docs/HOUSE-RULES.md, "What
+ * a script changes"); `chessvar diff` builds its card from them. */
+static void rule_changes(lua_State *L, Script *sc, int t)
+{
+    if (lua_type(L, t) != LUA_TTABLE)
+        luaL_error(L, "rule: changes: expected a list of {area = ..., what = ...}, got a %s",
+                   luaL_typename(L, t));
+    lua_Integer n = (lua_Integer)lua_rawlen(L, t);
+    if (n < 1 || n > HOUSE_MAX_CHANGES)
+        luaL_error(L, "rule: changes: give 1 to %d entries, {area = ..., what = ...}",
+                   HOUSE_MAX_CHANGES);
+    sc->changes = cv_realloc(NULL, sizeof *sc->changes * (size_t)n);
+    if (!sc->changes)
+        luaL_error(L, "out of memory");
+    for (lua_Integer i = 1; i <= n; i++) {
+        if (lua_rawgeti(L, t, i) != LUA_TTABLE)
+            luaL_error(L, "rule: changes[%d]: expected a table {area = ..., what = ...}, "
+                          "got a %s", (int)i, luaL_typename(L, -1));
+        int e = lua_gettop(L);
+        lua_pushnil(L);
+        while (lua_next(L, e)) {
+            const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
+            if (strcmp(k, "area") && strcmp(k, "what") && strcmp(k, "rules"))
+                luaL_error(L, "rule: changes[%d]: unknown field '%s' (the fields are area, "
+                              "what, rules)", (int)i, k);
+            lua_pop(L, 1);
+        }
+        HouseChange *c = &sc->changes[sc->nchanges];
+        memset(c, 0, sizeof *c);
+        if (lua_getfield(L, e, "area") != LUA_TSTRING ||
+            (c->area = rule_area_find(lua_tostring(L, -1))) < 0) {
+            StrBuf b = STRBUF_INIT;
+            for (int a = 0; a < AREA__COUNT; a++)
+                sb_printf(&b, "%s%s", a ? ", " : "", rule_area_word(a));
+            lua_pushstring(L, sb_str(&b));
+            sb_free(&b);
+            luaL_error(L, "rule: changes[%d].area: expected one of %s", (int)i,
+                       lua_tostring(L, -1));
+        }
+        sc->nchanges++; /* its strings are freed with the script from here */
+        if (lua_getfield(L, e, "what") != LUA_TSTRING)
+            luaL_error(L, "rule: changes[%d].what: expected a string (one line: what "
+                          "changes), got a %s", (int)i, luaL_typename(L, -1));
+        rule_text(L, -1, "what");
+        c->what = lua_strdup_or_error(L, lua_tostring(L, -1));
+        if (lua_getfield(L, e, "rules") != LUA_TNIL) {
+            if (lua_type(L, -1) != LUA_TSTRING)
+                luaL_error(L, "rule: changes[%d].rules: expected a string of rule ids "
+                              "(\"ORTH-2 ORTH-6\"), got a %s", (int)i, luaL_typename(L, -1));
+            rule_text(L, -1, "rules");
+            c->rules = lua_strdup_or_error(L, lua_tostring(L, -1));
+        }
+        lua_settop(L, e - 1);
+    }
+}
+
 static void rule_type(lua_State *L, int idx, const char *field, int want)
 {
     if (lua_type(L, idx) != want)
@@ -3046,7 +3107,8 @@ static void rule_text(lua_State *L, int idx, const char *field)
 static int house_rule(lua_State *L)
 {
     static const char *const keys[] = {"name", "description", "variants", "params",
-                                       "values", "setup", "veto", "react", "start", NULL};
+                                       "values", "setup", "veto", "react", "start",
+                                       "changes", NULL};
     House *h = lua_touserdata(L, lua_upvalueindex(1));
     if (h->hook != HOOK_LOAD)
         return luaL_error(L, "rule{} may only be called while the script loads");
@@ -3064,7 +3126,8 @@ static int house_rule(lua_State *L)
                 known |= !strcmp(lua_tostring(L, -2), keys[i]);
         if (!known)
             return luaL_error(L, "rule: unknown field '%s' (the fields are name, "
-                              "description, variants, params, values, setup, veto, react, start)",
+                              "description, variants, params, values, setup, veto, react, "
+                              "start, changes)",
                               lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?");
         lua_pop(L, 1);
     }
@@ -3110,6 +3173,8 @@ static int house_rule(lua_State *L)
         sc->start_ref = luaL_ref(L, LUA_REGISTRYINDEX);
         lua_pushnil(L);
     }
+    if (lua_getfield(L, 1, "changes") != LUA_TNIL)
+        rule_changes(L, sc, lua_gettop(L));
     return 0;
 }
 
@@ -3301,6 +3366,11 @@ void house_free(House *h)
             free(sc->assigns[k]);
         free(sc->assigns);
         free(sc->upn);
+        for (int k = 0; k < sc->nchanges; k++) {
+            free(sc->changes[k].what);
+            free(sc->changes[k].rules);
+        }
+        free(sc->changes);
     }
     free(h->s);
     free(h->view);
@@ -3777,6 +3847,30 @@ const char *house_description(const House *h, int i)
 {
     return h->s[i].desc ? h->s[i].desc : "";
 }
+int house_nchanges(const House *h, int i) { return h->s[i].nchanges; }
+const HouseChange *house_change(const House *h, int i, int k) { return &h->s[i].changes[k]; }
+
+unsigned house_parts(const House *h, int i)
+{
+    const Script *sc = &h->s[i];
+    unsigned m = 0;
+    m |= sc->nassigns ? HOUSE_PART_PARAMS : 0;
+    m |= sc->setup_text || sc->setup_ref != LUA_NOREF ? HOUSE_PART_SETUP : 0;
+    m |= sc->veto_ref != LUA_NOREF ? HOUSE_PART_VETO : 0;
+    m |= sc->react_ref != LUA_NOREF ? HOUSE_PART_REACT : 0;
+    m |= sc->start_ref != LUA_NOREF ? HOUSE_PART_START : 0;
+    return m;
+}
+
+int house_param_set(const House *h, int i, const char *name)
+{
+    size_t n = strlen(name);
+    for (int k = 0; k < h->s[i].nassigns; k++)
+        if (strncmp(h->s[i].assigns[k], name, n) == 0 && h->s[i].assigns[k][n] == '=')
+            return 1;
+    return 0;
+}
+
 const char *house_error(const House *h) { return h->has_err ? h->err : NULL; }
 void house_clear_error(House *h) { h->has_err = 0; }
 const char *house_log(const House *h) { return sb_str(&h->log); }

@@ -95,6 +95,26 @@ const char *house_name(const House *h, int i);
 const char *house_title(const House *h, int i);
 const char *house_description(const House *h, int i);
 
+/* What script i declares it changes (rule{changes = ...}), by area
+ * (issue 22, docs/HOUSE-RULES.md "What a script changes"): how many, and
+ * each one (area: core/variant.h RuleArea; rules: the rule ids it names,
+ * NULL when it names none). */
+#define HOUSE_MAX_CHANGES 16
+typedef struct HouseChange {
+    int area;
+    char *what;
+    char *rules;
+} HouseChange;
+int house_nchanges(const House *h, int i);
+const HouseChange *house_change(const House *h, int i, int k);
+/* The parts script i gives (HOUSE_PART_* bits), for a script that
+ * declares no changes: "changes: not declared (hooks: veto, react)". */
+enum { HOUSE_PART_PARAMS = 1, HOUSE_PART_SETUP = 2, HOUSE_PART_VETO = 4,
+       HOUSE_PART_REACT = 8, HOUSE_PART_START = 16 };
+unsigned house_parts(const House *h, int i);
+/* 1 when script i sets parameter `name` (its params or values field). */
+int house_param_set(const House *h, int i, const char *name);
+
 /* The first error a hook met since the last call (file:line, hook name),
  * or NULL; house_clear_error forgets it.  A hook that fails gives it to
  * the core as the error of whatever met it (GameHooks): a setup's refuses

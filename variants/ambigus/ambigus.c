@@ -572,8 +572,36 @@ static const char *amb_phase(const Game *g, const void *st)
     return ((const AmbState *)st)->phase == AP_CHOOSE ? "choose" : "name";
 }
 
+/* The rules as data (core/variant.h RuleInfo; issue 22, docs/TEACHING.md). */
+static const RuleInfo AMBIGUS_RULES[] = {
+    {"AMBI-1", AREA_TURNS, AREA_MOVES, "ORTH-2", "",
+     "the side to move names a square, not a move",
+     NULL},
+    {"AMBI-2", AREA_TURNS, -1, "", "",
+     "the opponent chooses which piece goes to the named square",
+     NULL},
+    {"AMBI-3", AREA_MOVES, -1, "ORTH-4", "",
+     "the opponent chooses the promotion figure",
+     NULL},
+    {"AMBI-4", AREA_CHECK, AREA_END, "ORTH-5 ORTH-6 ORTH-7", "ORTH-3",
+     "no check, no castling: naming the enemy King's square wins",
+     NULL},
+    {"AMBI-5", AREA_END, AREA_DRAWS, "ORTH-7", "",
+     "a side with no square to name loses: no stalemate draw",
+     NULL},
+    {"AMBI-6", AREA_END, -1, "", "",
+     "the mate rule (a parameter, off by default)",
+     NULL},
+    {"AMBI-7", AREA_TURNS, -1, "", "",
+     "the clock procedure: a whole move proposes a piece",
+     NULL},
+    {NULL, 0, 0, NULL, NULL, NULL, NULL},
+};
+
+static const VariantRuleData AMBIGUS_RULE_DATA = {AMBIGUS_RULES, "clock=on", NULL};
+
 const VariantOps ambigus_variant = {
-    .version = 6,
+    .version = 7,
     .name = "ambigus",
     .title = "Échecs ambigus",
     .summary = "you name the square, your opponent chooses which of your pieces goes "
@@ -603,4 +631,5 @@ const VariantOps ambigus_variant = {
     .edit = amb_edit,
     .phase = amb_phase,
     .inputs = amb_inputs,
+    .rule_data = &AMBIGUS_RULE_DATA,
 };

@@ -970,8 +970,54 @@ static const VariantHelp ECH_HELP[] = {
     {NULL, NULL, NULL},
 };
 
+/* The rules as data (core/variant.h RuleInfo; issue 22, docs/TEACHING.md). */
+static const RuleInfo ECHIQUETE_RULES[] = {
+    {"ECHQ-1", AREA_CAPTURES, -1, "ORTH-2", "",
+     "a capture fuses both pieces into a merged piece, the mover picks its figure",
+     NULL},
+    {"ECHQ-2", AREA_TURNS, AREA_MOVES, "", "",
+     "the merged pieces belong to the side to move",
+     NULL},
+    {"ECHQ-3", AREA_CAPTURES, -1, "", "",
+     "a merged piece that captures merges again",
+     NULL},
+    {"ECHQ-4", AREA_CAPTURES, -1, "ORTH-2", "",
+     "merged pieces cannot be taken",
+     NULL},
+    {"ECHQ-5", AREA_CAPTURES, AREA_CHECK, "", "ORTH-2",
+     "a King that captures removes the piece, as in chess",
+     NULL},
+    {"ECHQ-6", AREA_MOVES, -1, "", "",
+     "a merged piece's move may not be reversed at once",
+     NULL},
+    {"ECHQ-7", AREA_MOVES, -1, "", "ORTH-3",
+     "a pawn captured on its start rank keeps its double step",
+     NULL},
+    {"ECHQ-8", AREA_CHECK, AREA_END, "ORTH-6", "ORTH-7 ORTH-9",
+     "merged pieces give check to both Kings",
+     NULL},
+    {"ECHQ-9", AREA_TURNS, -1, "", "",
+     "a third seat may take the merged pieces over",
+     NULL},
+    {"ECHQ-10", AREA_CAPTURES, -1, "", "ORTH-2",
+     "in phase 2 captures remove the piece again",
+     NULL},
+    {"ECHQ-11", AREA_MOVES, -1, "", "",
+     "merged pawns of the third side move both ways",
+     NULL},
+    {"ECHQ-12", AREA_TURNS, -1, "", "",
+     "with two seats, one may take the merged side and the other both colours",
+     NULL},
+    {"ECHQ-13", AREA_END, -1, "ORTH-7", "",
+     "phase 2 ends: mates put sides out, the last side standing wins",
+     NULL},
+    {NULL, 0, 0, NULL, NULL, NULL, NULL},
+};
+
+static const VariantRuleData ECHIQUETE_RULE_DATA = {ECHIQUETE_RULES, NULL, NULL};
+
 const VariantOps echiquete_variant = {
-    .version = 4,
+    .version = 7,
     .name = "echiquete",
     .title = "L'Échiqueté",
     .summary = "a capture fuses both pieces into a merged piece either side may move; "
@@ -1005,4 +1051,5 @@ const VariantOps echiquete_variant = {
     .default_seats = 2,
     .edit = ech_edit,
     .phase = ech_phase,
+    .rule_data = &ECHIQUETE_RULE_DATA,
 };

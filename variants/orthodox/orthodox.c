@@ -424,8 +424,42 @@ static uint64_t orth_perft(const Game *g, const void *st, int depth)
     return chess_perft(&cstate(st)->pos, depth);
 }
 
+/* The rules as data (core/variant.h RuleInfo; issue 22, docs/TEACHING.md). */
+static const RuleInfo ORTHODOX_RULES[] = {
+    {"ORTH-1", AREA_BOARD, AREA_TURNS, NULL, NULL,
+     "eight by eight squares, the usual start, White moves first",
+     NULL},
+    {"ORTH-2", AREA_MOVES, AREA_CAPTURES, NULL, NULL,
+     "each figure moves its own way; a capture removes the piece taken",
+     NULL},
+    {"ORTH-3", AREA_MOVES, AREA_CAPTURES, NULL, NULL,
+     "en passant",
+     NULL},
+    {"ORTH-4", AREA_MOVES, -1, NULL, NULL,
+     "a pawn on the last rank promotes, its player's choice",
+     NULL},
+    {"ORTH-5", AREA_MOVES, AREA_CHECK, NULL, NULL,
+     "castling, never out of, through or into check",
+     NULL},
+    {"ORTH-6", AREA_CHECK, -1, NULL, NULL,
+     "no move may leave the own King attacked",
+     NULL},
+    {"ORTH-7", AREA_END, AREA_DRAWS, NULL, NULL,
+     "checkmate wins; stalemate is a draw",
+     NULL},
+    {"ORTH-8", AREA_END, AREA_DRAWS, NULL, NULL,
+     "resignation and agreed draws",
+     NULL},
+    {"ORTH-9", AREA_DRAWS, -1, NULL, NULL,
+     "repetition, fifty moves, dead positions",
+     NULL},
+    {NULL, 0, 0, NULL, NULL, NULL, NULL},
+};
+
+static const VariantRuleData ORTHODOX_RULE_DATA = {ORTHODOX_RULES, NULL, NULL};
+
 const VariantOps orthodox_variant = {
-    .version = 5,
+    .version = 7,
     .name = "orthodox",
     .title = "Orthodox chess",
     .summary = "the standard game: check, mate, castling, en passant, "
@@ -455,4 +489,5 @@ const VariantOps orthodox_variant = {
     .edit = orth_edit,
     .apply_listed = orth_apply_listed,
     .legal_draw = orth_legal_draw,
+    .rule_data = &ORTHODOX_RULE_DATA,
 };

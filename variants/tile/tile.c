@@ -736,8 +736,51 @@ static const VariantHelp TILE_HELP[] = {
     {NULL, NULL, NULL},
 };
 
+/* The rules as data (core/variant.h RuleInfo; issue 22, docs/TEACHING.md). */
+static const RuleInfo TILE_RULES[] = {
+    {"TILE-1", AREA_BOARD, -1, "ORTH-1", "",
+     "no board: 2 to 6 armies, fewer pawns with more sides",
+     NULL},
+    {"TILE-2", AREA_BOARD, AREA_TURNS, "ORTH-1", "",
+     "the sides place their pieces one by one, all touching",
+     NULL},
+    {"TILE-3", AREA_MOVES, -1, "", "",
+     "after every move the pieces form one group",
+     NULL},
+    {"TILE-4", AREA_MOVES, -1, "", "",
+     "a piece may pass over its own side's pieces",
+     NULL},
+    {"TILE-5", AREA_MOVES, -1, "ORTH-2 ORTH-3 ORTH-4 ORTH-5", "",
+     "pawns step any way; no castling, double step, en passant, promotion",
+     NULL},
+    {"TILE-6", AREA_MOVES, -1, "", "",
+     "a piece linking two groups is trapped and cannot move",
+     NULL},
+    {"TILE-7", AREA_CHECK, -1, "", "",
+     "a King attacked only by trapped pieces is threatened, not in check",
+     NULL},
+    {"TILE-8", AREA_CHECK, -1, "ORTH-6", "",
+     "several Kings may be in check; no move may leave the own King in check",
+     NULL},
+    {"TILE-9", AREA_TURNS, AREA_END, "ORTH-7", "",
+     "a side with no legal move passes: no checkmate, no stalemate",
+     NULL},
+    {"TILE-10", AREA_CAPTURES, AREA_END, "ORTH-7", "",
+     "taking a King wins its army; the last King wins",
+     NULL},
+    {"TILE-11", AREA_DRAWS, -1, "ORTH-9", "ORTH-8",
+     "threefold repetition draws at once; draws are scored",
+     NULL},
+    {"TILE-12", AREA_TURNS, -1, "", "",
+     "table talk is for the people at the table",
+     NULL},
+    {NULL, 0, 0, NULL, NULL, NULL, NULL},
+};
+
+static const VariantRuleData TILE_RULE_DATA = {TILE_RULES, NULL, NULL};
+
 const VariantOps tile_variant = {
-    .version = 4,
+    .version = 7,
     .name = "tile",
     .title = "Tile Chess",
     .summary = "no board: 2 to 6 sides place their pieces on an open plane, all "
@@ -772,4 +815,5 @@ const VariantOps tile_variant = {
     .draw_note = tile_draw_note,
     .edit = tile_edit_op,
     .phase = tile_phase,
+    .rule_data = &TILE_RULE_DATA,
 };
