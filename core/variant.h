@@ -228,6 +228,10 @@ typedef struct VariantRuleData {
     /* Optional: the text each seat types in its setup to reach the
      * orthodox start (Masqués: "standard").  NULL: none. */
     const char *diff_setup;
+    /* Optional: the text a seat types to let a move the other rule set
+     * plays at once stand, when this one asks it to decide (Ambigus:
+     * "keep", AMBI-7).  NULL: none. */
+    const char *diff_keep;
 } VariantRuleData;
 
 /* ---- The ops table ---------------------------------------------------- */

@@ -59,6 +59,8 @@ enum {
 #define OPT_LESSONS ((uint64_t)1 << 34)
 #define OPT_CHECK ((uint64_t)1 << 35)
 #define OPT_MAX_GAMES ((uint64_t)1 << 36)
+#define OPT_BUDGET ((uint64_t)1 << 37)
+#define OPT_PRACTICE ((uint64_t)1 << 38)
 
 typedef struct OptionDef {
     const char *name;
@@ -130,6 +132,10 @@ static const OptionDef OPTIONS[] = {
     {"--window", OPT_WINDOW, "X0,Y0,X1,Y1", "the open plane's squares to draw, from the "
                                            "lowest corner to the highest (default: the "
                                            "pieces and a margin)"},
+    {"--budget", OPT_BUDGET, "N", "plies the search for parting positions may play "
+                                  "(1 .. 10000000; default 2000)"},
+    {"--practice", OPT_PRACTICE, "N", "also play N random games of each rule set and "
+                                      "give the experiment's figures side by side"},
 };
 
 enum { VARIANT_NONE, VARIANT_REQUIRED, VARIANT_OPTIONAL };
@@ -282,6 +288,18 @@ static const CommandDef COMMANDS[] = {
      "if it is left undone.  --check plays every lesson's solution and wrong\n"
      "answers and names the rules without a lesson (exit status 1 if a lesson\n"
      "fails).  docs/LESSONS.md.", cli_learn},
+    {"diff", "A [--param NAME=VALUE]... [--rules FILE]... B [--param NAME=VALUE]...\n"
+             "                     [--rules FILE]... [--seed N] [--budget N] [--practice N]\n"
+             "                     [--json] [--ascii]",
+     OPT_PARAM | OPT_RULES | OPT_SEED | OPT_BUDGET | OPT_PRACTICE | OPT_JSON | OPT_ASCII,
+     VARIANT_REQUIRED,
+     "what changes between two rule sets, and positions where they part",
+     "A and B are variants; the --param and --rules after a variant's name are\n"
+     "its own (chessvar diff orthodox orthodox --rules scripts/atomic.lua).\n"
+     "Prints the card of changes by area, then the positions where the two\n"
+     "part, found by playing both in step from the start (seed 1 unless\n"
+     "--seed), each with the rule that makes the difference.  docs/TEACHING.md.",
+     cli_diff},
     {"help", "[COMMAND]", 0, VARIANT_NONE, "help on chessvar or on one command",
      "", cmd_help},
 };
@@ -434,6 +452,18 @@ static int option_value(const CommandDef *c, const OptionDef *d,
         return usage_error(c->name, "%s after --compare: it is the same for both rule sets, "
                                     "give it before --compare (after it, --rules and "
                                     "--param make the second rule set)", d->name);
+    if (o->variant_b && (d->bit == OPT_RULES || d->bit == OPT_PARAM)) {
+        /* diff: after B's name, B's own (issue 22) */
+        if (d->bit == OPT_RULES ? o->cmp_nrules == CLI_MAX_RULES
+                                : o->cmp_nparams == CLI_MAX_PARAMS)
+            return usage_error(c->name, "too many %s options (at most %d)", d->name,
+                               d->bit == OPT_RULES ? CLI_MAX_RULES : CLI_MAX_PARAMS);
+        if (d->bit == OPT_RULES)
+            o->cmp_rules[o->cmp_nrules++] = val;
+        else
+            o->cmp_params[o->cmp_nparams++] = val;
+        return 0;
+    }
     if (o->compare && d->bit == OPT_RULES) {
         if (o->cmp_nrules == CLI_MAX_RULES)
             return usage_error(c->name, "too many --rules options (at most %d)",
@@ -468,6 +498,18 @@ static int option_value(const CommandDef *c, const OptionDef *d,
         if (parse_shard(val, &o->shard_k, &o->shard_n))
             return usage_error(c->name, "--shard %s: write K/N, the K-th of N parts "
                                         "(1 <= K <= N), e.g. --shard 2/4", val);
+        break;
+    case OPT_BUDGET:
+        if (parse_int(val, 1, 10000000, &n))
+            return usage_error(c->name, "--budget %s: give a number of plies from 1 to "
+                                        "10000000", val);
+        o->budget = n;
+        break;
+    case OPT_PRACTICE:
+        if (parse_int(val, 1, 100000, &n))
+            return usage_error(c->name, "--practice %s: give a number of games from 1 to "
+                                        "100000", val);
+        o->practice = n;
         break;
     case OPT_SVG: o->svg = val; break;
     case OPT_HTML: o->html = val; break;
@@ -687,6 +729,13 @@ static int parse_args(const CommandDef *c, int argc, char **argv, int first,
             int rc = set_variant(c, a, o);
             if (rc)
                 return rc;
+        } else if (c->fn == cli_diff && !o->variant_b) {
+            const VariantOps *va = o->variant;
+            int rc = set_variant(c, a, o);
+            if (rc)
+                return rc;
+            o->variant_b = o->variant;
+            o->variant = va;
         } else {
             return usage_error(c->name, "unexpected argument '%s'%s; see "
                                "'chessvar help' for the usage", a,
@@ -697,6 +746,14 @@ static int parse_args(const CommandDef *c, int argc, char **argv, int first,
         return usage_error(c->name, "name the JSON parts to join: chessvar merge FILE...");
     if (c->fn == cmd_check && !o->nrules)
         return usage_error(c->name, "name the scripts to check: chessvar check FILE...");
+    if (c->fn == cli_diff && !o->variant_b) {
+        StrBuf b = STRBUF_INIT;
+        variant_names(&b);
+        usage_error(c->name, "name two rule sets: chessvar diff A B, e.g. chessvar diff "
+                             "orthodox masques (variants: %s)", sb_str(&b));
+        sb_free(&b);
+        return CLI_EXIT_USAGE;
+    }
     if (c->variant == VARIANT_REQUIRED && !o->variant) {
         StrBuf b = STRBUF_INIT;
         variant_names(&b);
@@ -834,14 +891,16 @@ static int cli_dispatch(int argc, char **argv, const char **name)
                                         "the rules it was played with");
         o.house = cli_load_house(o.variant, o.sides, o.rules, o.nrules, &e);
         if (!o.house)
-            return usage_error(c->name, "%s", e.msg);
+            return usage_error(c->name, "%s%s", o.variant_b ? "A: " : "", e.msg);
     }
     if (o.cmp_nrules) {
         Error e = {""};
-        o.cmp_house = cli_load_house(o.variant, o.sides, o.cmp_rules, o.cmp_nrules, &e);
+        o.cmp_house = cli_load_house(o.variant_b ? o.variant_b : o.variant, o.sides,
+                                     o.cmp_rules, o.cmp_nrules, &e);
         if (!o.cmp_house) {
             house_free(o.house);
-            return usage_error(c->name, "after --compare: %s", e.msg);
+            return usage_error(c->name, "%s: %s", o.variant_b ? "B" : "after --compare",
+                               e.msg);
         }
     }
     rc = c->fn(&o);

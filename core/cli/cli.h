@@ -89,6 +89,11 @@ typedef struct CliOptions {
     const char *lesson;         /* the lesson to play: its number or name */
     const char *lessons;        /* --lessons FILE */
     int check_lessons;          /* --check */
+    /* diff (cli_diff.c): the second rule set's variant; the --param and
+     * --rules after its name go to cmp_params and cmp_rules */
+    const VariantOps *variant_b;
+    long budget;                /* --budget N, 0: the default */
+    long practice;              /* --practice N, 0: none */
 } CliOptions;
 
 /* The menu's answer to "which house rules": numbers from 1 to n separated
@@ -173,6 +178,8 @@ int cli_diagram(const CliOptions *o);
 int cli_handout(const CliOptions *o);
 /* `chessvar learn` (cli_learn.c, docs/LESSONS.md: issue 22 point 3). */
 int cli_learn(const CliOptions *o);
+/* `chessvar diff A B` (cli_diff.c, docs/TEACHING.md, issue 22). */
+int cli_diff(const CliOptions *o);
 /* `chessvar serve` (core/web/serve.c, docs/WEB.md). */
 int cli_serve(const CliOptions *o);
 /* The menu's questions: does it ask how many sides play v (min_sides <

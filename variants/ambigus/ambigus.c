@@ -585,7 +585,7 @@ static const RuleInfo AMBIGUS_RULES[] = {
      NULL},
     {"AMBI-4", AREA_CHECK, AREA_END, "ORTH-5 ORTH-6 ORTH-7", "ORTH-3",
      "no check, no castling: naming the enemy King's square wins",
-     NULL},
+     "f2f3 e7e5 g2g4 d8h4"},
     {"AMBI-5", AREA_END, AREA_DRAWS, "ORTH-7", "",
      "a side with no square to name loses: no stalemate draw",
      NULL},
@@ -598,7 +598,7 @@ static const RuleInfo AMBIGUS_RULES[] = {
     {NULL, 0, 0, NULL, NULL, NULL, NULL},
 };
 
-static const VariantRuleData AMBIGUS_RULE_DATA = {AMBIGUS_RULES, "clock=on", NULL};
+static const VariantRuleData AMBIGUS_RULE_DATA = {AMBIGUS_RULES, "clock=on", NULL, "keep"};
 
 const VariantOps ambigus_variant = {
     .version = 7,

@@ -237,7 +237,7 @@ static const RuleInfo MASQUES_RULES[] = {
     {NULL, 0, 0, NULL, NULL, NULL, NULL},
 };
 
-static const VariantRuleData MASQUES_RULE_DATA = {MASQUES_RULES, NULL, "standard"};
+static const VariantRuleData MASQUES_RULE_DATA = {MASQUES_RULES, NULL, "standard", NULL};
 
 const VariantOps masques_variant = {
     .version = 7,

@@ -777,7 +777,7 @@ static const RuleInfo TILE_RULES[] = {
     {NULL, 0, 0, NULL, NULL, NULL, NULL},
 };
 
-static const VariantRuleData TILE_RULE_DATA = {TILE_RULES, NULL, NULL};
+static const VariantRuleData TILE_RULE_DATA = {TILE_RULES, NULL, NULL, NULL};
 
 const VariantOps tile_variant = {
     .version = 7,
