@@ -64,8 +64,9 @@ typedef struct Parting {
     StrBuf only_a, only_b;
     int n_only_a, n_only_b;
     char why[512];     /* the refusals and reasons that name the rule */
-    char action[96];   /* PART_POSITION, PART_END: the action played */
+    char action[600];  /* PART_POSITION, PART_END: the action played */
     char end_a[160], end_b[160];
+    int diverged;      /* the positions differ since this ply + 1 (0: never) */
     unsigned areas;    /* bit per RuleArea */
     char rules[160];   /* the rule ids or scripts that make the difference */
 } Parting;
@@ -133,13 +134,19 @@ static void variant_entries(Diff *d, int side)
     if (is_orthodox(v) || !rd)
         return;
     for (const RuleInfo *r = rd->rules; r->id; r++) {
-        Entry *e = entry_add(d, side, r->area);
-        if (!e)
-            return;
-        str_copy(e->rules, sizeof e->rules, r->id);
-        str_copy(e->replaces, sizeof e->replaces, r->replaces ? r->replaces : "");
-        str_copy(e->what, sizeof e->what, r->what);
-        e->from_variant = 1;
+        for (int k = 0; k < 2; k++) { /* under each of its areas */
+            Entry *e = entry_add(d, side, k ? r->area2 : r->area);
+            if (!e || (k && r->area2 < 0)) {
+                d->nentries -= e != NULL;
+                if (!e)
+                    return;
+                continue;
+            }
+            str_copy(e->rules, sizeof e->rules, r->id);
+            str_copy(e->replaces, sizeof e->replaces, r->replaces ? r->replaces : "");
+            str_copy(e->what, sizeof e->what, r->what);
+            e->from_variant = 1;
+        }
     }
 }
 
@@ -460,10 +467,36 @@ static void why_add(Parting *p, const char *label, const char *text, const char 
                  label, text, why);
 }
 
+/* B's move with the same squares as A's move a (the same move typed with
+ * a choice A does not ask, as L'Échiqueté's merged figure: e4d5p for
+ * e4d5): its index in lb, or -1.  The figure of A's move first. */
+static int counterpart(const Action *a, const ActionList *lb)
+{
+    int hit = -1;
+    if (a->kind != ACT_MOVE)
+        return -1;
+    for (int k = 0; k < lb->n; k++) {
+        const Action *b = &lb->v[k];
+        if (b->kind != ACT_MOVE || b->from.x != a->from.x || b->from.y != a->from.y ||
+            b->to.x != a->to.x || b->to.y != a->to.y)
+            continue;
+        if (hit < 0 || b->figure == a->figure)
+            hit = k;
+    }
+    return hit;
+}
+
+static unsigned kind_areas(unsigned m, int diverged)
+{
+    /* once the positions differ, an action's squares say little: only
+     * the kinds of action that are a rule of their own count */
+    return diverged ? m & ~(1u << AREA_MOVES | 1u << AREA_CAPTURES | 1u << AREA_CHECK) : m;
+}
+
 /* Compare the two games where they stand; keep a parting.  Fills the
- * texts both accept (from A's list, and from B's) for the next step. */
+ * moves both accept as "A's text<TAB>B's text" for the next step. */
 static int compare_here(Diff *d, Game *ga, Game *gb, const char *line, int ply,
-                        char ***common, int *ncommon)
+                        int diverged, char ***common, int *ncommon)
 {
     int sa = game_to_act(ga), sb = game_to_act(gb);
     ActionList la = ACTIONLIST_INIT, lb = ACTIONLIST_INIT;
@@ -482,8 +515,9 @@ static int compare_here(Diff *d, Game *ga, Game *gb, const char *line, int ply,
     p.ply = ply;
     p.seat_a = sa;
     p.seat_b = sb;
+    p.diverged = diverged;
     str_copy(p.line, sizeof p.line, line);
-    char **c = calloc((size_t)(na + nb) + 1, sizeof *c);
+    char **c = calloc((size_t)na + 1, sizeof *c);
     if (!c) {
         rc = -1;
         goto out;
@@ -491,26 +525,36 @@ static int compare_here(Diff *d, Game *ga, Game *gb, const char *line, int ply,
     unsigned hint = 0;
     char why[300];
     for (int i = 0; i < na; i++) {
-        if (accepts(gb, sb, tb, nb, ta[i], why, sizeof why)) {
-            c[(*ncommon)++] = ta[i];
-            continue;
+        const char *twin = ta[i];
+        int same = accepts(gb, sb, tb, nb, ta[i], why, sizeof why);
+        if (!same) {
+            int k = counterpart(&la.v[i], &lb);
+            twin = k >= 0 ? tb[k] : NULL;
+            if (p.n_only_a++ < DIFF_LIST_SHOWN)
+                sb_printf(&p.only_a, "%s%s", p.only_a.len ? "\n" : "", ta[i]);
+            if (p.n_only_a <= 2)
+                why_add(&p, "B", ta[i], why);
+            if (!ids_in(d, &p, why))
+                hint |= kind_areas(action_areas(ga, sa, ta[i]), diverged);
         }
-        if (p.n_only_a++ < DIFF_LIST_SHOWN)
-            sb_printf(&p.only_a, "%s%s", p.only_a.len ? " " : "", ta[i]);
-        if (p.n_only_a <= 2)
-            why_add(&p, "B", ta[i], why);
-        if (!ids_in(d, &p, why))
-            hint |= action_areas(ga, sa, ta[i]);
+        if (twin) {
+            size_t n = strlen(ta[i]) + strlen(twin) + 2;
+            if (!(c[*ncommon] = malloc(n))) {
+                rc = -1;
+                break;
+            }
+            snprintf(c[(*ncommon)++], n, "%s\t%s", ta[i], twin);
+        }
     }
-    for (int i = 0; i < nb; i++) {
+    for (int i = 0; i < nb && !rc; i++) {
         if (accepts(ga, sa, ta, na, tb[i], why, sizeof why))
             continue;
         if (p.n_only_b++ < DIFF_LIST_SHOWN)
-            sb_printf(&p.only_b, "%s%s", p.only_b.len ? " " : "", tb[i]);
+            sb_printf(&p.only_b, "%s%s", p.only_b.len ? "\n" : "", tb[i]);
         if (p.n_only_b <= 2)
             why_add(&p, "A", tb[i], why);
         if (!ids_in(d, &p, why))
-            hint |= action_areas(gb, sb, tb[i]);
+            hint |= kind_areas(action_areas(gb, sb, tb[i]), diverged);
     }
     View *va = sa >= 0 ? view_of(ga, sa) : NULL, *vb = sb >= 0 ? view_of(gb, sb) : NULL;
     if (p.n_only_a || p.n_only_b) {
@@ -523,7 +567,7 @@ static int compare_here(Diff *d, Game *ga, Game *gb, const char *line, int ply,
         p.kind = PART_VIEWS; /* the same actions, but one seat sees less */
         area_rules(d, &p, 1u << AREA_HIDDEN);
     }
-    if (p.areas) {
+    if (p.areas && !rc) {
         p.va = va;
         p.vb = vb;
         part_keep(d, &p);
@@ -532,9 +576,6 @@ static int compare_here(Diff *d, Game *ga, Game *gb, const char *line, int ply,
         free(vb);
         part_free(&p);
     }
-    /* the texts both accept, as strings of their own */
-    for (int i = 0; i < *ncommon; i++)
-        c[i] = strdup(c[i]);
     *common = c;
 out:
     texts_free(ta, na);
@@ -576,19 +617,47 @@ static Game *start(const Diff *d, int side, Error *e)
     return cli_start_game(&so, 0, e, &status);
 }
 
-/* When one game asks its seat to decide where the other goes on, the text
- * that lets the move stand (the rule data's diff_keep), played alone: 1. */
+/* When one game asks its seat to decide where the other goes on, the
+ * first text of the rule data's diff_keep ("pass|concede|bid 1|fold")
+ * that seat may type: the move let stand, played in that game alone: 1. */
 static int keep(const Diff *d, Game *g[2])
 {
     for (int k = 0; k < 2; k++) {
         const VariantOps *v = d->set[k].v;
         const VariantRuleData *rd = v->version >= 6 ? v->rule_data : NULL;
         int seat = game_to_act(g[k]);
-        Action a;
-        Error e = {""};
-        if (rd && rd->diff_keep && seat >= 0 &&
-            game_parse(g[k], seat, rd->diff_keep, &a, &e) == 0)
-            return game_play(g[k], seat, rd->diff_keep, &e) == 0;
+        for (const char *t = rd && seat >= 0 ? rd->diff_keep : NULL; t && *t;) {
+            size_t n = strcspn(t, "|");
+            char text[64];
+            snprintf(text, sizeof text, "%.*s", (int)n, t);
+            t += n + (t[n] == '|');
+            Action a;
+            Error e = {""};
+            if (game_parse(g[k], seat, text, &a, &e) == 0)
+                return game_play(g[k], seat, text, &e) == 0;
+        }
+    }
+    return 0;
+}
+
+/* Does one game ask a decision its diff_keep answers (a text of it
+ * parses for the seat to act)? */
+static int asks_decision(const Diff *d, Game *g[2])
+{
+    for (int k = 0; k < 2; k++) {
+        const VariantOps *v = d->set[k].v;
+        const VariantRuleData *rd = v->version >= 6 ? v->rule_data : NULL;
+        int seat = game_to_act(g[k]);
+        for (const char *t = rd && seat >= 0 ? rd->diff_keep : NULL; t && *t;) {
+            size_t n = strcspn(t, "|");
+            char text[64];
+            snprintf(text, sizeof text, "%.*s", (int)n, t);
+            t += n + (t[n] == '|');
+            Action a;
+            Error e = {""};
+            if (game_parse(g[k], seat, text, &a, &e) == 0)
+                return 1;
+        }
     }
     return 0;
 }
@@ -613,16 +682,16 @@ static int play_line(Diff *d, long index, Error *e)
     const char *script = rule_line(d, index);
     Game *g[2] = {start(d, 0, e), start(d, 1, e)};
     StrBuf line = STRBUF_INIT;
-    int rc = 0;
+    int rc = 0, diverged = 0;
     if (!g[0] || !g[1]) {
         rc = -1;
         goto out;
     }
-    int aligned = 0;
+    int aligned = 0, keeps = 0;
     for (int ply = 0; ply < DIFF_LINE_PLIES && d->plies < d->budget; ply++) {
         char **common;
         int ncommon;
-        if (compare_here(d, g[0], g[1], sb_str(&line), ply, &common, &ncommon)) {
+        if (compare_here(d, g[0], g[1], sb_str(&line), ply, diverged, &common, &ncommon)) {
             rc = err_set(e, "%s", game_hook_error(g[0]) ? game_hook_error(g[0])
                                   : game_hook_error(g[1]) ? game_hook_error(g[1])
                                   : "out of memory");
@@ -634,51 +703,67 @@ static int play_line(Diff *d, long index, Error *e)
                 texts_free(common, ncommon);
                 break;
             }
-            if (ply == 0 && !ncommon) {
+            if (!ncommon) {
                 texts_free(common, ncommon);
                 ply--;
                 continue;
             }
         }
-        if (!ncommon && keep(d, g)) {
+        /* a decision only one asks (which piece goes there, a battle's
+         * answer): compared above, then the move let stand */
+        if (!ncommon && keeps < 8 && keep(d, g)) {
             texts_free(common, ncommon);
+            keeps++;
             ply--;
             continue;
         }
+        keeps = 0;
         if (!ncommon || game_to_act(g[0]) < 0 || game_to_act(g[1]) < 0) {
             texts_free(common, ncommon);
             break;
         }
-        char text[ACTION_TEXT_MAX + 1];
+        const char *pick = NULL;
         size_t n = script ? strcspn(script, " ") : 0;
         if (n) { /* the rule's line, as long as both accept it */
-            snprintf(text, sizeof text, "%.*s", (int)n, script);
+            for (int i = 0; i < ncommon && !pick; i++)
+                if (strncmp(common[i], script, n) == 0 && common[i][n] == '\t')
+                    pick = common[i];
             script += n + (script[n] == ' ');
-            if (!in_list(common, ncommon, text)) {
-                texts_free(common, ncommon);
-                break;
-            }
         } else {
-            str_copy(text, sizeof text, common[rng_below(&d->rng, (uint32_t)ncommon)]);
+            pick = common[rng_below(&d->rng, (uint32_t)ncommon)];
         }
+        if (!pick) {
+            texts_free(common, ncommon);
+            break;
+        }
+        char text[2][ACTION_TEXT_MAX + 1];
+        size_t tab = strcspn(pick, "\t");
+        snprintf(text[0], sizeof text[0], "%.*s", (int)tab, pick);
+        str_copy(text[1], sizeof text[1], pick + tab + 1);
         texts_free(common, ncommon);
-        View *before[2] = {view_of(g[0], game_to_act(g[0])), view_of(g[1], game_to_act(g[1]))};
         int sa = game_to_act(g[0]), sb = game_to_act(g[1]);
-        unsigned act_areas = action_areas(g[0], sa, text);
+        View *before[2] = {view_of(g[0], sa), view_of(g[1], sb)};
+        unsigned act_areas = action_areas(g[0], sa, text[0]);
         Error pe = {""};
-        int ok = game_play(g[0], sa, text, &pe) == 0 && game_play(g[1], sb, text, &pe) == 0;
+        int ok = game_play(g[0], sa, text[0], &pe) == 0 && game_play(g[1], sb, text[1], &pe) == 0;
         d->plies++;
         if (!ok) {
             free(before[0]);
             free(before[1]);
             break;
         }
-        /* a decision only one asks (which piece goes there): compared,
-         * then the move let stand */
-        for (int k = 0; k < 4 && game_to_act(g[0]) >= 0 && game_to_act(g[1]) >= 0; k++) {
+        /* a decision only one rule set asks right after the move (which
+         * piece goes there, a battle's answer): compared, then the move let
+         * stand, before the positions are compared */
+        StrBuf after = STRBUF_INIT;
+        sb_printf(&after, "%s%s%s", sb_str(&line), line.len ? "\n" : "", text[0]);
+        for (int k = 0; k < 8 && game_to_act(g[0]) >= 0 && game_to_act(g[1]) >= 0; k++) {
+            if (!asks_decision(d, g))
+                break;
             char **c2;
             int n2;
-            if (compare_here(d, g[0], g[1], sb_str(&line), ply, &c2, &n2)) {
+            if (compare_here(d, g[0], g[1], sb_str(&after), ply + 1, diverged, &c2, &n2)) {
+                sb_free(&after);
                 free(before[0]);
                 free(before[1]);
                 rc = err_set(e, "out of memory");
@@ -688,14 +773,19 @@ static int play_line(Diff *d, long index, Error *e)
             if (n2 || !keep(d, g))
                 break;
         }
+        sb_free(&after);
         Parting p;
         memset(&p, 0, sizeof p);
         p.ply = ply;
         p.seat_a = sa;
         p.seat_b = sb;
+        p.diverged = diverged;
         str_copy(p.line, sizeof p.line, sb_str(&line));
-        str_copy(p.action, sizeof p.action, text);
-        sb_printf(&line, "%s%s", line.len ? " " : "", text);
+        if (strcmp(text[0], text[1]))
+            snprintf(p.action, sizeof p.action, "%s (B: %s)", text[0], text[1]);
+        else
+            str_copy(p.action, sizeof p.action, text[0]);
+        sb_printf(&line, "%s%s", line.len ? "\n" : "", text[0]);
         Status s0, s1;
         game_status(g[0], &s0);
         game_status(g[1], &s1);
@@ -708,20 +798,20 @@ static int play_line(Diff *d, long index, Error *e)
             ids_in(d, &p, s1.reason);
             if (!p.areas)
                 area_rules(d, &p, end_areas(g[0]) | end_areas(g[1]));
-        } else if (!ended && game_to_act(g[0]) >= 0 && game_to_act(g[1]) >= 0 &&
-                   !same_pieces(g[0], g[1])) {
+        } else if (!ended && !diverged && !same_pieces(g[0], g[1])) {
             p.kind = PART_POSITION;
             area_rules(d, &p, act_areas);
+            diverged = ply + 1; /* from here on the positions differ */
         }
         if (p.areas) {
             p.va = before[0];
             p.vb = before[1];
             part_keep(d, &p);
-            break; /* the games are no longer the same */
+        } else {
+            part_free(&p);
+            free(before[0]);
+            free(before[1]);
         }
-        part_free(&p);
-        free(before[0]);
-        free(before[1]);
         if (ended)
             break;
     }
@@ -832,6 +922,22 @@ static void areas_text(unsigned m, StrBuf *out)
         }
 }
 
+/* Items kept one a line, on one line: spaces between them, or commas when
+ * an item holds a space itself ("place K e1"). */
+static void items_text(StrBuf *out, const char *s)
+{
+    const char *sep = " ";
+    for (const char *q = s; *q; q++)
+        if (*q == ' ')
+            sep = ", ";
+    for (; *s; s++) {
+        if (*s == '\n')
+            sb_printf(out, "%s", sep);
+        else
+            sb_printf(out, "%c", *s);
+    }
+}
+
 static void text_report(const Diff *d, const Practice *pr, StrBuf *out)
 {
     StrBuf na = STRBUF_INIT, nb = STRBUF_INIT;
@@ -880,7 +986,9 @@ static void text_report(const Diff *d, const Practice *pr, StrBuf *out)
         areas_text(p->areas, &ar);
         sb_printf(out, "\n%d. %s: %s (%s)\n", i + 1, sb_str(&ar), KIND_TEXT[p->kind], p->rules);
         sb_free(&ar);
-        sb_printf(out, "   after: %s\n", p->line[0] ? p->line : "(the start)");
+        sb_printf(out, "   after: ");
+        items_text(out, p->line[0] ? p->line : "(the start)");
+        sb_printf(out, "\n");
         const View *vs[2] = {p->va, p->vb};
         int same_look = d->set[0].v == d->set[1].v;
         for (int k = 0; k < 2; k++) {
@@ -895,12 +1003,12 @@ static void text_report(const Diff *d, const Practice *pr, StrBuf *out)
             render_board(vs[k], &ro, out);
         }
         if (p->kind == PART_ACTIONS) {
-            sb_printf(out, "   only in A (%d): %s%s\n", p->n_only_a,
-                      p->n_only_a ? sb_str(&p->only_a) : "none",
-                      p->n_only_a > DIFF_LIST_SHOWN ? " ..." : "");
-            sb_printf(out, "   only in B (%d): %s%s\n", p->n_only_b,
-                      p->n_only_b ? sb_str(&p->only_b) : "none",
-                      p->n_only_b > DIFF_LIST_SHOWN ? " ..." : "");
+            sb_printf(out, "   only in A (%d): ", p->n_only_a);
+            items_text(out, p->n_only_a ? sb_str(&p->only_a) : "none");
+            sb_printf(out, "%s\n   only in B (%d): ", p->n_only_a > DIFF_LIST_SHOWN ? " ..." : "",
+                      p->n_only_b);
+            items_text(out, p->n_only_b ? sb_str(&p->only_b) : "none");
+            sb_printf(out, "%s\n", p->n_only_b > DIFF_LIST_SHOWN ? " ..." : "");
         } else if (p->kind == PART_VIEWS) {
             sb_printf(out, "   the seat to act sees %s's pieces masked where %s shows them\n",
                       view_hides(p->va) ? "A" : "B", view_hides(p->va) ? "B" : "A");
@@ -978,12 +1086,13 @@ static void json_areas(StrBuf *out, unsigned m)
     sb_printf(out, "]");
 }
 
-static void json_words(StrBuf *out, const char *s)
+/* The items of s, split at sep, as a JSON list. */
+static void json_list(StrBuf *out, const char *s, const char *sep)
 {
     sb_printf(out, "[");
     int first = 1;
     while (s && *s) {
-        size_t n = strcspn(s, " ");
+        size_t n = strcspn(s, sep);
         if (n) {
             char w[128];
             snprintf(w, sizeof w, "%.*s", (int)n, s);
@@ -991,9 +1100,14 @@ static void json_words(StrBuf *out, const char *s)
             sb_json_str(out, w);
             first = 0;
         }
-        s += n + (s[n] == ' ');
+        s += n + (s[n] != 0);
     }
     sb_printf(out, "]");
+}
+
+static void json_words(StrBuf *out, const char *s)
+{
+    json_list(out, s, " ");
 }
 
 static void json_report(const Diff *d, const Practice *pr, StrBuf *out)
@@ -1053,11 +1167,11 @@ static void json_report(const Diff *d, const Practice *pr, StrBuf *out)
         sb_printf(out, ",\"rules\":");
         json_words(out, p->rules);
         sb_printf(out, ",\"ply\":%d,\"line\":", p->ply);
-        json_words(out, p->line);
+        json_list(out, p->line, "\n");
         sb_printf(out, ",\"only_a\":");
-        json_words(out, sb_str(&p->only_a));
+        json_list(out, sb_str(&p->only_a), "\n");
         sb_printf(out, ",\"n_only_a\":%d,\"only_b\":", p->n_only_a);
-        json_words(out, sb_str(&p->only_b));
+        json_list(out, sb_str(&p->only_b), "\n");
         sb_printf(out, ",\"n_only_b\":%d,\"action\":", p->n_only_b);
         if (p->action[0])
             sb_json_str(out, p->action);

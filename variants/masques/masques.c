@@ -227,7 +227,8 @@ static const RuleInfo MASQUES_RULES[] = {
      NULL},
     {"MASQ-14", AREA_CHECK, -1, "ORTH-6 ORTH-7", "",
      "check concerns a revealed King only: a masked King is never in check",
-     NULL},
+     "c2c4 c7c6 b2b4 g7g5 d2d4 e7e6 g2g4 e8e7 b4b5 e6e5 f2f3 e7e6 a2a3 c6b5 h2h3 e5e4 "
+     "d4d5 e6e5 h1h2 e4e3 f3f4 e5f4 d1d2 d7d6 d2e3"},
     {"MASQ-15", AREA_MOVES, AREA_CHECK, "ORTH-5", "",
      "castling reveals King and Rook; a masked King may castle in check",
      NULL},
@@ -237,7 +238,7 @@ static const RuleInfo MASQUES_RULES[] = {
     {NULL, 0, 0, NULL, NULL, NULL, NULL},
 };
 
-static const VariantRuleData MASQUES_RULE_DATA = {MASQUES_RULES, NULL, "standard", NULL};
+static const VariantRuleData MASQUES_RULE_DATA = {MASQUES_RULES, NULL, "standard", "pass|concede|bid 1|fold"};
 
 const VariantOps masques_variant = {
     .version = 7,
