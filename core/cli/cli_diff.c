@@ -85,7 +85,6 @@ typedef struct Diff {
     unsigned found;     /* areas a shown parting covers */
     int nparts;
     Parting parts[AREA__COUNT + 2];
-    Rng rng;
 } Diff;
 
 /* ---- Rule data ------------------------------------------------------------ */
@@ -346,30 +345,29 @@ static void area_rules(Diff *d, Parting *p, unsigned areas)
     }
 }
 
-static unsigned action_areas(const Game *g, int seat, const char *text)
+/* The area an action of g's seat points at when no text names its rule:
+ * its kind (placing: the board; a decision: who moves and when; a
+ * reveal: hidden information), else for a move whether the mover is in
+ * check, takes something (a piece on the target in v, the seat's view) or
+ * just moves. */
+static unsigned action_areas(const Game *g, int seat, const char *text, const View *v)
 {
     Action a;
     Error e = {""};
     if (seat < 0 || game_parse(g, seat, text, &a, &e))
         return 0;
-    Status s;
-    game_status(g, &s);
     switch (a.kind) {
     case ACT_PLACE: return 1u << AREA_BOARD;
     case ACT_REVEAL: return 1u << AREA_HIDDEN | 1u << AREA_MOVES;
     case ACT_MOVE: break;
     default: return 1u << AREA_TURNS;
     }
-    if (s.in_check)
+    if (v && v->status.in_check)
         return 1u << AREA_CHECK;
-    View *v = malloc(sizeof *v);
-    unsigned m = 1u << AREA_MOVES;
-    if (v && game_view(g, seat, v) == 0)
-        for (int i = 0; i < v->npieces; i++)
-            if (v->pieces[i].at.x == a.to.x && v->pieces[i].at.y == a.to.y)
-                m = 1u << AREA_CAPTURES;
-    free(v);
-    return m;
+    for (int i = 0; v && i < v->npieces; i++)
+        if (v->pieces[i].at.x == a.to.x && v->pieces[i].at.y == a.to.y)
+            return 1u << AREA_CAPTURES;
+    return 1u << AREA_MOVES;
 }
 
 static View *view_of(const Game *g, int seat)
@@ -524,6 +522,7 @@ static int compare_here(Diff *d, Game *ga, Game *gb, const char *line, int ply,
     }
     unsigned hint = 0;
     char why[300];
+    View *va = sa >= 0 ? view_of(ga, sa) : NULL, *vb = sb >= 0 ? view_of(gb, sb) : NULL;
     for (int i = 0; i < na; i++) {
         const char *twin = ta[i];
         int same = accepts(gb, sb, tb, nb, ta[i], why, sizeof why);
@@ -535,7 +534,7 @@ static int compare_here(Diff *d, Game *ga, Game *gb, const char *line, int ply,
             if (p.n_only_a <= 2)
                 why_add(&p, "B", ta[i], why);
             if (!ids_in(d, &p, why))
-                hint |= kind_areas(action_areas(ga, sa, ta[i]), diverged);
+                hint |= kind_areas(action_areas(ga, sa, ta[i], va), diverged);
         }
         if (twin) {
             size_t n = strlen(ta[i]) + strlen(twin) + 2;
@@ -554,9 +553,8 @@ static int compare_here(Diff *d, Game *ga, Game *gb, const char *line, int ply,
         if (p.n_only_b <= 2)
             why_add(&p, "A", tb[i], why);
         if (!ids_in(d, &p, why))
-            hint |= kind_areas(action_areas(gb, sb, tb[i]), diverged);
+            hint |= kind_areas(action_areas(gb, sb, tb[i], vb), diverged);
     }
-    View *va = sa >= 0 ? view_of(ga, sa) : NULL, *vb = sb >= 0 ? view_of(gb, sb) : NULL;
     if (p.n_only_a || p.n_only_b) {
         if (va)
             ids_in(d, &p, va->question);
@@ -680,6 +678,8 @@ static const char *rule_line(const Diff *d, long n)
 static int play_line(Diff *d, long index, Error *e)
 {
     const char *script = rule_line(d, index);
+    Rng rng; /* each line its own stream: a rule's line changes no other */
+    rng_seed(&rng, d->seed ^ mix64((uint64_t)index + 1));
     Game *g[2] = {start(d, 0, e), start(d, 1, e)};
     StrBuf line = STRBUF_INIT;
     int rc = 0, diverged = 0;
@@ -730,7 +730,7 @@ static int play_line(Diff *d, long index, Error *e)
                     pick = common[i];
             script += n + (script[n] == ' ');
         } else {
-            pick = common[rng_below(&d->rng, (uint32_t)ncommon)];
+            pick = common[rng_below(&rng, (uint32_t)ncommon)];
         }
         if (!pick) {
             texts_free(common, ncommon);
@@ -743,7 +743,7 @@ static int play_line(Diff *d, long index, Error *e)
         texts_free(common, ncommon);
         int sa = game_to_act(g[0]), sb = game_to_act(g[1]);
         View *before[2] = {view_of(g[0], sa), view_of(g[1], sb)};
-        unsigned act_areas = action_areas(g[0], sa, text[0]);
+        unsigned act_areas = action_areas(g[0], sa, text[0], before[0]);
         Error pe = {""};
         int ok = game_play(g[0], sa, text[0], &pe) == 0 && game_play(g[1], sb, text[1], &pe) == 0;
         d->plies++;
@@ -825,7 +825,6 @@ out:
 
 static int search(Diff *d, Error *e)
 {
-    rng_seed(&d->rng, d->seed);
     for (long i = 0; d->plies < d->budget; i++) {
         long before = d->plies;
         if (play_line(d, i, e))

@@ -995,7 +995,7 @@ static const RuleInfo ECHIQUETE_RULES[] = {
      NULL},
     {"ECHQ-8", AREA_CHECK, AREA_END, "ORTH-6", "ORTH-7 ORTH-9",
      "merged pieces give check to both Kings",
-     NULL},
+     "b1c3 b8a6 f2f3 a6c5 c3d5 c7c6 d2d3 c5b3 d5c7"},
     {"ECHQ-9", AREA_TURNS, -1, "", "",
      "a third seat may take the merged pieces over",
      NULL},
