@@ -225,13 +225,20 @@ typedef struct VariantRuleData {
      * variant reads the texts other rule sets type for the same moves,
      * without changing the game (Ambigus: clock=on, AMBI-7).  NULL: none. */
     const char *diff_params;
-    /* Optional: the text each seat types in its setup to reach the
-     * orthodox start (Masqués: "standard").  NULL: none. */
+    /* Optional: the texts the seats type, in turn and in this order
+     * ('|' between them, taken again from the first while the setup
+     * lasts), to set up the position `chessvar diff` compares (Masqués:
+     * "standard", the orthodox start; Tile: a placement).  NULL: none. */
     const char *diff_setup;
     /* Optional: the text a seat types to let a move the other rule set
      * plays at once stand, when this one asks it to decide (Ambigus:
      * "keep", AMBI-7).  NULL: none. */
     const char *diff_keep;
+    /* 1 when the variant writes squares in a notation of its own (Tile's
+     * x,y): its moves are matched with another rule set's by their squares,
+     * and once diff_setup is played a rule set of an 8x8 board starts from
+     * the same pieces laid on its board. */
+    int diff_squares;
 } VariantRuleData;
 
 /* ---- The ops table ---------------------------------------------------- */

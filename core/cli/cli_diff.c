@@ -85,6 +85,8 @@ typedef struct Diff {
     unsigned found;     /* areas a shown parting covers */
     int nparts;
     Parting parts[AREA__COUNT + 2];
+    int squares;        /* moves matched by their squares (diff_squares) */
+    Coord shift;        /* then B's square = A's square + shift */
 } Diff;
 
 /* ---- Rule data ------------------------------------------------------------ */
@@ -390,7 +392,7 @@ static int view_hides(const View *v)
 
 /* The public pieces of both games: the same squares, sides and, where
  * both show them, figures and merged marks. */
-static int same_pieces(const Game *a, const Game *b)
+static int same_pieces(const Game *a, const Game *b, Coord shift)
 {
     View *va = view_of(a, -1), *vb = view_of(b, -1);
     int same = va && vb && va->npieces == vb->npieces;
@@ -399,7 +401,8 @@ static int same_pieces(const Game *a, const Game *b)
         int hit = 0;
         for (int k = 0; k < vb->npieces && !hit; k++) {
             const ViewPiece *q = &vb->pieces[k];
-            hit = p->at.x == q->at.x && p->at.y == q->at.y && p->side == q->side &&
+            hit = p->at.x + shift.x == q->at.x && p->at.y + shift.y == q->at.y &&
+                  p->side == q->side &&
                   (p->figure == q->figure || p->figure == FIG_HIDDEN ||
                    q->figure == FIG_HIDDEN) &&
                   (p->flags & VP_MERGED) == (q->flags & VP_MERGED);
@@ -468,15 +471,16 @@ static void why_add(Parting *p, const char *label, const char *text, const char 
 /* B's move with the same squares as A's move a (the same move typed with
  * a choice A does not ask, as L'Échiqueté's merged figure: e4d5p for
  * e4d5): its index in lb, or -1.  The figure of A's move first. */
-static int counterpart(const Action *a, const ActionList *lb)
+static int counterpart(const Action *a, const ActionList *lb, Coord shift)
 {
     int hit = -1;
     if (a->kind != ACT_MOVE)
         return -1;
     for (int k = 0; k < lb->n; k++) {
         const Action *b = &lb->v[k];
-        if (b->kind != ACT_MOVE || b->from.x != a->from.x || b->from.y != a->from.y ||
-            b->to.x != a->to.x || b->to.y != a->to.y)
+        if (b->kind != ACT_MOVE || b->from.x != a->from.x + shift.x ||
+            b->from.y != a->from.y + shift.y || b->to.x != a->to.x + shift.x ||
+            b->to.y != a->to.y + shift.y)
             continue;
         if (hit < 0 || b->figure == a->figure)
             hit = k;
@@ -526,8 +530,10 @@ static int compare_here(Diff *d, Game *ga, Game *gb, const char *line, int ply,
     for (int i = 0; i < na; i++) {
         const char *twin = ta[i];
         int same = accepts(gb, sb, tb, nb, ta[i], why, sizeof why);
-        if (!same) {
-            int k = counterpart(&la.v[i], &lb);
+        int k = same ? -1 : counterpart(&la.v[i], &lb, d->shift);
+        if (!same && d->squares && k >= 0) {
+            twin = tb[k]; /* the same move in another notation */
+        } else if (!same) {
             twin = k >= 0 ? tb[k] : NULL;
             if (p.n_only_a++ < DIFF_LIST_SHOWN)
                 sb_printf(&p.only_a, "%s%s", p.only_a.len ? "\n" : "", ta[i]);
@@ -545,8 +551,10 @@ static int compare_here(Diff *d, Game *ga, Game *gb, const char *line, int ply,
             snprintf(c[(*ncommon)++], n, "%s\t%s", ta[i], twin);
         }
     }
+    Coord back = coord_make(-d->shift.x, -d->shift.y);
     for (int i = 0; i < nb && !rc; i++) {
-        if (accepts(ga, sa, ta, na, tb[i], why, sizeof why))
+        if (accepts(ga, sa, ta, na, tb[i], why, sizeof why) ||
+            (d->squares && counterpart(&lb.v[i], &la, back) >= 0))
             continue;
         if (p.n_only_b++ < DIFF_LIST_SHOWN)
             sb_printf(&p.only_b, "%s%s", p.only_b.len ? "\n" : "", tb[i]);
@@ -583,27 +591,114 @@ out:
     return rc;
 }
 
-/* Both games from their starts to where the diff compares them: each
- * rule set with a setup text (Masqués: "standard") types it while its
- * game is in its setup phase. */
+/* Both games from their starts to where the diff compares them: a rule
+ * set with setup texts (Masqués: "standard"; Tile: a placement) types
+ * them in turn while its game is not yet in play. */
 static int align(const Diff *d, Game *g, int side)
 {
     const VariantOps *v = d->set[side].v;
     const VariantRuleData *rd = v->version >= 6 ? v->rule_data : NULL;
-    if (!rd || !rd->diff_setup)
-        return 0;
-    for (int guard = 0; guard < 8; guard++) {
+    const char *t = rd ? rd->diff_setup : NULL;
+    for (int guard = 0; t && guard < 128; guard++) {
         View *vw = view_of(g, -1);
-        int setup = vw && strcmp(vw->phase, "setup") == 0;
+        int setup = vw && strcmp(vw->phase, "play") != 0 && strcmp(vw->phase, "over") != 0;
         free(vw);
         int seat = game_to_act(g);
         if (!setup || seat < 0)
             return 0;
+        if (!*t)
+            t = rd->diff_setup;
+        size_t n = strcspn(t, "|");
+        char text[64];
+        snprintf(text, sizeof text, "%.*s", (int)n, t);
+        t += n + (t[n] == '|');
         Error e = {""};
-        if (game_play(g, seat, rd->diff_setup, &e))
+        if (game_play(g, seat, text, &e))
             return -1;
     }
     return 0;
+}
+
+/* The pieces of g laid on an 8x8 board as a FEN (their box's corner on
+ * a1), and where that corner is in g: 0, or -1 when they do not fit or g
+ * is not a game of two sides whose figures show. */
+static int board_fen(const Game *g, StrBuf *out, Coord *corner)
+{
+    View *v = view_of(g, -1);
+    int rc = v && v->nsides == 2 && v->npieces ? 0 : -1;
+    Coord lo = {INT32_MAX, INT32_MAX};
+    for (int i = 0; !rc && i < v->npieces; i++) {
+        lo.x = v->pieces[i].at.x < lo.x ? v->pieces[i].at.x : lo.x;
+        lo.y = v->pieces[i].at.y < lo.y ? v->pieces[i].at.y : lo.y;
+    }
+    char board[8][8];
+    memset(board, 0, sizeof board);
+    for (int i = 0; !rc && i < v->npieces; i++) {
+        const ViewPiece *p = &v->pieces[i];
+        long x = (long)p->at.x - lo.x, y = (long)p->at.y - lo.y;
+        char c = figure_letter(p->figure);
+        if (x > 7 || y > 7 || p->side < 0 || p->side > 1 || p->figure == FIG_HIDDEN || !c) {
+            rc = -1;
+            break;
+        }
+        board[y][x] = p->side ? (char)tolower((unsigned char)c) : c;
+    }
+    for (int y = 7; !rc && y >= 0; y--) {
+        int empty = 0;
+        for (int x = 0; x < 8; x++) {
+            if (!board[y][x]) {
+                empty++;
+                continue;
+            }
+            if (empty)
+                sb_printf(out, "%d", empty);
+            empty = 0;
+            sb_printf(out, "%c", board[y][x]);
+        }
+        if (empty)
+            sb_printf(out, "%d", empty);
+        sb_printf(out, "%s", y ? "/" : "");
+    }
+    if (!rc)
+        sb_printf(out, " %c - - 0 1", v->side_to_move == 1 ? 'b' : 'w');
+    *corner = lo;
+    free(v);
+    return rc;
+}
+
+/* Tile and a board (VariantRuleData.diff_squares): once the squares
+ * variant is set up, the other game starts again from the same pieces
+ * on its board, and coordinates are mapped by the box's corner. */
+static int lay_on_board(Diff *d, Game *g[2], Error *e)
+{
+    int sq = -1;
+    for (int k = 0; k < 2; k++) {
+        const VariantRuleData *rd = d->set[k].v->version >= 6 ? d->set[k].v->rule_data : NULL;
+        if (rd && rd->diff_squares)
+            sq = sq < 0 ? k : -1 - 1; /* both: nothing to lay */
+    }
+    if (sq < 0)
+        return 0;
+    StrBuf fen = STRBUF_INIT;
+    Coord corner;
+    if (board_fen(g[sq], &fen, &corner)) {
+        sb_free(&fen);
+        return 0;
+    }
+    int other = 1 - sq, status;
+    CliOptions so = d->set[other].so;
+    so.have_seed = 1;
+    so.seed = d->seed;
+    so.fen = sb_str(&fen);
+    Game *ng = cli_start_game(&so, 0, e, &status);
+    sb_free(&fen);
+    if (!ng)
+        return 0; /* the other rule set cannot hold that position */
+    game_free(g[other]);
+    g[other] = ng;
+    d->squares = 1;
+    d->shift = sq == 1 ? corner : coord_make(-corner.x, -corner.y);
+    return 1;
 }
 
 static Game *start(const Diff *d, int side, Error *e)
@@ -703,6 +798,7 @@ static int play_line(Diff *d, long index, Error *e)
                 texts_free(common, ncommon);
                 break;
             }
+            lay_on_board(d, g, e);
             if (!ncommon) {
                 texts_free(common, ncommon);
                 ply--;
@@ -798,7 +894,7 @@ static int play_line(Diff *d, long index, Error *e)
             ids_in(d, &p, s1.reason);
             if (!p.areas)
                 area_rules(d, &p, end_areas(g[0]) | end_areas(g[1]));
-        } else if (!ended && !diverged && !same_pieces(g[0], g[1])) {
+        } else if (!ended && !diverged && !same_pieces(g[0], g[1], d->shift)) {
             p.kind = PART_POSITION;
             area_rules(d, &p, act_areas);
             diverged = ply + 1; /* from here on the positions differ */
@@ -970,8 +1066,8 @@ static void text_report(const Diff *d, const Practice *pr, StrBuf *out)
         if (d->entries[i].area < 0)
             sb_printf(out, "  %-19s %s %s: %s\n", "(any area)", d->entries[i].side ? "B" : "A",
                       d->entries[i].rules, d->entries[i].what);
-    sb_printf(out, "\nPositions where they part (seed %llu, %ld plies in %ld lines, %ld "
-                   "positions compared, %ld parting):\n",
+    sb_printf(out, "\nPositions where they part (seed %llu, %ld plies in %ld lines: %ld "
+                   "positions compared, %ld part; the first for each area):\n",
               (unsigned long long)d->seed, d->plies, d->lines, d->positions,
               d->parting_positions);
     if (!d->nparts)
@@ -995,10 +1091,10 @@ static void text_report(const Diff *d, const Practice *pr, StrBuf *out)
                 continue;
             RenderNames n;
             names_of(vs[k], &d->set[k], &n);
-            sb_printf(out, "   %s%s, %s to act:\n", same_look ? "" : k ? "B " : "A ",
-                      same_look ? "both" : d->set[k].v->name,
-                      vs[k]->seat_to_act >= 0 && vs[k]->seat_to_act < n.nseats
-                          ? n.seat[vs[k]->seat_to_act] : "nobody");
+            const char *who = vs[k]->seat >= 0 && vs[k]->seat < n.nseats ? n.seat[vs[k]->seat]
+                                                                          : "nobody";
+            sb_printf(out, "   %s%s, %s to act (%s's view):\n", same_look ? "" : k ? "B " : "A ",
+                      same_look ? "both" : d->set[k].v->name, who, who);
             render_board(vs[k], &ro, out);
         }
         if (p->kind == PART_ACTIONS) {

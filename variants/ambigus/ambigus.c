@@ -598,7 +598,7 @@ static const RuleInfo AMBIGUS_RULES[] = {
     {NULL, 0, 0, NULL, NULL, NULL, NULL},
 };
 
-static const VariantRuleData AMBIGUS_RULE_DATA = {AMBIGUS_RULES, "clock=on", NULL, "keep"};
+static const VariantRuleData AMBIGUS_RULE_DATA = {AMBIGUS_RULES, "clock=on", NULL, "keep", 0};
 
 const VariantOps ambigus_variant = {
     .version = 7,

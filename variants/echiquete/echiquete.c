@@ -1014,7 +1014,7 @@ static const RuleInfo ECHIQUETE_RULES[] = {
     {NULL, 0, 0, NULL, NULL, NULL, NULL},
 };
 
-static const VariantRuleData ECHIQUETE_RULE_DATA = {ECHIQUETE_RULES, NULL, NULL, NULL};
+static const VariantRuleData ECHIQUETE_RULE_DATA = {ECHIQUETE_RULES, NULL, NULL, NULL, 0};
 
 const VariantOps echiquete_variant = {
     .version = 7,

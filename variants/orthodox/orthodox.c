@@ -456,7 +456,7 @@ static const RuleInfo ORTHODOX_RULES[] = {
     {NULL, 0, 0, NULL, NULL, NULL, NULL},
 };
 
-static const VariantRuleData ORTHODOX_RULE_DATA = {ORTHODOX_RULES, NULL, NULL, NULL};
+static const VariantRuleData ORTHODOX_RULE_DATA = {ORTHODOX_RULES, NULL, NULL, NULL, 0};
 
 const VariantOps orthodox_variant = {
     .version = 7,

@@ -777,7 +777,11 @@ static const RuleInfo TILE_RULES[] = {
     {NULL, 0, 0, NULL, NULL, NULL, NULL},
 };
 
-static const VariantRuleData TILE_RULE_DATA = {TILE_RULES, NULL, NULL, NULL};
+static const VariantRuleData TILE_RULE_DATA = {TILE_RULES, NULL,
+    "P@0,0|P@0,1|P@1,0|P@1,1|P@2,0|P@2,1|P@3,0|P@3,1|P@4,0|P@4,1|P@5,0|P@5,1|P@6,0|P@6,1|"
+    "P@7,0|P@7,1|R@0,-1|R@0,2|N@1,-1|N@1,2|B@2,-1|B@2,2|Q@3,-1|Q@3,2|B@5,-1|B@5,2|N@6,-1|"
+    "N@6,2|R@7,-1|R@7,2|K@4,-1|K@4,2",
+    NULL, 1};
 
 const VariantOps tile_variant = {
     .version = 7,
