@@ -671,13 +671,15 @@ static int board_fen(const Game *g, StrBuf *out, Coord *corner)
  * on its board, and coordinates are mapped by the box's corner. */
 static int lay_on_board(Diff *d, Game *g[2], Error *e)
 {
-    int sq = -1;
+    int sq = -1, n = 0;
     for (int k = 0; k < 2; k++) {
         const VariantRuleData *rd = d->set[k].v->version >= 6 ? d->set[k].v->rule_data : NULL;
-        if (rd && rd->diff_squares)
-            sq = sq < 0 ? k : -1 - 1; /* both: nothing to lay */
+        if (rd && rd->diff_squares) {
+            sq = k;
+            n++;
+        }
     }
-    if (sq < 0)
+    if (n != 1) /* none, or both on the plane: nothing to lay */
         return 0;
     StrBuf fen = STRBUF_INIT;
     Coord corner;
@@ -778,6 +780,8 @@ static int play_line(Diff *d, long index, Error *e)
     Game *g[2] = {start(d, 0, e), start(d, 1, e)};
     StrBuf line = STRBUF_INIT;
     int rc = 0, diverged = 0;
+    d->squares = 0;
+    d->shift = coord_make(0, 0);
     if (!g[0] || !g[1]) {
         rc = -1;
         goto out;
@@ -821,9 +825,12 @@ static int play_line(Diff *d, long index, Error *e)
         const char *pick = NULL;
         size_t n = script ? strcspn(script, " ") : 0;
         if (n) { /* the rule's line, as long as both accept it */
-            for (int i = 0; i < ncommon && !pick; i++)
-                if (strncmp(common[i], script, n) == 0 && common[i][n] == '\t')
+            for (int i = 0; i < ncommon && !pick; i++) { /* either side's text */
+                const char *tb = strchr(common[i], '\t') + 1;
+                if ((strncmp(common[i], script, n) == 0 && common[i][n] == '\t') ||
+                    (strncmp(tb, script, n) == 0 && !tb[n]))
                     pick = common[i];
+            }
             script += n + (script[n] == ' ');
         } else {
             pick = common[rng_below(&rng, (uint32_t)ncommon)];

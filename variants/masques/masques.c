@@ -238,7 +238,8 @@ static const RuleInfo MASQUES_RULES[] = {
     {NULL, 0, 0, NULL, NULL, NULL, NULL},
 };
 
-static const VariantRuleData MASQUES_RULE_DATA = {MASQUES_RULES, NULL, "standard", "pass|concede|bid 1|fold", 0};
+static const VariantRuleData MASQUES_RULE_DATA = {MASQUES_RULES, NULL, "standard",
+                                                  "pass|concede|bid 1|fold", 0};
 
 const VariantOps masques_variant = {
     .version = 7,

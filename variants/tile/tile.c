@@ -770,7 +770,7 @@ static const RuleInfo TILE_RULES[] = {
      NULL},
     {"TILE-11", AREA_DRAWS, -1, "ORTH-9", "ORTH-8",
      "threefold repetition draws at once; draws are scored",
-     NULL},
+     "g1h3 e4e5 h3g1 e5e4 g1h3 e4e5 h3g1 e5e4 g1h3"},
     {"TILE-12", AREA_TURNS, -1, "", "",
      "table talk is for the people at the table",
      NULL},
