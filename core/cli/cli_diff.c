@@ -44,7 +44,6 @@ typedef struct Entry {
     char rules[96];    /* "MASQ-2", a script's file */
     char replaces[64]; /* orthodox ids, "" */
     char what[160];
-    int from_variant;  /* the variant's own rule (cancels against itself) */
 } Entry;
 
 typedef struct RuleSet {
@@ -53,12 +52,14 @@ typedef struct RuleSet {
     House *house;
     Params params;     /* with the user's parameters and the scripts' */
     char label[2];
+    int nsides, nseats;
+    char side_name[MAX_SIDES][32], seat_name[MAX_SEATS][32];
 } RuleSet;
 
 typedef struct Parting {
     int kind;          /* PART_* */
     int ply;
-    char line[512];    /* the texts played before, A's machine texts */
+    char line[1600];   /* the texts played before, A's machine texts, one a line */
     View *va, *vb;     /* the seat to act's views, NULL once over */
     int seat_a, seat_b;
     StrBuf only_a, only_b;
@@ -146,7 +147,6 @@ static void variant_entries(Diff *d, int side)
             str_copy(e->rules, sizeof e->rules, r->id);
             str_copy(e->replaces, sizeof e->replaces, r->replaces ? r->replaces : "");
             str_copy(e->what, sizeof e->what, r->what);
-            e->from_variant = 1;
         }
     }
 }
@@ -582,6 +582,11 @@ static int compare_here(Diff *d, Game *ga, Game *gb, const char *line, int ply,
         free(vb);
         part_free(&p);
     }
+    if (rc) { /* out of memory: no list rather than part of one */
+        texts_free(c, *ncommon);
+        c = NULL;
+        *ncommon = 0;
+    }
     *common = c;
 out:
     texts_free(ta, na);
@@ -997,17 +1002,17 @@ static void set_name(const RuleSet *s, StrBuf *out)
         sb_printf(out, " --rules %s", s->so.rules[i]);
 }
 
+/* The rule set's side and seat names for the renderers. */
 static void names_of(const View *v, const RuleSet *s, RenderNames *n)
 {
+    (void)v;
     memset(n, 0, sizeof *n);
-    n->nsides = v->nsides;
-    static const char *const SIDE[] = {"white", "black", "side3", "side4", "side5", "side6"};
-    (void)s;
-    for (int i = 0; i < n->nsides && i < MAX_SIDES; i++)
-        n->side[i] = SIDE[i];
-    n->nseats = n->nsides;
-    for (int i = 0; i < n->nseats && i < MAX_SEATS; i++)
-        n->seat[i] = SIDE[i];
+    n->nsides = s->nsides;
+    for (int i = 0; i < n->nsides; i++)
+        n->side[i] = s->side_name[i];
+    n->nseats = s->nseats;
+    for (int i = 0; i < n->nseats; i++)
+        n->seat[i] = s->seat_name[i];
 }
 
 static const char *KIND_TEXT[] = {"", "the legal actions differ", "one seat sees less",
@@ -1091,6 +1096,9 @@ static void text_report(const Diff *d, const Practice *pr, StrBuf *out)
         sb_printf(out, "   after: ");
         items_text(out, p->line[0] ? p->line : "(the start)");
         sb_printf(out, "\n");
+        if (p->diverged)
+            sb_printf(out, "   (the positions differ since ply %d: the same moves, other "
+                           "rules)\n", p->diverged);
         const View *vs[2] = {p->va, p->vb};
         int same_look = d->set[0].v == d->set[1].v;
         for (int k = 0; k < 2; k++) {
@@ -1268,7 +1276,12 @@ static void json_report(const Diff *d, const Practice *pr, StrBuf *out)
         json_areas(out, p->areas);
         sb_printf(out, ",\"rules\":");
         json_words(out, p->rules);
-        sb_printf(out, ",\"ply\":%d,\"line\":", p->ply);
+        sb_printf(out, ",\"ply\":%d,\"diverged\":", p->ply);
+        if (p->diverged)
+            sb_printf(out, "%d", p->diverged);
+        else
+            sb_printf(out, "null");
+        sb_printf(out, ",\"line\":");
         json_list(out, p->line, "\n");
         sb_printf(out, ",\"only_a\":");
         json_list(out, sb_str(&p->only_a), "\n");
@@ -1343,6 +1356,14 @@ static int set_up(Diff *d, int side, Error *e)
     if (!g)
         return err_prefix(e, "%s", s->label), -1;
     s->params = *game_params(g);
+    RenderNames n;
+    cli_names(g, &n);
+    s->nsides = n.nsides < MAX_SIDES ? n.nsides : MAX_SIDES;
+    s->nseats = n.nseats < MAX_SEATS ? n.nseats : MAX_SEATS;
+    for (int i = 0; i < s->nsides; i++)
+        str_copy(s->side_name[i], sizeof s->side_name[i], n.side[i]);
+    for (int i = 0; i < s->nseats; i++)
+        str_copy(s->seat_name[i], sizeof s->seat_name[i], n.seat[i]);
     game_free(g);
     const VariantRuleData *rd = s->v->version >= 6 ? s->v->rule_data : NULL;
     if (rd && rd->diff_params) {
