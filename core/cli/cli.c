@@ -345,7 +345,7 @@ static void print_main_help(void)
 }
 
 /* What an option does for command c: its table line, unless the command
- * gives the option another meaning (--json of experiment and merge). */
+ * gives the option another meaning (--json of experiment, merge, diff). */
 static const char *option_doc(const CommandDef *c, const OptionDef *d)
 {
     static const struct {
@@ -357,6 +357,8 @@ static const char *option_doc(const CommandDef *c, const OptionDef *d)
                                  "sets, every game, the figures (merge reads it)"},
         {"merge", OPT_JSON, "print the merged report as JSON, as experiment --json does"},
         {"diagram", OPT_SVG, "write the diagram to FILE ('-': standard output)"},
+        {"diff", OPT_JSON, "print the whole answer as one JSON object (docs/TEACHING.md)"},
+        {"diff", OPT_SEED, "seed of the search's lines and of the games (default 1)"},
     };
     for (size_t i = 0; i < ARRAY_LEN(OWN); i++)
         if (OWN[i].bit == d->bit && strcmp(OWN[i].command, c->name) == 0)
