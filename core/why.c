@@ -141,9 +141,11 @@ static int answer_refused(const Game *g, int seat, const char *text, const char 
         str_copy(out->rules, sizeof out->rules, named);
     else
         str_copy(out->rules, sizeof out->rules, r.ids);
-    snprintf(out->text, sizeof out->text, "%s is illegal: %s%s%s%s", text,
-             refusal_body(msg, text), named[0] ? "" : " (", named[0] ? "" : out->rules,
-             named[0] ? "" : ")");
+    /* the variant's clause where the refusal names no rule (a generic
+     * "not a legal move"), else the refusal's own words */
+    const char *body = !named[0] && r.say[0] ? r.say : refusal_body(msg, text);
+    snprintf(out->text, sizeof out->text, "%s is illegal: %s%s%s%s", text, body,
+             named[0] ? "" : " (", named[0] ? "" : out->rules, named[0] ? "" : ")");
     return 0;
 }
 

@@ -971,7 +971,7 @@ static const VariantHelp ECH_HELP[] = {
 };
 
 const VariantOps echiquete_variant = {
-    .version = 4,
+    .version = 6,
     .name = "echiquete",
     .title = "L'Échiqueté",
     .summary = "a capture fuses both pieces into a merged piece either side may move; "
@@ -1005,4 +1005,5 @@ const VariantOps echiquete_variant = {
     .default_seats = 2,
     .edit = ech_edit,
     .phase = ech_phase,
+    .why = ech_why,
 };

@@ -185,7 +185,7 @@ static const VariantHelp MASQUES_HELP[] = {
 };
 
 const VariantOps masques_variant = {
-    .version = 5,
+    .version = 6,
     .name = "masques",
     .title = "Les Échecs Masqués",
     .summary = "every piece starts masked and moves like a pawn until revealed; "
@@ -219,4 +219,5 @@ const VariantOps masques_variant = {
     .phase = mq_phase,
     .known = mq_write_known,
     .sample = mq_sample,
+    .why = mq_why,
 };
