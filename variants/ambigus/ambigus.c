@@ -573,7 +573,7 @@ static const char *amb_phase(const Game *g, const void *st)
 }
 
 const VariantOps ambigus_variant = {
-    .version = 6,
+    .version = 7,
     .name = "ambigus",
     .title = "Échecs ambigus",
     .summary = "you name the square, your opponent chooses which of your pieces goes "
@@ -603,4 +603,5 @@ const VariantOps ambigus_variant = {
     .edit = amb_edit,
     .phase = amb_phase,
     .inputs = amb_inputs,
+    .why = amb_why,
 };

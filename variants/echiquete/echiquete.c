@@ -971,7 +971,7 @@ static const VariantHelp ECH_HELP[] = {
 };
 
 const VariantOps echiquete_variant = {
-    .version = 6,
+    .version = 7,
     .name = "echiquete",
     .title = "L'Échiqueté",
     .summary = "a capture fuses both pieces into a merged piece either side may move; "

@@ -185,7 +185,7 @@ static const VariantHelp MASQUES_HELP[] = {
 };
 
 const VariantOps masques_variant = {
-    .version = 6,
+    .version = 7,
     .name = "masques",
     .title = "Les Échecs Masqués",
     .summary = "every piece starts masked and moves like a pawn until revealed; "
