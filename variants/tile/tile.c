@@ -737,7 +737,7 @@ static const VariantHelp TILE_HELP[] = {
 };
 
 const VariantOps tile_variant = {
-    .version = 4,
+    .version = 6,
     .name = "tile",
     .title = "Tile Chess",
     .summary = "no board: 2 to 6 sides place their pieces on an open plane, all "
@@ -772,4 +772,5 @@ const VariantOps tile_variant = {
     .draw_note = tile_draw_note,
     .edit = tile_edit_op,
     .phase = tile_phase,
+    .why = tile_why,
 };
