@@ -43,6 +43,8 @@ static const char *phase_rule(const MqState *s)
 
 static int why_refused(const MqState *s, const char *refusal, WhyRule *out)
 {
+    if (strstr(refusal, "not an action here"))
+        return -1; /* a text no rule reads: an error */
     if (!strncmp(refusal, "the game is over", 16))
         return why_set(out, "MASQ-16", "%s", "");
     if (strstr(refusal, "turn to act"))
@@ -149,7 +151,9 @@ int mq_why(const Game *g, const void *st, int seat, const Action *a,
         if (a->amount == mq_threshold(g))
             return why_set(out, "MASQ-10 MASQ-11", "a bid of the all-in, %d, decides the "
                            "game if called", a->amount);
-        return why_set(out, "MASQ-10", "a bid above the last bid (%d)", s->bid);
+        if (!s->bid)
+            return why_set(out, "MASQ-10", "the attacker bids first, at least 1");
+        return why_set(out, "MASQ-10", "a raise above the last bid (%d)", s->bid);
     case ACT_CALL:
         return why_set(out, "MASQ-10", "a bid stands: calling reveals both battling pieces");
     case ACT_GIVEUP:
