@@ -169,30 +169,34 @@ int game_why(const Game *g, int seat, const char *text, WhyAnswer *out, Error *e
     Action a;
     Error pe = {""};
     const VariantOps *v = game_variant(g);
-    if (v->parse_seq) { /* a text for several actions (an arrangement) */
-        ActionList seq = ACTIONLIST_INIT;
-        int rc = v->parse_seq(g, game_state(g), seat, buf, &seq, &pe);
-        if (rc > 0 && seq.n > 0)
-            a = seq.v[0];
+    ActionList seq = ACTIONLIST_INIT;
+    int rc = v->parse_seq ? v->parse_seq(g, game_state(g), seat, buf, &seq, &pe) : 0;
+    if (rc < 0) { /* a text for several actions (an arrangement), refused */
         al_free(&seq);
-        if (rc < 0)
-            return answer_refused(g, seat, out->action, pe.msg, out, e);
-        if (rc > 0 && !seq.n)
-            return err_set(e, "%s stands for no action", out->action);
-        if (rc > 0)
-            goto judged;
+        return answer_refused(g, seat, out->action, pe.msg, out, e);
     }
-    if (game_parse_unvetted(g, seat, buf, &a, &pe)) {
+    if (rc > 0 && (seq.failed || !seq.n)) {
+        al_free(&seq);
+        return err_set(e, seq.failed ? "out of memory" : "%s stands for no action",
+                       out->action);
+    }
+    if (rc == 0 && game_parse_unvetted(g, seat, buf, &a, &pe)) {
         if (game_hook_error(g)) /* a broken hook: an error, never a verdict */
             return err_set(e, "%s", game_hook_error(g));
         return answer_refused(g, seat, out->action, pe.msg, out, e);
     }
+    if (rc > 0)
+        a = seq.v[0];
+    al_free(&seq);
+    /* A house rule's veto of the action: of a sequence's first, the one
+     * played in this state (each later one is judged in the state the one
+     * before it makes, when it is played). */
     if (!action_is_meta(a.kind)) {
         char why[256];
         int vetoed = game_vetoed(g, &a, why, sizeof why);
-        if (vetoed < 0)
-            return err_set(e, "%s", why);
         if (vetoed) {
+            if (vetoed < 0)
+                return err_set(e, "%s", why);
             GameHooks k = game_hooks(g);
             const char *name = k.veto_script ? k.veto_script(k.ud) : NULL;
             str_copy(out->script, sizeof out->script, name ? name : "a house rule");
@@ -201,7 +205,6 @@ int game_why(const Game *g, int seat, const char *text, WhyAnswer *out, Error *e
             return 0;
         }
     }
-judged:;
     WhyRule r;
     if (ask_variant(g, seat, &a, NULL, &r) &&
         (!action_is_meta(a.kind) || meta_rule(a.kind, &r)))

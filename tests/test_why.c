@@ -125,6 +125,8 @@ static void test_why_masques_masq(void **state)
         {"masques", NULL, NULL, 0, "place K e1", 1, "MASQ-1", "home ranks"},
         {"masques", NULL, NULL, 0, "standard", 1, "MASQ-1", NULL},
         {"masques", NULL, NULL, 0, "place K e4", 0, "MASQ-1", "home ranks"},
+        {"masques", NULL, NULL, 0, "arrange RNBQKBNR/PPPPPPPP", 1, "MASQ-1", "sixteen"},
+        {"masques", NULL, NULL, 0, "arrange RNBQKBNR/PPPPPPP", 0, "MASQ-1", "7 pieces"},
         {"masques", NULL, "standard;standard", -1, "e2e4", 1, "MASQ-2", "moves like a pawn"},
         {"masques", NULL, "standard;standard", -1, "e2e5", 0, "MASQ-2", "like a pawn"},
         {"masques", NULL, "standard;standard", -1, "g1f3", 0, "MASQ-2", NULL},
