@@ -185,6 +185,7 @@ int game_why(const Game *g, int seat, const char *text, WhyAnswer *out, Error *e
             return err_set(e, "%s", game_hook_error(g));
         return answer_refused(g, seat, out->action, pe.msg, out, e);
     }
+    int nseq = rc > 0 ? seq.n : 1;
     if (rc > 0)
         a = seq.v[0];
     al_free(&seq);
@@ -211,7 +212,10 @@ int game_why(const Game *g, int seat, const char *text, WhyAnswer *out, Error *e
         return err_set(e, "%s names no rule for %s", game_variant(g)->name, out->action);
     out->legal = 1;
     str_copy(out->rules, sizeof out->rules, r.ids);
-    snprintf(out->text, sizeof out->text, "%s is legal: %s (%s)", out->action,
+    char several[48] = "";
+    if (nseq > 1) /* an arrangement, a random placement: the rule of its first */
+        snprintf(several, sizeof several, "%d actions, the first by this rule: ", nseq);
+    snprintf(out->text, sizeof out->text, "%s is legal: %s%s (%s)", out->action, several,
              r.say[0] ? r.say : "the rules allow it", r.ids);
     return 0;
 }
