@@ -737,7 +737,7 @@ static const VariantHelp TILE_HELP[] = {
 };
 
 const VariantOps tile_variant = {
-    .version = 6,
+    .version = 7,
     .name = "tile",
     .title = "Tile Chess",
     .summary = "no board: 2 to 6 sides place their pieces on an open plane, all "
