@@ -974,7 +974,22 @@ static int meta_refusal(const Game *g, int kind, int seat, Error *e)
     }
 }
 
+static int parse_text(const Game *g, int seat, const char *text, Action *out, int veto,
+                      Error *e);
+
 int game_parse(const Game *g, int seat, const char *text, Action *out, Error *e)
+{
+    return parse_text(g, seat, text, out, 1, e);
+}
+
+int game_parse_unvetted(const Game *g, int seat, const char *text, Action *out, Error *e)
+{
+    fail_clear(g);
+    return parse_text(g, seat, text, out, 0, e);
+}
+
+static int parse_text(const Game *g, int seat, const char *text, Action *out, int veto,
+                      Error *e)
 {
     char buf[ACTION_TEXT_MAX + 1];
     if (strlen(text) > ACTION_TEXT_MAX)
@@ -1036,6 +1051,10 @@ int game_parse(const Game *g, int seat, const char *text, Action *out, Error *e)
     }
     if (g->cfg.variant->parse(g, g->st, &legal, buf, out, e))
         goto done;
+    if (!veto) {
+        rc = 0;
+        goto done;
+    }
     char why[sizeof g->fail->msg];
     int vetoed = game_vetoed(g, out, why, sizeof why);
     if (vetoed < 0) {

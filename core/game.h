@@ -65,6 +65,9 @@ typedef struct GameHooks {
      * game freed), so whatever ud is lives as long as its last game. */
     void (*retain)(void *ud);
     void (*release)(void *ud);
+    /* Optional: the name of the script whose veto forbade the action the
+     * veto hook last forbade (issue 22, `why`), or NULL. */
+    const char *(*veto_script)(void *ud);
 } GameHooks;
 
 /* One entry of the history. */
@@ -159,6 +162,27 @@ int game_parse(const Game *g, int seat, const char *text, Action *out,
  * number; 0 when the variant has none or the game is over; -1 when a house
  * rule's hook failed (game_hook_error says how). */
 int game_inputs(const Game *g, int seat, InputForm *out, int max);
+/* game_parse without asking a house rule's veto: the action the text
+ * names among the variant's (issue 22, `why` asks the veto itself). */
+int game_parse_unvetted(const Game *g, int seat, const char *text, Action *out,
+                        Error *e);
+/* Why is the action `text` legal or not for `seat` now (issue 22)?  The
+ * answer names the rule ids (the variant's why op) or the house-rule
+ * script that forbids it, from what `seat` may know.  0 with *out, or -1
+ * with e when the text names no action to judge (empty, garbled,
+ * ambiguous, no such seat, a house rule's hook failed). */
+typedef struct WhyAnswer {
+    int legal;             /* 1: the action is legal for seat now */
+    char action[96];       /* the action as asked (the text, trimmed) */
+    char rules[64];        /* rule ids, space-separated; may be empty only
+                              when script names the house rule */
+    char script[128];      /* the script whose veto forbids it, or "" */
+    char text[640];        /* the answer for people */
+} WhyAnswer;
+int game_why(const Game *g, int seat, const char *text, WhyAnswer *out, Error *e);
+/* The answer's JSON members, without braces (docs/PROTOCOL.md, `why`):
+ * "legal":true,"action":"e5","rules":["ORTH-2"],"script":null,"text":"..." */
+void game_why_json(const WhyAnswer *w, StrBuf *out);
 /* Apply an action from game_legal.  -1 with e when it is refused; when a
  * house rule's hook failed, game_hook_error(g) says so too. */
 int game_apply(Game *g, const Action *a, Error *e);

@@ -177,6 +177,28 @@ typedef struct VariantHelp {
     const char *example; /* "bid 3" */
 } VariantHelp;
 
+/* ---- The rule behind an action (issue 22, `why`) ---------------------- */
+typedef struct WhyRule {
+    char ids[64];   /* rule ids, space-separated: "ORTH-3", "AMBI-1 AMBI-2" */
+    char say[256];  /* a clause for people: "en passant"; may stay empty for
+                       a refusal, whose own text says it */
+} WhyRule;
+
+/* One line of a variant's table for its refusals: the first line whose
+ * word occurs in the refusal (a parse error, or the core's: not the seat's
+ * turn, the game over) names the rule.  words is one phrase; ids as in
+ * WhyRule.  A table ends with a line whose words is NULL. */
+typedef struct WhyWords {
+    const char *words;
+    const char *ids;
+} WhyWords;
+/* Fill out->ids from the first line of t that refusal contains: 0, or -1
+ * when none does. */
+int why_words(const char *refusal, const WhyWords *t, WhyRule *out);
+/* Fill out (ids and say) and return 0: for the variants' why op. */
+int why_set(WhyRule *out, const char *ids, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 /* ---- Rule data, for teaching (issue 22, `chessvar diff`) -------------- */
 /* The areas a rule belongs to, in the order a card of differences lists
  * them (docs/TEACHING.md); rule_area_name gives each one's words ("board
@@ -246,7 +268,7 @@ typedef struct VariantOps {
     int version;               /* 1; 2 with the fields after history_text; 3 with values;
                                   4 with edit and phase; 5 with known,
                                   sample, apply_listed and legal_draw;
-                                  6 with inputs; 7 with rule_data */
+                                  6 with inputs; 7 with why; 8 with rule_data */
     const char *name;          /* command-line name: "orthodox" */
     const char *title;         /* "Orthodox chess" */
     const char *summary;       /* one line for the menu */
@@ -403,6 +425,20 @@ typedef struct VariantOps {
     int (*inputs)(const Game *g, const void *st, int seat, InputForm *out, int max);
 
     /* ---- version 7 ---- */
+    /* Optional (issue 22, `why`; core/why.c, game_why): the rule behind an action
+     * of seat.  With a, an action of seat's legal list now (a meta action
+     * too): the rules that make it legal, in out (ids, and a clause
+     * "a pawn steps one square forward").  With a NULL: the rules that
+     * refuse a text of seat's, whose refusal is `refusal` (the variant's
+     * parse error, or the core's: not seat's turn, the game over, a draw
+     * offer missing); say may stay empty.  0, or -1 when the variant names
+     * no rule: a refusal that is no rule's (a garbled or ambiguous text),
+     * a meta action left to the core (ORTH-8, ORTH-9).  Only what seat
+     * may know.  NULL: the core names only the meta actions' rules. */
+    int (*why)(const Game *g, const void *st, int seat, const Action *a,
+               const char *refusal, WhyRule *out);
+
+    /* ---- version 8 ---- */
     /* Optional: the variant's rules as data (ids, areas, what each changes
      * against orthodox chess), for `chessvar diff` (issue 22).  NULL: none
      * declared (the card says so). */

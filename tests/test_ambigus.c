@@ -1506,7 +1506,7 @@ static void test_help_examples_are_played(void **state)
 {
     (void)state;
     const VariantOps *v = ambigus();
-    assert_int_equal(v->version, 7);
+    assert_int_equal(v->version, 8);
     assert_int_equal(v->hidden_info, 0);
     assert_non_null(v->help);
     tu_assert_help_fits(v->help);

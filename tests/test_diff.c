@@ -143,7 +143,7 @@ static void test_issue22_rule_data_matches_rules_md(void **state)
     char *doc = tu_read_file("docs/RULES.md");
     for (int i = 0; variant_registry[i]; i++) {
         const VariantOps *v = variant_registry[i];
-        assert_true(v->version >= 7);
+        assert_true(v->version >= 8);
         assert_non_null(v->rule_data);
         const RuleInfo *r = v->rule_data->rules;
         char prefix[8];

@@ -20,7 +20,8 @@
  * battery of questions AS THE OTHER SEAT (the observer): view, legal,
  * history, status, position, the hidden seat's view and legal list, save
  * (then the file itself), moves and reveals from the hidden pieces'
- * squares, undo, garbage; every answer must be one line of JSON and the
+ * squares, undo, garbage, and `why` of each probe (issue 22); every
+ * answer must be one line of JSON and the
  * observer's answers byte-identical between the twins.  Answers to the
  * hidden side's own actions are compared on what the observer may read of
  * them (status, seat to act, messages addressed to the observer).
@@ -615,13 +616,18 @@ static void expect_refused(Pair *P, const char *line, const char *label)
  * now (a probe must not change the game). */
 static void probe_action(Pair *P, const char *text, const char *label)
 {
+    char line[160], why[96];
+    /* Issue 22: `why TEXT` plays nothing, legal or not: the observer's
+     * answer must be the same in both twins. */
+    snprintf(line, sizeof line, "as %s why %s", SEAT_NAME[P->observer], text);
+    snprintf(why, sizeof why, "%s (why)", label);
+    pair_ask(P, line, why, NULL);
     Game *c = game_clone(P->a);
     Error e = {""};
     int legal = game_play(c, P->observer, text, &e) == 0;
     game_free(c);
     if (legal)
         return;
-    char line[160];
     snprintf(line, sizeof line, "as %s %s", SEAT_NAME[P->observer], text);
     P->rep->probes++;
     if (pair_ask(P, line, label, NULL) != 0)

@@ -304,6 +304,12 @@ function connect() {
       if (G.state) { G.state.seats = f.seats; drawSeats(G.state); }
     } else if (f.type === 'record') {
       download(`${f.game}.rec`, f.text);
+    } else if (f.type === 'why') {
+      // Issue 22: the rule that makes the action asked about legal or not.
+      const w = $('#why');
+      w.textContent = f.text;
+      w.dataset.legal = f.legal ? 'yes' : 'no';
+      w.dataset.rules = (f.rules || []).join(' ');
     } else if (f.type === 'error') {
       showError(f.message);
       // Refused before any state (an unknown game, a wrong token): trying
@@ -329,6 +335,22 @@ function setConn(text, bad) {
 
 function showError(msg) {
   $('#error').textContent = msg;
+}
+
+// "Why?" (issue 22): ask whether an action is legal for this seat now, and
+// by which rule; the answer comes as a why frame (or an error frame).
+function askWhy(text) {
+  if (!G.ws || G.ws.readyState !== WebSocket.OPEN || !G.state) return;
+  showError('');
+  G.ws.send(JSON.stringify({ type: 'why', text }));
+}
+
+// The text a person would type for a square, and for a move between two.
+function sqText(q) {
+  return G.state.view.geometry.bounded ? `${fileName(q.x)}${q.y + 1}` : `${q.x},${q.y}`;
+}
+function moveText(from, to) {
+  return G.state.view.geometry.bounded ? sqText(from) + sqText(to) : `${sqText(from)}-${sqText(to)}`;
 }
 
 function send(text) {
@@ -362,6 +384,7 @@ function onState(f) {
   G.state = f;
   if (!prev || prev.ply !== f.ply) {
     G.selected = null; closeChooser();
+    $('#why').textContent = '';
     // A window the person moved follows the pieces again when a square
     // this seat may now act on lies outside it: every legal target stays
     // in sight (the table grows as it is played).
@@ -866,7 +889,16 @@ function clickSquare(sq) {
   }
   const placed = D.filter(d => !d.from && same(d.to, sq) && (!G.handFigure || d.figure === G.handFigure));
   if (placed.length) { choose(placed); return; }
-  if (G.selected) { G.selected = null; draw(); }
+  // A square no action of this seat's reaches: ask why not (issue 22).
+  if (G.selected) {
+    const from = G.selected;
+    G.selected = null; draw();
+    askWhy(moveText(from, sq));
+  } else if (G.handFigure) {
+    askWhy(G.state.view.geometry.bounded ? `place ${G.handFigure} ${sqText(sq)}` : `${G.handFigure}@${sqText(sq)}`);
+  } else if (D.some(d => d.kind === 'move' && !d.from && d.to)) {
+    askWhy(sqText(sq)); // naming a square (Échecs ambigus)
+  }
 }
 
 function svgPoint(ev) {
@@ -1047,6 +1079,10 @@ function game(route) {
   $('#game').hidden = false;
   if (G.board) document.body.classList.add('projector');
   $('#save').addEventListener('click', askRecord);
+  $('#why-typed').addEventListener('click', () => {
+    const t = $('#typed-text').value.trim();
+    if (t) askWhy(t);
+  });
   $('#typed').addEventListener('submit', ev => {
     ev.preventDefault();
     const t = $('#typed-text').value.trim();

@@ -94,7 +94,7 @@ typedef struct Diff {
 
 static const RuleInfo *rule_find(const VariantOps *v, const char *id)
 {
-    const VariantRuleData *d = v && v->version >= 7 ? v->rule_data : NULL;
+    const VariantRuleData *d = v && v->version >= 8 ? v->rule_data : NULL;
     for (const RuleInfo *r = d ? d->rules : NULL; r && r->id; r++)
         if (strcmp(r->id, id) == 0)
             return r;
@@ -132,7 +132,7 @@ static Entry *entry_add(Diff *d, int side, int area)
 static void variant_entries(Diff *d, int side)
 {
     const VariantOps *v = d->set[side].v;
-    const VariantRuleData *rd = v->version >= 7 ? v->rule_data : NULL;
+    const VariantRuleData *rd = v->version >= 8 ? v->rule_data : NULL;
     if (is_orthodox(v) || !rd)
         return;
     for (const RuleInfo *r = rd->rules; r->id; r++) {
@@ -236,7 +236,7 @@ static void build_card(Diff *d)
 /* The ids of v's rules in area (the rules that stay the same there). */
 static void area_ids(const VariantOps *v, int area, StrBuf *out)
 {
-    const VariantRuleData *rd = v->version >= 7 ? v->rule_data : NULL;
+    const VariantRuleData *rd = v->version >= 8 ? v->rule_data : NULL;
     for (const RuleInfo *r = rd ? rd->rules : NULL; r && r->id; r++)
         if (r->area == area || r->area2 == area)
             sb_printf(out, "%s%s", out->len ? " " : "", r->id);
@@ -602,7 +602,7 @@ out:
 static int align(const Diff *d, Game *g, int side)
 {
     const VariantOps *v = d->set[side].v;
-    const VariantRuleData *rd = v->version >= 7 ? v->rule_data : NULL;
+    const VariantRuleData *rd = v->version >= 8 ? v->rule_data : NULL;
     const char *t = rd ? rd->diff_setup : NULL;
     for (int guard = 0; t && guard < 128; guard++) {
         View *vw = view_of(g, -1);
@@ -678,7 +678,7 @@ static int lay_on_board(Diff *d, Game *g[2], Error *e)
 {
     int sq = -1, n = 0;
     for (int k = 0; k < 2; k++) {
-        const VariantRuleData *rd = d->set[k].v->version >= 7 ? d->set[k].v->rule_data : NULL;
+        const VariantRuleData *rd = d->set[k].v->version >= 8 ? d->set[k].v->rule_data : NULL;
         if (rd && rd->diff_squares) {
             sq = k;
             n++;
@@ -724,7 +724,7 @@ static int keep(const Diff *d, Game *g[2])
 {
     for (int k = 0; k < 2; k++) {
         const VariantOps *v = d->set[k].v;
-        const VariantRuleData *rd = v->version >= 7 ? v->rule_data : NULL;
+        const VariantRuleData *rd = v->version >= 8 ? v->rule_data : NULL;
         int seat = game_to_act(g[k]);
         for (const char *t = rd && seat >= 0 ? rd->diff_keep : NULL; t && *t;) {
             size_t n = strcspn(t, "|");
@@ -746,7 +746,7 @@ static int asks_decision(const Diff *d, Game *g[2])
 {
     for (int k = 0; k < 2; k++) {
         const VariantOps *v = d->set[k].v;
-        const VariantRuleData *rd = v->version >= 7 ? v->rule_data : NULL;
+        const VariantRuleData *rd = v->version >= 8 ? v->rule_data : NULL;
         int seat = game_to_act(g[k]);
         for (const char *t = rd && seat >= 0 ? rd->diff_keep : NULL; t && *t;) {
             size_t n = strcspn(t, "|");
@@ -767,7 +767,7 @@ static const char *rule_line(const Diff *d, long n)
 {
     for (int k = 0; k < 2; k++) {
         const VariantOps *v = d->set[k].v;
-        const VariantRuleData *rd = v->version >= 7 ? v->rule_data : NULL;
+        const VariantRuleData *rd = v->version >= 8 ? v->rule_data : NULL;
         for (const RuleInfo *r = rd ? rd->rules : NULL; r && r->id; r++)
             if (r->line && n-- == 0)
                 return r->line;
@@ -1365,7 +1365,7 @@ static int set_up(Diff *d, int side, Error *e)
     for (int i = 0; i < s->nseats; i++)
         str_copy(s->seat_name[i], sizeof s->seat_name[i], n.seat[i]);
     game_free(g);
-    const VariantRuleData *rd = s->v->version >= 7 ? s->v->rule_data : NULL;
+    const VariantRuleData *rd = s->v->version >= 8 ? s->v->rule_data : NULL;
     if (rd && rd->diff_params) {
         const char *p = rd->diff_params;
         char name[64];

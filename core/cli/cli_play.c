@@ -764,6 +764,7 @@ static const struct {
     const char *usage, *doc;
 } GAME_COMMANDS[] = {
     {"legal", "the legal moves of the seat to act"},
+    {"why ACTION", "is ACTION legal for you now, and by which rule (why Nf3, why O-O)"},
     {"board", "show the board again"},
     {"undo [N]", "take back the last N actions (default 1); against a bot, your "
                  "last N moves and its replies"},
@@ -1165,6 +1166,18 @@ static int leave_game(Play *p)
     return 1;
 }
 
+/* `why ACTION` (issue 22): the rule that makes ACTION legal or not for the
+ * seat at the prompt, from what that seat may know. */
+static void explain(Play *p, const char *arg)
+{
+    WhyAnswer w;
+    Error e;
+    if (game_why(p->g, prompt_seat(p), arg, &w, &e))
+        printf("error: %s\n", e.msg);
+    else
+        printf("%s\n", w.text);
+}
+
 /* One line at the prompt of a game in progress; PLAY_QUIT when the player
  * leaves, else PLAY_ON. */
 static int command(Play *p, char *line)
@@ -1179,6 +1192,8 @@ static int command(Play *p, char *line)
         print_help(p);
     else if (str_ieq(word, "legal"))
         print_legal(p);
+    else if (str_ieq(word, "why"))
+        explain(p, arg);
     else if (str_ieq(word, "board"))
         show(p);
     else if (str_ieq(word, "undo"))

@@ -418,6 +418,21 @@ static int cmd_legal(Batch *b, const char *arg, Error *e)
     return 0;
 }
 
+/* `why ACTION` (issue 22): is ACTION legal for the asking seat now, and by
+ * which rule or house rule. */
+static int cmd_why(Batch *b, const char *arg, Error *e)
+{
+    int seat = asking_seat(b);
+    WhyAnswer w;
+    if (game_why(b->g, seat, arg, &w, e))
+        return -1;
+    json_seat(b, "seat", seat);
+    sb_putc(&b->json, ',');
+    game_why_json(&w, &b->json);
+    sb_printf(&b->text, "%s\n", w.text);
+    return 0;
+}
+
 static int cmd_view(Batch *b, const char *arg, Error *e)
 {
     int seat = seat_or_default(b, arg, "view", e);
@@ -760,6 +775,8 @@ static const BatchCommand COMMANDS[] = {
     {"show", "show", "after the end of a game with hidden facts: show the asking seat's "
                      "pieces to everyone", cmd_show},
     {"params", "params", "the game's parameters and piece values", cmd_params},
+    {"why", "why ACTION", "is ACTION legal for the asking seat now, and by which rule "
+                          "(or house rule)", cmd_why},
     {"help", "help", "this list", cmd_help},
     {"quit", "quit", "stop reading commands", cmd_quit},
 };

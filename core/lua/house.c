@@ -157,6 +157,7 @@ struct House {
     const void *st;             /* the state judged (veto: maybe not g's) */
     const Action *act;          /* veto: the candidate */
     int ply;                    /* veto: actions from g's state to st (perft) */
+    int vetoer;                 /* the script whose veto forbade last, -1 */
     Rng *rng;                   /* math.random's generator, NULL outside */
     Rng vrng;
     int vrng_ready;
@@ -3278,6 +3279,7 @@ House *house_load(const VariantOps *v, int nsides, const HouseSource *src, int n
         return NULL;
     }
     h->refs = 1;
+    h->vetoer = -1;
     h->v = v;
     h->nsides = nsides ? nsides : v->default_sides;
     h->s = s;
@@ -3646,10 +3648,19 @@ static int hook_veto(void *ud, const Game *g, const void *st, int ply, const Act
             str_copy(why, n, h->err);
             return -1;
         }
-        if (a.forbid)
+        if (a.forbid) {
+            h->vetoer = i;
             return 1;
+        }
     }
     return 0;
+}
+
+/* GameHooks.veto_script (issue 22, `why`). */
+static const char *hook_veto_script(void *ud)
+{
+    House *h = ud;
+    return h->vetoer >= 0 && h->vetoer < h->n ? h->s[h->vetoer].name : NULL;
 }
 
 static int call_react(lua_State *L)
@@ -3754,8 +3765,10 @@ GameHooks house_hooks(House *h)
     }
     if (setup)
         k.setup = hook_setup;
-    if (veto)
+    if (veto) {
         k.veto = hook_veto;
+        k.veto_script = hook_veto_script;
+    }
     if (react)
         k.react = hook_react;
     if (start)

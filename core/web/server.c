@@ -569,7 +569,7 @@ static void on_hello(WebServer *s, WebConn *c, const Json *j)
  * through "act" (they would read or write files, or ask as another seat);
  * undo and show are actions of the seat. */
 static const char *const NOT_ACTIONS[] = {"as", "bot", "legal", "view", "status", "position",
-                                          "history", "save", "params", "help", "quit"};
+                                          "history", "save", "params", "help", "quit", "why"};
 
 /* ---- Takebacks ---------------------------------------------------------- */
 
@@ -832,6 +832,59 @@ static void on_act(WebServer *s, WebConn *c, const Json *j)
     pthread_mutex_unlock(&g->mu);
 }
 
+/* {"type":"why","text":"e2e5"} (issue 22): is that action legal for the
+ * connection's seat now, and by which rule -- the batch's `as SEAT why
+ * TEXT`, so the answer holds only what that seat may know.  The answer:
+ * {"type":"why","game":ID,"seat":..,"legal":..,"action":..,"rules":[..],
+ * "script":..,"text":..}; a text that names no action, an error frame. */
+static void on_why(WebConn *c, const Json *j)
+{
+    const char *text = str_member(j, "text");
+    if (!c->game)
+        return conn_error(c, "why: say hello first (game and token)");
+    if (c->seat < 0)
+        return conn_error(c, "why: a spectator has no actions to ask about (the link has "
+                             "no seat's token)");
+    if (!text || !text[0] || strlen(text) > ACTION_TEXT_MAX)
+        return conn_error(c, "why: give the action as \"text\" (e.g. \"e2e5\"), at most "
+                             "255 bytes");
+    for (const char *p = text; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            return conn_error(c, "why: the action text holds a control character");
+    WebGame *g = c->game;
+    pthread_mutex_lock(&g->mu);
+    Game *gm = batch_game(g->b);
+    StrBuf line = STRBUF_INIT, ans = STRBUF_INIT, f = STRBUF_INIT;
+    sb_printf(&line, "as %s why %s", game_seat_name(gm, c->seat), text);
+    Json *a = line.failed ? NULL : batch_ask(g, sb_str(&line), &ans);
+    if (!a) {
+        conn_error(c, "out of memory");
+    } else if (!answer_ok(a)) {
+        const char *msg = str_member(a, "error");
+        sb_printf(&f, "why: %s", msg ? msg : "refused");
+        conn_error(c, f.failed ? "why: refused" : sb_str(&f));
+    } else {
+        sb_puts(&f, "{\"type\":\"why\",\"game\":");
+        sb_json_str(&f, g->id);
+        for (const Json *m = a->child; m; m = m->next) {
+            if (strcmp(m->key, "ok") == 0 || strcmp(m->key, "cmd") == 0)
+                continue;
+            sb_putc(&f, ',');
+            sb_json_str(&f, m->key);
+            sb_putc(&f, ':');
+            put_raw(&f, m);
+        }
+        sb_putc(&f, '}');
+        if (!f.failed)
+            conn_send(c, f.s, f.len);
+    }
+    json_free(a);
+    pthread_mutex_unlock(&g->mu);
+    sb_free(&line);
+    sb_free(&ans);
+    sb_free(&f);
+}
+
 /* {"type":"record"}: the game's record (docs/RECORDS.md), when it holds
  * nothing the asker may not know: no other seat's hidden facts (MASQ-12,
  * MASQ-16: after the end, once they have shown them); a spectator, no
@@ -907,19 +960,21 @@ void web_frame_here(WebServer *s, WebConn *c, const char *data, size_t n)
     if (j->type != JSON_OBJECT)
         conn_error(c, "a frame is one JSON object with a \"type\"");
     else if (!type)
-        conn_error(c, "the frame has no \"type\" (hello, act, record or ping)");
+        conn_error(c, "the frame has no \"type\" (hello, act, why, record or ping)");
     else if (strcmp(type, "hello") == 0)
         on_hello(s, c, j);
     else if (strcmp(type, "act") == 0)
         on_act(s, c, j);
     else if (strcmp(type, "record") == 0)
         on_record(c);
+    else if (strcmp(type, "why") == 0)
+        on_why(c, j);
     else if (strcmp(type, "ping") == 0)
         conn_send(c, "{\"type\":\"pong\"}", 15);
     else {
         char q[48];
         StrBuf m = STRBUF_INIT;
-        sb_printf(&m, "unknown frame type '%s' (hello, act, record or ping)",
+        sb_printf(&m, "unknown frame type '%s' (hello, act, why, record or ping)",
                   str_clip(q, sizeof q, type));
         conn_error(c, sb_str(&m));
         sb_free(&m);

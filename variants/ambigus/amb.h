@@ -121,5 +121,8 @@ void amb_view(const Game *g, const void *st, int seat, View *v);
 /* ---- ambigus.c ---------------------------------------------------------- */
 /* The opponent's choice of candidate m (s in AP_CHOOSE). */
 Action amb_choose_action(const AmbState *s, Move m);
+/* The rule behind an action (why.c, issue 22). */
+int amb_why(const Game *g, const void *st, int seat, const Action *a,
+            const char *refusal, WhyRule *out);
 
 #endif

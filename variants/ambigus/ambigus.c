@@ -601,7 +601,7 @@ static const RuleInfo AMBIGUS_RULES[] = {
 static const VariantRuleData AMBIGUS_RULE_DATA = {AMBIGUS_RULES, "clock=on", NULL, "keep", 0};
 
 const VariantOps ambigus_variant = {
-    .version = 7,
+    .version = 8,
     .name = "ambigus",
     .title = "Échecs ambigus",
     .summary = "you name the square, your opponent chooses which of your pieces goes "
@@ -631,5 +631,6 @@ const VariantOps ambigus_variant = {
     .edit = amb_edit,
     .phase = amb_phase,
     .inputs = amb_inputs,
+    .why = amb_why,
     .rule_data = &AMBIGUS_RULE_DATA,
 };

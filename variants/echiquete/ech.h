@@ -110,6 +110,10 @@ int ech_structural_end(const Game *g, const EchState *s);
 int ech_is_capture(const EchState *s, EMove m);
 int ech_is_ep(const EchState *s, EMove m);
 
+/* The rule behind an action (why.c, issue 22). */
+int ech_why(const Game *g, const void *st, int seat, const Action *a,
+            const char *refusal, WhyRule *out);
+
 /* Position string (position.c). */
 int ech_init(const Game *g, EchState *s, const char *text, Error *e);
 void ech_write(const EchState *s, StrBuf *out);

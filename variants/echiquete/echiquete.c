@@ -1017,7 +1017,7 @@ static const RuleInfo ECHIQUETE_RULES[] = {
 static const VariantRuleData ECHIQUETE_RULE_DATA = {ECHIQUETE_RULES, NULL, NULL, NULL, 0};
 
 const VariantOps echiquete_variant = {
-    .version = 7,
+    .version = 8,
     .name = "echiquete",
     .title = "L'Échiqueté",
     .summary = "a capture fuses both pieces into a merged piece either side may move; "
@@ -1051,5 +1051,6 @@ const VariantOps echiquete_variant = {
     .default_seats = 2,
     .edit = ech_edit,
     .phase = ech_phase,
+    .why = ech_why,
     .rule_data = &ECHIQUETE_RULE_DATA,
 };

@@ -242,7 +242,7 @@ static const VariantRuleData MASQUES_RULE_DATA = {MASQUES_RULES, NULL, "standard
                                                   "pass|concede|bid 1|fold", 0};
 
 const VariantOps masques_variant = {
-    .version = 7,
+    .version = 8,
     .name = "masques",
     .title = "Les Échecs Masqués",
     .summary = "every piece starts masked and moves like a pawn until revealed; "
@@ -276,5 +276,6 @@ const VariantOps masques_variant = {
     .phase = mq_phase,
     .known = mq_write_known,
     .sample = mq_sample,
+    .why = mq_why,
     .rule_data = &MASQUES_RULE_DATA,
 };

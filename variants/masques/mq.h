@@ -262,6 +262,9 @@ void mq_legal(const Game *g, const void *st, int seat, ActionList *out);
 Action mq_move_action(int seat, const MqMove *m);
 /* The move of the play phase that action a stands for: 0, or -1. */
 int mq_find_move(const Game *g, const MqState *s, const Action *a, MqMove *out);
+/* ---- why.c: the rule behind an action (issue 22) ------------------------ */
+int mq_why(const Game *g, const void *st, int seat, const Action *a,
+           const char *refusal, WhyRule *out);
 
 /* ---- apply.c: actions and their consequences ------------------------- */
 /* Apply a legal action (not checked): the perft and the op's core. */

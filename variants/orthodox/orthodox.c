@@ -233,6 +233,82 @@ static int orth_parse(const Game *g, const void *st, const ActionList *legal,
     return err_set(e, "%s is not a legal move here", text);
 }
 
+/* ---- Why (issue 22) ----------------------------------------------------- */
+
+/* What a figure's move is, by its rule (ORTH-2). */
+static const char *move_clause(int fig)
+{
+    switch (fig) {
+    case FIG_PAWN: return "a pawn steps one square forward";
+    case FIG_KNIGHT: return "a knight jumps two squares one way and one the other";
+    case FIG_BISHOP: return "a bishop slides along its diagonals until a piece stops it";
+    case FIG_ROOK: return "a rook slides along its file or rank until a piece stops it";
+    case FIG_QUEEN: return "a queen slides along its lines and diagonals until a piece stops it";
+    default: return "the king steps one square";
+    }
+}
+
+/* The rule a refusal of orthodox chess names by its words; the end of the
+ * game first (its reason may say "checkmate"). */
+static const WhyWords ORTH_OVER[] = {
+    {"checkmate", "ORTH-7"}, {"stalemate", "ORTH-7"}, {"resigned", "ORTH-8"},
+    {"agreement", "ORTH-8"}, {"", "ORTH-9"},          {NULL, NULL}};
+static const WhyWords ORTH_REFUSALS[] = {
+    {"castle", "ORTH-5"},          {"check", "ORTH-6"},
+    {"promot", "ORTH-4"},          {"en passant", "ORTH-3"},
+    {"turn to act", "ORTH-1"},     {"'s move", "ORTH-1"},
+    {"claimed", "ORTH-9"},         {"draw", "ORTH-8"},
+    {"resign", "ORTH-8"},          {"move to", "ORTH-2"},
+    {"blocked", "ORTH-2"},         {"capture on", "ORTH-2"},
+    {"has no", "ORTH-2"},          {"no piece on", "ORTH-2"},
+    {"not a legal move", "ORTH-2"}, {NULL, NULL}};
+
+static int orth_why(const Game *g, const void *st, int seat, const Action *a,
+                    const char *refusal, WhyRule *out)
+{
+    const Position *p = &cstate(st)->pos;
+    char sq[3], on[3];
+    (void)g;
+    (void)seat;
+    if (!a) {
+        if (!strncmp(refusal, "the game is over", 16))
+            return why_words(refusal, ORTH_OVER, out);
+        return why_words(refusal, ORTH_REFUSALS, out);
+    }
+    if (a->kind != ACT_MOVE)
+        return -1; /* the meta actions: the core's ORTH-8, ORTH-9 */
+    Move m = (Move)a->code;
+    int from = MOVE_FROM(m), to = MOVE_TO(m), fig = CH_FIG(p->board[from]);
+    int taken = p->board[to] ? CH_FIG(p->board[to]) : FIG_NONE;
+    chess_square_name(to, sq);
+    switch (MOVE_KIND(m)) {
+    case MK_CASTLE:
+        return why_set(out, "ORTH-5", "castling: king and rook have never moved, the "
+                       "squares between them are empty and the king is not in check "
+                       "nor crosses an attacked square");
+    case MK_EP:
+        chess_square_name(CH_SQ(to & 7, from >> 3), on);
+        return why_set(out, "ORTH-3", "en passant: the pawn on %s has just stepped two "
+                       "squares and is taken as if it had stepped one", on);
+    case MK_DOUBLE:
+        return why_set(out, "ORTH-2", "a pawn steps two squares from its start rank when "
+                       "both squares are empty");
+    default:
+        break;
+    }
+    if (MOVE_IS_PROMO(m))
+        return why_set(out, "ORTH-2 ORTH-4", "a pawn %s %s and, reaching the last rank, "
+                       "becomes a %s", taken ? "captures diagonally on" : "steps to", sq,
+                       figure_name(MOVE_PROMO_FIG(m)));
+    if (fig == FIG_PAWN && taken)
+        return why_set(out, "ORTH-2", "a pawn captures one square diagonally forward "
+                       "(the %s on %s)", figure_name(taken), sq);
+    if (taken)
+        return why_set(out, "ORTH-2", "%s, and takes the %s on %s", move_clause(fig),
+                       figure_name(taken), sq);
+    return why_set(out, "ORTH-2", "%s", move_clause(fig));
+}
+
 static void orth_format(const Game *g, const void *st, const Action *a,
                         int style, StrBuf *out)
 {
@@ -459,7 +535,7 @@ static const RuleInfo ORTHODOX_RULES[] = {
 static const VariantRuleData ORTHODOX_RULE_DATA = {ORTHODOX_RULES, NULL, NULL, NULL, 0};
 
 const VariantOps orthodox_variant = {
-    .version = 7,
+    .version = 8,
     .name = "orthodox",
     .title = "Orthodox chess",
     .summary = "the standard game: check, mate, castling, en passant, "
@@ -489,5 +565,6 @@ const VariantOps orthodox_variant = {
     .edit = orth_edit,
     .apply_listed = orth_apply_listed,
     .legal_draw = orth_legal_draw,
+    .why = orth_why,
     .rule_data = &ORTHODOX_RULE_DATA,
 };

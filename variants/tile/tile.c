@@ -784,7 +784,7 @@ static const VariantRuleData TILE_RULE_DATA = {TILE_RULES, NULL,
     NULL, 1};
 
 const VariantOps tile_variant = {
-    .version = 7,
+    .version = 8,
     .name = "tile",
     .title = "Tile Chess",
     .summary = "no board: 2 to 6 sides place their pieces on an open plane, all "
@@ -819,5 +819,6 @@ const VariantOps tile_variant = {
     .draw_note = tile_draw_note,
     .edit = tile_edit_op,
     .phase = tile_phase,
+    .why = tile_why,
     .rule_data = &TILE_RULE_DATA,
 };

@@ -79,6 +79,9 @@ int tile_in_game(const TileState *s, int seat);
 int tile_seats_in_game(const TileState *s);
 int tile_king(const TileState *s, int colour); /* index in p, or -1 */
 int tile_find(const TileState *s, int32_t x, int32_t y); /* index, or -1 */
+/* The rule behind an action (why.c, issue 22). */
+int tile_why(const Game *g, const void *st, int seat, const Action *a,
+             const char *refusal, WhyRule *out);
 /* Is the game over by the table alone (one seat left, a round of passes)? */
 int tile_structural_end(const TileState *s);
 /* Visit every legal action of the seat to act (a lone pass when it has no
