@@ -180,6 +180,11 @@ int cli_handout(const CliOptions *o);
 int cli_learn(const CliOptions *o);
 /* `chessvar diff A B` (cli_diff.c, docs/TEACHING.md, issue 22). */
 int cli_diff(const CliOptions *o);
+/* The report of `chessvar diff` for o (o->json: its JSON; svg: the JSON,
+ * each parting's boards also drawn as SVG by core/draw, for the browser)
+ * appended to out: CLI_EXIT_OK, or CLI_EXIT_USAGE (a rule set that cannot
+ * start) or CLI_EXIT_FAIL with e. */
+int cli_diff_report(const CliOptions *o, int svg, StrBuf *out, Error *e);
 /* `chessvar serve` (core/web/serve.c, docs/WEB.md). */
 int cli_serve(const CliOptions *o);
 /* The menu's questions: does it ask how many sides play v (min_sides <

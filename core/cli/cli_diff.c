@@ -30,6 +30,7 @@
 #include "cli.h"
 #include "../lab/experiment.h"
 #include "../lab/stats.h"
+#include "../draw/draw.h"
 #include "../lua/house.h"
 
 #define DIFF_DEFAULT_BUDGET 2000  /* plies over all the lines */
@@ -88,6 +89,8 @@ typedef struct Diff {
     Parting parts[AREA__COUNT + 2];
     int squares;        /* moves matched by their squares (diff_squares) */
     Coord shift;        /* then B's square = A's square + shift */
+    int svg;            /* the JSON gives each parting's boards as SVG too
+                           (the browser's page, core/draw) */
 } Diff;
 
 /* ---- Rule data ------------------------------------------------------------ */
@@ -1311,6 +1314,27 @@ static void json_report(const Diff *d, const Practice *pr, StrBuf *out)
             names_of(vs[k], &d->set[k], &n);
             render_view_json(vs[k], &n, NULL, 0, out);
         }
+        if (d->svg)
+            for (int k = 0; k < 2; k++) {
+                sb_printf(out, ",\"svg_%s\":", k ? "b" : "a");
+                if (!vs[k]) {
+                    sb_printf(out, "null");
+                    continue;
+                }
+                DrawOpts o;
+                memset(&o, 0, sizeof o);
+                o.nsides = d->set[k].nsides;
+                for (int j = 0; j < o.nsides; j++)
+                    o.side[j] = d->set[k].side_name[j];
+                o.label = k ? "B" : "A";
+                StrBuf svg = STRBUF_INIT;
+                Error e;
+                if (draw_svg(vs[k], &o, &svg, &e))
+                    sb_printf(out, "null"); /* a plane too wide to draw: the view says it */
+                else
+                    sb_json_str(out, sb_str(&svg));
+                sb_free(&svg);
+            }
         sb_printf(out, "}");
     }
     sb_printf(out, "]");
@@ -1380,42 +1404,49 @@ static int set_up(Diff *d, int side, Error *e)
     return 0;
 }
 
-int cli_diff(const CliOptions *o)
+int cli_diff_report(const CliOptions *o, int svg, StrBuf *out, Error *e)
 {
     Diff *d = calloc(1, sizeof *d);
-    if (!d) {
-        fprintf(stderr, "chessvar diff: out of memory\n");
-        return CLI_EXIT_FAIL;
-    }
+    if (!d)
+        return err_set(e, "out of memory"), CLI_EXIT_FAIL;
     d->o = o;
+    d->svg = svg;
     d->seed = o->have_seed ? o->seed : 1;
     d->budget = o->budget ? o->budget : DIFF_DEFAULT_BUDGET;
-    Error e = {""};
     int rc = CLI_EXIT_OK;
-    if (set_up(d, 0, &e) || set_up(d, 1, &e)) {
-        fprintf(stderr, "chessvar diff: %s\n", e.msg);
+    if (set_up(d, 0, e) || set_up(d, 1, e)) {
         free(d);
         return CLI_EXIT_USAGE;
     }
     build_card(d);
     /* the card's parameters are the user's: the extra ones are for reading */
     Practice pr[2];
-    if (search(d, &e) ||
-        (o->practice && (practice(d, 0, o->practice, &pr[0], &e) ||
-                         practice(d, 1, o->practice, &pr[1], &e)))) {
-        fprintf(stderr, "chessvar diff: %s\n", e.msg);
+    if (search(d, e) ||
+        (o->practice && (practice(d, 0, o->practice, &pr[0], e) ||
+                         practice(d, 1, o->practice, &pr[1], e)))) {
         rc = CLI_EXIT_FAIL;
+    } else if (o->json || svg) {
+        json_report(d, o->practice ? pr : NULL, out);
     } else {
-        StrBuf out = STRBUF_INIT;
-        if (o->json)
-            json_report(d, o->practice ? pr : NULL, &out);
-        else
-            text_report(d, o->practice ? pr : NULL, &out);
-        fputs(sb_str(&out), stdout);
-        sb_free(&out);
+        text_report(d, o->practice ? pr : NULL, out);
     }
     for (int i = 0; i < d->nparts; i++)
         part_free(&d->parts[i]);
     free(d);
+    if (rc == CLI_EXIT_OK && out->failed)
+        return err_set(e, "out of memory"), CLI_EXIT_FAIL;
+    return rc;
+}
+
+int cli_diff(const CliOptions *o)
+{
+    Error e = {""};
+    StrBuf out = STRBUF_INIT;
+    int rc = cli_diff_report(o, 0, &out, &e);
+    if (rc == CLI_EXIT_OK)
+        fputs(sb_str(&out), stdout);
+    else
+        fprintf(stderr, "chessvar diff: %s\n", e.msg);
+    sb_free(&out);
     return rc;
 }

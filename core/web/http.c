@@ -554,6 +554,38 @@ typedef struct CreateCall {
     WebGame *g;
 } CreateCall;
 
+/* The request's body as JSON, or NULL: with e set when the body is
+ * malformed (the caller answers 400), with e empty when this already
+ * answered (413, 400). */
+static Json *read_json_body(WebServer *s, struct mg_connection *conn, Error *e)
+{
+    const struct mg_request_info *ri = mg_get_request_info(conn);
+    e->msg[0] = '\0';
+    if (ri->content_length > (long long)s->cfg.max_body)
+        return send_error(conn, 413, "the body is larger than the server reads (64 KiB)"), NULL;
+    StrBuf body = STRBUF_INIT;
+    char buf[4096];
+    int n;
+    while ((n = mg_read(conn, buf, sizeof buf)) > 0) {
+        if (body.len + (size_t)n > s->cfg.max_body) {
+            sb_free(&body);
+            return send_error(conn, 413, "the body is larger than the server reads (64 KiB)"),
+                   NULL;
+        }
+        if (memchr(buf, '\0', (size_t)n)) {
+            sb_free(&body);
+            return send_error(conn, 400, "the body holds a NUL byte"), NULL;
+        }
+        sb_putn(&body, buf, (size_t)n);
+    }
+    Error pe = {""};
+    Json *req = json_parse(body.s ? body.s : "", body.len, &pe);
+    sb_free(&body);
+    if (!req)
+        err_set(e, "malformed JSON: %s", pe.msg);
+    return req;
+}
+
 static void create_big(void *arg)
 {
     CreateCall *c = arg;
@@ -562,34 +594,10 @@ static void create_big(void *arg)
 
 static int post_game(WebServer *s, struct mg_connection *conn)
 {
-    const struct mg_request_info *ri = mg_get_request_info(conn);
-    if (ri->content_length > (long long)s->cfg.max_body)
-        return send_error(conn, 413, "the body is larger than the server reads (64 KiB)");
-    StrBuf body = STRBUF_INIT;
-    char buf[4096];
-    int n;
-    while ((n = mg_read(conn, buf, sizeof buf)) > 0) {
-        if (body.len + (size_t)n > s->cfg.max_body) {
-            sb_free(&body);
-            return send_error(conn, 413, "the body is larger than the server reads (64 KiB)");
-        }
-        if (memchr(buf, '\0', (size_t)n)) {
-            sb_free(&body);
-            return send_error(conn, 400, "the body holds a NUL byte");
-        }
-        sb_putn(&body, buf, (size_t)n);
-    }
-    Error e;
-    e.msg[0] = '\0';
-    Json *req = json_parse(body.s ? body.s : "", body.len, &e);
-    sb_free(&body);
-    if (!req) {
-        StrBuf m = STRBUF_INIT;
-        sb_printf(&m, "malformed JSON: %s", e.msg);
-        int rc = send_error(conn, 400, sb_str(&m));
-        sb_free(&m);
-        return rc;
-    }
+    Error e = {""};
+    Json *req = read_json_body(s, conn, &e);
+    if (!req)
+        return e.msg[0] == '\0' ? 1 : send_error(conn, 400, e.msg);
     CreateCall call = {s, req, &e, 400, NULL};
     int status = 503;
     if (web_run_big(create_big, &call))
@@ -622,6 +630,146 @@ static int post_game(WebServer *s, struct mg_connection *conn)
     pthread_mutex_unlock(&g->mu);
     web_game_put(s, g);
     int rc = send_json(conn, 201, &out);
+    sb_free(&out);
+    return rc;
+}
+
+/* ---- POST /api/diff ----------------------------------------------------- */
+/* `chessvar diff A B` for the page (issue 22 part 1, docs/TEACHING.md): the
+ * body {"a":{"variant","params","rules"},"b":{...},"seed":"N"} names two
+ * rule sets as POST /api/games names one (only offered scripts); the answer
+ * is the command's JSON, each parting's boards also as SVG.  A diff plays
+ * thousands of positions (seconds): one runs at a time, others get 503. */
+static pthread_mutex_t diff_mu = PTHREAD_MUTEX_INITIALIZER;
+static int diff_busy;
+
+typedef struct DiffCall {
+    WebServer *s;
+    const Json *req;
+    Error *e;
+    int status;
+    StrBuf *out;
+} DiffCall;
+
+/* One rule set of the body into o's A fields (side 0) or B's (side 1). */
+static int diff_set(WebServer *s, const Json *set, int side, CliOptions *o,
+                    char ptext[][128], StrBuf *paths, Error *e)
+{
+    const char *label = side ? "b" : "a";
+    if (!set || set->type != JSON_OBJECT)
+        return err_set(e, "give the rule set \"%s\" as an object: {\"variant\":\"orthodox\"}",
+                       label);
+    const Json *var = json_get(set, "variant");
+    const VariantOps *v = var && var->type == JSON_STRING ? variant_find(var->str) : NULL;
+    if (!v) {
+        char q[48];
+        return err_set(e, "%s: unknown variant '%s' (GET /api/variants lists them)", label,
+                       var && var->type == JSON_STRING ? str_clip(q, sizeof q, var->str)
+                                                       : "?");
+    }
+    const Json *params = json_get(set, "params");
+    const char **plist = side ? o->cmp_params : o->params;
+    int np = 0;
+    if (params && params->type != JSON_NULL) {
+        if (params->type != JSON_OBJECT || params->count > CLI_MAX_PARAMS)
+            return err_set(e, "%s: \"params\" must be an object of NAME: VALUE (at most %d)",
+                           label, CLI_MAX_PARAMS);
+        for (const Json *p = params->child; p; p = p->next) {
+            char val[96];
+            if (param_text(p, val, sizeof val))
+                return err_set(e, "%s: params: %s must be a string, number or true/false",
+                               label, p->key);
+            snprintf(ptext[np], 128, "%s=%s", p->key, val);
+            plist[np] = ptext[np];
+            np++;
+        }
+    }
+    const char **rlist = side ? o->cmp_rules : o->rules;
+    int nr = 0;
+    if (rules_paths(s, json_get(set, "rules"), paths, rlist, &nr, e))
+        return err_prefix(e, "%s", label), -1;
+    House *h = NULL;
+    if (nr && !(h = cli_load_house(v, 0, rlist, nr, e)))
+        return err_prefix(e, "%s", label), -1;
+    if (side) {
+        o->variant_b = v;
+        o->cmp_nparams = np;
+        o->cmp_nrules = nr;
+        o->cmp_house = h;
+    } else {
+        o->variant = v;
+        o->nparams = np;
+        o->nrules = nr;
+        o->house = h;
+    }
+    return 0;
+}
+
+static void diff_big(void *arg)
+{
+    DiffCall *c = arg;
+    CliOptions *o = calloc(1, sizeof *o);
+    char (*ptext)[128] = calloc(2 * CLI_MAX_PARAMS, 128);
+    StrBuf paths[2] = {STRBUF_INIT, STRBUF_INIT};
+    c->status = 400;
+    if (!o || !ptext) {
+        c->status = 500;
+        err_set(c->e, "out of memory");
+    } else if (!c->req || c->req->type != JSON_OBJECT) {
+        err_set(c->e, "the body must be one JSON object "
+                      "({\"a\":{\"variant\":\"orthodox\"},\"b\":{\"variant\":\"masques\"}})");
+    } else if (!diff_set(c->s, json_get(c->req, "a"), 0, o, ptext, &paths[0], c->e) &&
+               !diff_set(c->s, json_get(c->req, "b"), 1, o, ptext + CLI_MAX_PARAMS,
+                         &paths[1], c->e)) {
+        o->command = "diff";
+        o->json = 1;
+        o->depth = -1;
+        const Json *seed = json_get(c->req, "seed");
+        char *end;
+        if (seed && seed->type != JSON_NULL &&
+            (seed->type != JSON_STRING || !seed->str[0] || seed->str[0] == '-' ||
+             (errno = 0, o->seed = strtoull(seed->str, &end, 10), errno || *end))) {
+            err_set(c->e, "\"seed\" must be a whole number from 0 to 18446744073709551615, "
+                          "written as a string");
+        } else {
+            o->have_seed = seed && seed->type != JSON_NULL;
+            int rc = cli_diff_report(o, 1, c->out, c->e);
+            c->status = rc == CLI_EXIT_OK ? 200 : rc == CLI_EXIT_USAGE ? 400 : 500;
+        }
+    }
+    if (o) {
+        house_free(o->house);
+        house_free(o->cmp_house);
+    }
+    sb_free(&paths[0]);
+    sb_free(&paths[1]);
+    free(ptext);
+    free(o);
+}
+
+static int post_diff(WebServer *s, struct mg_connection *conn)
+{
+    Error e = {""};
+    Json *req = read_json_body(s, conn, &e);
+    if (!req)
+        return e.msg[0] == '\0' ? 1 : send_error(conn, 400, e.msg);
+    pthread_mutex_lock(&diff_mu);
+    int busy = diff_busy;
+    diff_busy = 1;
+    pthread_mutex_unlock(&diff_mu);
+    if (busy) {
+        json_free(req);
+        return send_error(conn, 503, "a comparison is running: try again in a few seconds");
+    }
+    StrBuf out = STRBUF_INIT;
+    DiffCall call = {s, req, &e, 503, &out};
+    if (web_run_big(diff_big, &call))
+        err_set(&e, "the server is out of threads: try again");
+    pthread_mutex_lock(&diff_mu);
+    diff_busy = 0;
+    pthread_mutex_unlock(&diff_mu);
+    json_free(req);
+    int rc = call.status == 200 ? send_json(conn, 200, &out) : send_error(conn, call.status, e.msg);
     sb_free(&out);
     return rc;
 }
@@ -715,8 +863,11 @@ static int on_request(struct mg_connection *conn, void *cbdata)
                    : send_error(conn, 405, "GET or POST /api/games");
     if (strcmp(path, "/api/diagram") == 0)
         return get ? get_diagram(s, conn) : send_error(conn, 405, "GET /api/diagram");
+    if (strcmp(path, "/api/diff") == 0)
+        return post ? post_diff(s, conn) : send_error(conn, 405, "POST /api/diff");
     if (strncmp(path, "/api/", 5) == 0)
-        return send_error(conn, 404, "no such API: /api/variants, /api/games, /api/diagram");
+        return send_error(conn, 404, "no such API: /api/variants, /api/games, /api/diagram, "
+                                     "/api/diff");
     if (!get)
         return send_error(conn, 405, "the page's files are read with GET");
     return send_file(conn, path);
