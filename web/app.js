@@ -1102,7 +1102,8 @@ function start() {
   window.addEventListener('hashchange', () => location.reload());
   $('#lobby').hidden = true;
   $('#game').hidden = true;
-  if (route.game) game(route);
+  if (/^#diff\b/.test(location.hash)) import('./diff.js').then(m => m.diffPage());
+  else if (route.game) game(route);
   else lobby();
 }
 
