@@ -1,7 +1,8 @@
 // chessvar's page: the lobby (no #g= in the address) and a game (#g=ID,
 // &t=TOKEN for a seat, &board=1 for the projector).  Everything it shows
 // comes from the server's answers (the frames of docs/WEB.md): the
-// board from the seat's view, the clicks from legal.detail; it never reads
+// board as the server draws the seat's view (board_svg), the clicks from
+// legal.detail; it never reads
 // a variant's texts to decide anything.
 
 const SVGNS = 'http://www.w3.org/2000/svg';
@@ -411,21 +412,6 @@ function details() {
 
 const same = (a, b) => a && b && a.x === b.x && a.y === b.y;
 
-// A square's coordinates from the view's square name (bounded "e4",
-// unbounded "-3,2"), for last_move which carries names only.
-function squareXY(name, geo) {
-  if (!name) return null;
-  const m = /^(-?\d+),(-?\d+)$/.exec(name);
-  if (m) return { x: Number(m[1]), y: Number(m[2]) };
-  const b = /^([a-z])(\d+)$/.exec(name);
-  if (b && geo.bounded) return { x: b[1].charCodeAt(0) - 97, y: Number(b[2]) - 1 };
-  return null;
-}
-
-function fileName(x) {
-  return x < 26 ? String.fromCharCode(97 + x) : String(x + 1);
-}
-
 /* Board geometry: map (x, y) of the engine to the SVG's columns and rows. */
 function layout(view) {
   const geo = view.geometry;
@@ -520,43 +506,30 @@ function draw() {
   }
   svg.classList.toggle('plane', !lay.bounded);
 
-  const last = view.last_move || {};
-  const lastSq = [squareXY(last.from, view.geometry), squareXY(last.to, view.geometry)].filter(Boolean);
-
-  const cells = s('g', { class: 'cells' });
-  // The open table zoomed far out has thousands of squares, all alike:
-  // one grid for them (a pattern), and only the marked squares drawn.
-  const grid = !lay.bounded && (x1 - x0 + 1) * (y1 - y0 + 1) > 2500;
-  if (grid) {
+  // The board is the server's: the seat's own View drawn by core/draw
+  // (the renderer of `chessvar diagram`, issue 22), its cells, coordinates
+  // and pieces; the page adds the selection, marks, focus and the open
+  // table's frame on top.
+  if (!f.board_svg) showError(`the board is not drawn: ${f.board_error || 'the server sent none'}`);
+  const board = new DOMParser().parseFromString(f.board_svg || '<svg xmlns="http://www.w3.org/2000/svg"/>', 'image/svg+xml').documentElement;
+  const part = cls => document.importNode(board.querySelector(`:scope > g.${cls}`) || s('g', { class: cls }), true);
+  const cells = part('cells');
+  if (G.selected) {
+    const c = cells.querySelector(`rect.cell[data-x="${G.selected.x}"][data-y="${G.selected.y}"]`);
+    if (c) c.classList.add('selected');
+  }
+  if (!lay.bounded) {
+    // The open table beyond the pieces: one grid (a pattern) under the
+    // window, the server's squares over it.
     svg.append(s('defs', {}, s('pattern', { id: 'plane-grid', width: 1, height: 1, patternUnits: 'userSpaceOnUse' },
       s('rect', { class: 'cell light', width: 1, height: 1 }))));
-    cells.append(s('rect', { class: 'grid', x: x0, y: -y1, width: x1 - x0 + 1, height: y1 - y0 + 1, fill: 'url(#plane-grid)' }));
-  }
-  for (let y = y0; y <= y1; y++) {
-    for (let x = x0; x <= x1; x++) {
-      if (grid && !lastSq.some(q => same(q, { x, y })) && !same(G.selected, { x, y })) continue;
-      const c = lay.col(x), r = lay.row(y);
-      const dark = ((x + y) % 2 + 2) % 2 === 0;
-      let cls = `cell ${dark ? 'dark' : 'light'}`;
-      if (lastSq.some(q => same(q, { x, y }))) cls += ' last';
-      if (same(G.selected, { x, y })) cls += ' selected';
-      cells.append(s('rect', { class: cls, x: c, y: r, width: 1, height: 1, 'data-x': x, 'data-y': y }));
-    }
+    cells.prepend(s('rect', { class: 'grid', x: x0, y: -y1, width: x1 - x0 + 1, height: y1 - y0 + 1, fill: 'url(#plane-grid)' }));
   }
   svg.append(cells);
 
   // Coordinates.
-  const coords = s('g', { class: 'coords' });
-  if (lay.bounded) {
-    for (let x = 0; x < lay.W; x++) {
-      for (const yy of [-0.3, lay.H + 0.45])
-        coords.append(s('text', { x: lay.col(x) + 0.5, y: yy }, text(fileName(x))));
-    }
-    for (let y = 0; y < lay.H; y++) {
-      for (const xx of [-0.3, lay.W + 0.3])
-        coords.append(s('text', { x: xx, y: lay.row(y) + 0.62 }, text(String(y + 1))));
-    }
-  } else {
+  const coords = lay.bounded ? part('coords') : s('g', { class: 'coords' });
+  if (!lay.bounded) {
     // Labels on bands along the top and the left of the window: a column's
     // number only over the table (never in the corner, under the rows'
     // band), a row's only beside it, each whole, and every k-th one when
@@ -601,11 +574,7 @@ function draw() {
   if (G.focus && document.activeElement === svg)
     svg.append(s('rect', { class: 'kbfocus', x: lay.col(G.focus.x) + 0.03, y: lay.row(G.focus.y) + 0.03, width: 0.94, height: 0.94, 'data-x': G.focus.x, 'data-y': G.focus.y }));
 
-  const inCheck = new Set((view.status && view.status.in_check) || []);
-  const pieces = s('g', { class: 'pieces' });
-  const threatened = new Set(view.threatened || []);
-  for (const p of view.pieces) pieces.append(pieceGlyph(p, lay, view, inCheck, threatened));
-  svg.append(pieces);
+  svg.append(part('pieces'));
   if (!lay.bounded) svg.append(coords);
 
   drawHand(view, D);
@@ -616,45 +585,6 @@ function draw() {
 function text(t) { return document.createTextNode(t); }
 
 const LETTER = { king: 'K', queen: 'Q', rook: 'R', bishop: 'B', knight: 'N', pawn: 'P', hidden: '?' };
-
-function pieceGlyph(p, lay, view, inCheck, threatened) {
-  const flags = p.flags || [];
-  const cx = lay.col(p.x) + 0.5, cy = lay.row(p.y) + 0.5;
-  const hidden = p.figure === 'hidden';
-  const letter = hidden ? '?' : (p.letter || LETTER[p.figure] || '?');
-  const cls = ['piece', `fig-${p.figure}`, ...flags.map(fl => `f-${fl}`)];
-  const g = s('g', {
-    class: cls.join(' '), 'data-square': p.square, 'data-x': p.x, 'data-y': p.y,
-    'data-side': p.side === null ? 'null' : p.side, 'data-figure': p.figure, 'data-flags': flags.join(' '),
-  });
-  const checked = flags.includes('check') || (p.figure === 'king' && inCheck.has(p.side));
-  if (checked) g.append(s('circle', { class: 'check-halo', cx, cy, r: 0.49 }));
-  else if (p.figure === 'king' && threatened.has(p.side))
-    g.append(s('circle', { class: 'threat-halo', cx, cy, r: 0.48 }));
-  const r = 0.38;
-  if (flags.includes('merged')) {
-    // Two colours: one half per army of the merged piece.
-    const a = colour(p.side || 'white', view.sides), b = colour(p.side2 || 'black', view.sides);
-    g.append(s('path', { class: 'body', d: `M${cx} ${cy - r} A${r} ${r} 0 0 0 ${cx} ${cy + r} Z`, fill: a[0] }));
-    g.append(s('path', { class: 'body', d: `M${cx} ${cy - r} A${r} ${r} 0 0 1 ${cx} ${cy + r} Z`, fill: b[0] }));
-    g.append(s('circle', { class: 'rim', cx, cy, r, fill: 'none' }));
-    const t = s('text', { class: 'letter merged-letter', x: cx, y: cy + 0.14 }, text(letter));
-    g.append(t);
-  } else {
-    const [fill, ink] = colour(p.side, view.sides);
-    g.append(s('circle', { class: 'body rim', cx, cy, r, fill }));
-    if (p.figure === 'king') g.append(s('circle', { class: 'crown', cx, cy, r: r - 0.07, fill: 'none', stroke: ink }));
-    g.append(s('text', { class: 'letter', x: cx, y: cy + 0.14, fill: ink }, text(letter)));
-  }
-  if (flags.includes('masked'))
-    g.append(s('path', { class: 'mask', d: `M${cx - 0.3} ${cy - 0.3} h0.6 v0.14 h-0.6 Z` }));
-  if (flags.includes('trapped'))
-    g.append(s('path', { class: 'trap', d: `M${cx - 0.36} ${cy + 0.36} l0.18 -0.18 M${cx + 0.36} ${cy + 0.36} l-0.18 -0.18` }));
-  if (flags.includes('inert')) g.setAttribute('opacity', '0.45');
-  const title = `${p.square}: ${p.side || 'merged'}${p.side2 ? '+' + p.side2 : ''} ${p.figure}${flags.length ? ' (' + flags.join(', ') + ')' : ''}`;
-  g.append(s('title', {}, text(title)));
-  return g;
-}
 
 // A figure dragged from the hand onto a square is placed there.
 let handDrag = null;

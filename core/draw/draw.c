@@ -1,9 +1,9 @@
 /*
- * draw.c -- a View as an SVG board, the page's board drawn in C (issue 22).
+ * draw.c -- a View as an SVG board: the page's board (its state frames'
+ * board_svg) and the diagrams (issue 22).
  *
- * Each part follows web/app.js: layout() for the coordinates, draw() for
- * the cells, coordinates and pieces' group, pieceGlyph() for a piece.  Only
- * the View's own facts are read (see draw.h).
+ * The page (web/app.js) lays its overlays on it with the same coordinates
+ * (its layout()).  Only the View's own facts are read (see draw.h).
  */
 #include "draw.h"
 #include "../game.h"
@@ -219,7 +219,7 @@ static int make_layout(const View *v, const DrawOpts *o, Layout *l, Error *e)
         return window_check(o->lo, o->hi, e);
     }
     /* The plane: the box of the pieces, arrows and marks, and a margin of
-     * one square (the terminal's, render.h). */
+     * one square (the terminal's, render.h) unless o says more. */
     int any = 0;
     for (int i = 0; i < v->npieces && i < MAX_VIEW_PIECES; i++)
         grow(l, v->pieces[i].at, &any);
@@ -231,7 +231,8 @@ static int make_layout(const View *v, const DrawOpts *o, Layout *l, Error *e)
         grow(l, o->marks[i], &any);
     if (!any)
         grow(l, coord_make(0, 0), &any);
-    l->x0--, l->y0--, l->x1++, l->y1++;
+    int64_t m = o->margin > 0 ? o->margin : 1;
+    l->x0 -= m, l->y0 -= m, l->x1 += m, l->y1 += m;
     if (l->x1 - l->x0 + 1 > DRAW_MAX_SPAN || l->y1 - l->y0 + 1 > DRAW_MAX_SPAN)
         return err_set(e, "the diagram would be %lld x %lld squares: the pieces, arrows "
                           "and marks must fit in %d x %d",
@@ -407,7 +408,7 @@ static void half(StrBuf *out, double cx, double cy, double r, int sweep, const c
     sb_puts(out, "/>");
 }
 
-/* pieceGlyph() of web/app.js. */
+/* A piece: its group, halo, body, crown, letter, mask and trap marks. */
 static void piece(const View *v, const DrawOpts *o, const Layout *l, const ViewPiece *p,
                   StrBuf *out)
 {

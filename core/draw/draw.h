@@ -1,14 +1,15 @@
 /*
  * draw.h -- a View drawn as an SVG board (issue 22, diagrams and handouts).
  *
- * The board is the page's board (web/app.js, draw() and pieceGlyph()): the
+ * The board is the page's (web/app.js shows it, its overlays on top): the
  * same coordinates (a square is 1 x 1, column x, row -y on the plane, rank 8
  * on top of a bounded board unless flipped), the same elements and classes
  * (g.cells > rect.cell.light|dark with data-x/data-y, g.coords > text,
  * g.pieces > g.piece.fig-FIGURE.f-FLAG with data-square, data-x, data-y,
  * data-side, data-figure, data-flags) and the same colours; its style rules
  * (draw_css) are lines of web/style.css.  So `chessvar diagram`, the
- * handout and, later, the page draw one board.
+ * handout and the page (the state frames' board_svg, core/web/server.c)
+ * draw one board.
  *
  * Invariant: the renderer reads only a View and public names, like the
  * terminal's (core/cli/render.h): nothing it writes can tell more than the
@@ -47,6 +48,8 @@ typedef struct DrawOpts {
     int window;      /* the plane: draw the squares lo..hi (a camera, as the
                         page's), not the box of the pieces and a margin */
     Coord lo, hi;
+    int margin;      /* the plane without a window: squares drawn around
+                        the pieces, arrows and marks; 0: one */
 } DrawOpts;
 
 typedef struct Game Game;

@@ -25,6 +25,7 @@
 #include <civetweb.h>
 
 #include "../cli/cli.h"
+#include "../draw/draw.h"
 #include "../json.h"
 #include "../lab/bot.h"
 #include "../lua/house.h"
@@ -274,6 +275,41 @@ static int spectator_parts(WebGame *g, StrBuf *view, StrBuf *history, StrBuf *ms
     return 0;
 }
 
+/* The open table's squares drawn around its pieces (its legal targets lie
+ * a square beyond them at most): the page pans and zooms over them by its
+ * viewBox, on a grid of empty squares that look the same beyond them.
+ * Each square is some 90 bytes of every state frame. */
+#define WEB_PLANE_MARGIN 2
+
+/* The board of viewer c, its seat's View (or a spectator's) drawn by
+ * core/draw as an element for the page (no style: the page has the same
+ * lines), as a JSON string into out (issue 22: one renderer for the
+ * diagrams and the page).  -1 when out of memory; a plane too wide to draw
+ * is null and "board_error" says why. */
+static int board_svg_json(WebGame *g, WebConn *c, StrBuf *out, Error *why)
+{
+    Game *gm = batch_game(g->b);
+    View *v = malloc(sizeof *v);
+    DrawOpts *o = malloc(sizeof *o);
+    StrBuf svg = STRBUF_INIT;
+    int rc = -1;
+    if (!v || !o || game_view(gm, c->seat, v))
+        goto done;
+    draw_opts_for(gm, v, o);
+    o->margin = WEB_PLANE_MARGIN;
+    if (draw_svg(v, o, &svg, why)) {
+        sb_puts(out, "null,\"board_error\":");
+        sb_json_str(out, why->msg);
+    } else
+        sb_json_str(out, sb_str(&svg));
+    rc = svg.failed || out->failed ? -1 : 0;
+done:
+    sb_free(&svg);
+    free(v);
+    free(o);
+    return rc;
+}
+
 /* The state frame for viewer c (its seat's answers only) into out; c's
  * count of messages seen moves on.  -1 when an answer failed (memory). */
 static int state_frame(WebGame *g, WebConn *c, StrBuf *out)
@@ -375,7 +411,11 @@ static int state_frame(WebGame *g, WebConn *c, StrBuf *out)
     web_seats_json(g, out);
     sb_puts(out, ",\"takeback\":");
     takeback_json(g, out);
-    sb_printf(out, ",\"board\":%s}", c->board ? "true" : "false");
+    sb_printf(out, ",\"board\":%s,\"board_svg\":", c->board ? "true" : "false");
+    Error why = {0};
+    if (board_svg_json(g, c, out, &why))
+        goto done;
+    sb_putc(out, '}');
     rc = out->failed || view.failed || legal.failed || history.failed || msgs.failed ||
          status.failed ? -1 : 0;
 done:

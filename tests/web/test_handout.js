@@ -176,4 +176,53 @@ for (const [variant, args, moves, again] of SAME) {
   });
 }
 
+// issue 22 point 4: one renderer serves the diagrams and the page.  The
+// page draws the board the state frame carries (board_svg, the viewer's own
+// View drawn by core/draw), not a drawing of its own: a square marked in
+// the frame on its way in, and a piece's letter changed, are what the page
+// shows, the selection and the targets on top of them.
+test('page_draws_the_state_frames_board_svg', async () => {
+  const g = await api('/api/games', { variant: 'orthodox' });
+  const ctx = await env.browser.createBrowserContext();
+  const page = await ctx.newPage();
+  page.setDefaultTimeout(STEP);
+  page.ctx = ctx;
+  env.live.push(page);
+  await page.evaluateOnNewDocument(() => {
+    const add = WebSocket.prototype.addEventListener;
+    WebSocket.prototype.addEventListener = function (type, fn, ...rest) {
+      const on = type !== 'message' ? fn : ev => {
+        const f = JSON.parse(ev.data);
+        if (f.type !== 'state') return fn(ev);
+        window.frames_seen = (window.frames_seen || 0) + 1;
+        window.svg_seen = f.board_svg;
+        if (typeof f.board_svg === 'string')
+          f.board_svg = f.board_svg.replace('data-square="d1"', 'data-square="d1" data-test="changed"')
+            .replace(/(data-square="d1"[^]*?<text[^>]*>)Q</, '$1Z<');
+        return fn({ data: JSON.stringify(f) });
+      };
+      return add.call(this, type, on, ...rest);
+    };
+  });
+  await page.setViewport({ width: 1100, height: 800 });
+  await page.goto(env.base + g.seats.find(x => x.seat === 'white').link, { waitUntil: 'domcontentloaded' });
+  await waitPly(page, 0);
+  const r = await page.evaluate(() => {
+    const q = document.querySelector('#board g.piece[data-square="d1"]');
+    return { svg: window.svg_seen, test: q && q.dataset.test, letter: q && q.querySelector('text').textContent,
+      style: !!document.querySelector('#board style'), pieces: document.querySelectorAll('#board g.piece').length };
+  });
+  assert(typeof r.svg === 'string' && r.svg.startsWith('<svg'), `the state frame's board_svg: ${String(r.svg).slice(0, 60)}`);
+  assert(!/<style|<\?xml/.test(r.svg), 'the frame\'s board carries a style or an XML declaration: the page has the style');
+  assert(r.test === 'changed' && r.letter === 'Z', `the page did not draw the frame's board (d1: ${r.test} ${r.letter})`);
+  assert(r.pieces === 32 && !r.style, `${r.pieces} pieces, style ${r.style}`);
+  // The page's overlays lie on the server's board: a piece picked shows
+  // its square selected and its targets.
+  const cell = await page.$('#board rect.cell[data-x="4"][data-y="1"]');
+  await cell.click();
+  await page.waitForSelector('#board rect.cell.selected[data-x="4"][data-y="1"]');
+  const targets = await page.$$eval('#board .marks .target', ts => ts.map(t => `${t.dataset.x},${t.dataset.y}`).sort());
+  assert(targets.join(' ') === '4,2 4,3', `e2's targets: ${targets}`);
+});
+
 main();
