@@ -346,6 +346,10 @@ function askWhy(text) {
   G.ws.send(JSON.stringify({ type: 'why', text }));
 }
 
+function fileName(x) {
+  return x < 26 ? String.fromCharCode(97 + x) : String(x + 1);
+}
+
 // The text a person would type for a square, and for a move between two.
 function sqText(q) {
   return G.state.view.geometry.bounded ? `${fileName(q.x)}${q.y + 1}` : `${q.x},${q.y}`;
