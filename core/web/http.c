@@ -1052,6 +1052,7 @@ static void free_server(WebServer *s)
     free(s->gone);
     free(s->data);
     free(s->scripts);
+    web_classes_free(s->classes);
     sb_free(&s->variants_json);
     pthread_mutex_destroy(&s->mu);
     pthread_mutex_destroy(&s->load_mu);
@@ -1074,13 +1075,14 @@ WebServer *web_start(const WebConfig *cfg, Error *e)
     s->scripts = cfg->scripts ? strdup(cfg->scripts) : NULL;
     s->games = calloc((size_t)(cfg->max_games > 0 ? cfg->max_games : 1), sizeof *s->games);
     s->gone = calloc(WEB_GONE, sizeof *s->gone);
+    s->classes = web_classes_new();
     if (strlen(cfg->host) >= 200 || strpbrk(cfg->host, ",[] \t")) {
         free_server(s);
         return err_set(e, "--host %s: give one address (127.0.0.1, 0.0.0.0, ::1)",
                        cfg->host), NULL;
     }
     snprintf(s->host, sizeof s->host, "%s", cfg->host);
-    if (!s->games || !s->gone || (cfg->data && !s->data) || (cfg->scripts && !s->scripts)) {
+    if (!s->games || !s->gone || !s->classes || (cfg->data && !s->data) || (cfg->scripts && !s->scripts)) {
         free_server(s);
         return err_set(e, "out of memory"), NULL;
     }

@@ -134,6 +134,9 @@ static void conn_error(WebConn *c, const char *msg)
     sb_free(&b);
 }
 
+void web_conn_send(WebConn *c, const char *text, size_t n) { conn_send(c, text, n); }
+void web_conn_error(WebConn *c, const char *msg) { conn_error(c, msg); }
+
 /* ---- Building a state frame --------------------------------------------- */
 
 /* Run one batch line and parse its answer: the tree (ok or not), or NULL
@@ -552,6 +555,9 @@ static void on_hello(WebServer *s, WebConn *c, const Json *j)
     if (c->game)
         return conn_error(c, "hello: this connection already joined a game; open a new "
                              "connection for another");
+    if (c->cls)
+        return conn_error(c, "hello: this connection is in a class; open a new connection "
+                             "for a game");
     if (!id)
         return conn_error(c, "hello: give the game's id as \"game\"");
     if (tok && tok->type != JSON_STRING && tok->type != JSON_NULL)
@@ -1011,6 +1017,8 @@ void web_frame_here(WebServer *s, WebConn *c, const char *data, size_t n)
         on_why(c, j);
     else if (strcmp(type, "ping") == 0)
         conn_send(c, "{\"type\":\"pong\"}", 15);
+    else if (strncmp(type, "class-", 6) == 0)
+        web_class_frame(s, c, type, j);
     else {
         char q[48];
         StrBuf m = STRBUF_INIT;
@@ -1026,6 +1034,7 @@ void web_frame_here(WebServer *s, WebConn *c, const char *data, size_t n)
  * its reference to the game goes. */
 void web_conn_leave(WebServer *s, WebConn *c)
 {
+    web_class_leave(s, c);
     WebGame *g = c->game;
     if (!g)
         return;

@@ -24,6 +24,8 @@ struct mg_context;
 
 typedef struct WebConn WebConn;
 typedef struct WebGame WebGame;
+typedef struct WebClass WebClass;
+typedef struct WebClasses WebClasses;
 
 struct WebGame {
     char id[WEB_ID_HEX];
@@ -67,6 +69,8 @@ struct WebConn {
     int seen;                /* messages already sent in state frames */
     long long window;        /* the second (web_now_ms / 1000) counted */
     int frames;              /* frames in that second */
+    WebClass *cls;           /* the class it is in (class.c), or NULL, */
+    int cls_teacher;         /* as its teacher (1) or a student */
     WebConn *next;           /* in game->conns */
 };
 
@@ -90,6 +94,7 @@ struct WebServer {
     StrBuf variants_json;    /* GET /api/variants, made once */
     int nscripts;
     char **script_files;     /* the offered scripts' file names */
+    WebClasses *classes;     /* the teacher's boards (class.c) */
 };
 
 long long web_now_ms(void);
@@ -113,6 +118,15 @@ int web_token_eq(const char *a, const char *b);
 int web_diagram(WebServer *s, const char *id, const char *token, const char *arrows,
                 const char *marks, const char *window, StrBuf *out, Error *e);
 void web_changed(WebServer *s, WebGame *g);
+/* One text frame to c; an error frame {"type":"error","message":msg}. */
+void web_conn_send(WebConn *c, const char *text, size_t n);
+void web_conn_error(WebConn *c, const char *msg);
+/* class.c, the teacher's board (issue 22 point 5): the classes' table,
+ * a frame whose type begins "class-", and c leaving its class. */
+WebClasses *web_classes_new(void);
+void web_classes_free(WebClasses *cl);
+void web_class_frame(WebServer *s, WebConn *c, const char *type, const Json *j);
+void web_class_leave(WebServer *s, WebConn *c);
 /* fn(arg) on a thread with a stack for the engine (civetweb's are small),
  * waited for: 0, or -1 when no thread could be made (nothing ran). */
 int web_run_big(void (*fn)(void *), void *arg);
