@@ -266,11 +266,68 @@ static void test_class_bad_frames(void **state)
     wc_ws_close(&t);
 }
 
+static char *get_text(const char *path, const char *token)
+{
+    StrBuf out = STRBUF_INIT;
+    char hdr[128];
+    snprintf(hdr, sizeof hdr, "X-Chessvar-Token: %s\r\n", token);
+    assert_int_equal(wc_http_with(port, "GET", path, hdr, NULL, 0, &out), 200);
+    char *s = strdup(sb_str(&out));
+    sb_free(&out);
+    return s;
+}
+
+/* issue 22 point 5, hidden information: a class on a game of Masques
+ * shows the students exactly the board of the seat to play as that seat
+ * sees it (GET /api/diagram with its token), not the other seat's. */
+static void test_class_hidden_view(void **state)
+{
+    (void)state;
+    const char *body = "{\"variant\":\"masques\"}";
+    StrBuf out = STRBUF_INIT;
+    assert_int_equal(wc_http(port, "POST", "/api/games", body, strlen(body), &out), 201);
+    Json *g = parse(sb_str(&out));
+    sb_free(&out);
+    const Json *seats = json_get(g, "seats");
+    WcSocket t, a;
+    assert_int_equal(wc_ws_open(&t, port, "/ws"), 0);
+    say(&t, "{\"type\":\"class-open\",\"game\":\"%s\",\"token\":\"%s\"}", str_of(g, "game"),
+        str_of(json_at(seats, 1), "token"));
+    Json *f = expect(&t, "class", NULL);
+    assert_int_equal(wc_ws_open(&a, port, "/ws"), 0);
+    say(&a, "{\"type\":\"class-join\",\"code\":\"%s\",\"name\":\"Ann\"}", str_of(f, "code"));
+    Json *sf = expect(&a, "class", NULL);
+    const char *seat = str_of(sf, "seat");
+    assert_non_null(seat);
+    char *mine = NULL, *other = NULL;
+    for (int k = 0; k < 2; k++) {
+        char path[256];
+        const Json *s = json_at(seats, k);
+        snprintf(path, sizeof path, "/api/diagram?game=%s", str_of(g, "game"));
+        if (strcmp(str_of(s, "seat"), seat) == 0)
+            mine = get_text(path, str_of(s, "token"));
+        else
+            other = get_text(path, str_of(s, "token"));
+    }
+    assert_non_null(mine);
+    assert_non_null(other);
+    assert_string_not_equal(mine, other); /* the two seats see different boards */
+    assert_string_equal(str_of(sf, "svg"), mine);
+    free(mine);
+    free(other);
+    json_free(sf);
+    json_free(f);
+    json_free(g);
+    wc_ws_close(&a);
+    wc_ws_close(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_class_round),
         cmocka_unit_test(test_class_bad_frames),
+        cmocka_unit_test(test_class_hidden_view),
     };
     return cmocka_run_group_tests(tests, up, down);
 }

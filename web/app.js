@@ -1017,6 +1017,10 @@ function game(route) {
     const t = $('#typed-text').value.trim();
     if (t) askWhy(t);
   });
+  if (G.token) { // a seat's holder may open a class on this game (web/teach.js)
+    $('#teach-link').href = `#teach&g=${encodeURIComponent(G.game)}&t=${encodeURIComponent(G.token)}`;
+    $('#teach-link').hidden = false;
+  }
   $('#typed').addEventListener('submit', ev => {
     ev.preventDefault();
     const t = $('#typed-text').value.trim();
@@ -1032,6 +1036,11 @@ function game(route) {
 }
 
 function start() {
+  if (/^#(teach|class=)/.test(location.hash)) { // the teacher's board (web/teach.js)
+    window.addEventListener('hashchange', () => location.reload());
+    import('./teach.js').then(m => m.teach(location.hash));
+    return;
+  }
   const route = parseHash();
   window.addEventListener('hashchange', () => location.reload());
   $('#lobby').hidden = true;

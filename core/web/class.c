@@ -140,7 +140,6 @@ static void put_board(WebClass *k, StrBuf *out)
     if (v && o && !game_view(k->g, seat, v)) {
         draw_opts_for(k->g, v, o);
         o->standalone = 1;
-        o->label = "the class's board";
         if (draw_svg(v, o, &svg, &e))
             sb_free(&svg);
     }
