@@ -322,12 +322,61 @@ static void test_class_hidden_view(void **state)
     wc_ws_close(&t);
 }
 
+/* issue 22 point 3, lessons in the browser: a Masqués lesson with
+ * `views: both` gives both seats' boards, labelled; a wrong answer is
+ * refused with the rule's explanation and changes nothing, the solution
+ * finishes it. */
+static void test_learn_frames(void **state)
+{
+    (void)state;
+    WcSocket w;
+    assert_int_equal(wc_ws_open(&w, port, "/ws"), 0);
+    say(&w, "{\"type\":\"learn-answer\",\"text\":\"e4\"}");
+    json_free(expect(&w, "error", "start a lesson first"));
+    say(&w, "{\"type\":\"learn-list\",\"variant\":\"nosuch\"}");
+    json_free(expect(&w, "error", "unknown: 'nosuch'"));
+    say(&w, "{\"type\":\"learn-list\",\"variant\":\"masques\"}");
+    Json *f = expect(&w, "lessons", NULL);
+    assert_true(json_get(f, "lessons")->count >= 2);
+    assert_string_equal(str_of(json_at(json_get(f, "lessons"), 1), "id"), "masked-moves");
+    json_free(f);
+    say(&w, "{\"type\":\"learn-start\",\"variant\":\"masques\",\"lesson\":\"nosuch\"}");
+    json_free(expect(&w, "error", "learn-start:"));
+    say(&w, "{\"type\":\"learn-start\",\"variant\":\"masques\",\"lesson\":\"masked-moves\"}");
+    f = expect(&w, "lesson", NULL);
+    assert_string_equal(str_of(f, "result"), "start");
+    assert_string_equal(str_of(f, "seat"), "white");
+    const Json *boards = json_get(f, "boards");
+    assert_int_equal(boards->count, 2);
+    assert_string_equal(str_of(json_at(boards, 0), "label"), "What white sees (you)");
+    assert_string_equal(str_of(json_at(boards, 1), "label"), "What black sees");
+    char *before = strdup(str_of(json_at(boards, 0), "svg"));
+    json_free(f);
+    say(&w, "{\"type\":\"learn-answer\",\"text\":\"g1f3\"}");
+    f = expect(&w, "lesson", NULL);
+    assert_string_equal(str_of(f, "result"), "refused");
+    assert_non_null(strstr(str_of(f, "text"), "Why (MASQ-2)"));
+    assert_string_equal(str_of(json_at(json_get(f, "boards"), 0), "svg"), before);
+    json_free(f);
+    free(before);
+    say(&w, "{\"type\":\"learn-hint\"}");
+    f = expect(&w, "lesson", NULL);
+    assert_non_null(strstr(str_of(f, "text"), "g1g3"));
+    json_free(f);
+    say(&w, "{\"type\":\"learn-answer\",\"text\":\"g1g3\"}");
+    f = expect(&w, "lesson", NULL);
+    assert_string_not_equal(str_of(f, "result"), "refused");
+    json_free(f);
+    wc_ws_close(&w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_class_round),
         cmocka_unit_test(test_class_bad_frames),
         cmocka_unit_test(test_class_hidden_view),
+        cmocka_unit_test(test_learn_frames),
     };
     return cmocka_run_group_tests(tests, up, down);
 }

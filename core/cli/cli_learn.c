@@ -28,9 +28,8 @@
 #include "cli.h"
 #include "lesson.h"
 
-/* Where the lesson files are: $CHESSVAR_LESSONS, else lessons/ here,
- * else lessons/ beside the program. */
-static void lessons_dir(char *buf, size_t n)
+/* lesson.h */
+void lessons_dir(char *buf, size_t n)
 {
     const char *env = getenv("CHESSVAR_LESSONS");
     struct stat st;

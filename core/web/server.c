@@ -1019,6 +1019,8 @@ void web_frame_here(WebServer *s, WebConn *c, const char *data, size_t n)
         conn_send(c, "{\"type\":\"pong\"}", 15);
     else if (strncmp(type, "class-", 6) == 0)
         web_class_frame(s, c, type, j);
+    else if (strncmp(type, "learn-", 6) == 0)
+        web_learn_frame(c, type, j);
     else {
         char q[48];
         StrBuf m = STRBUF_INIT;
@@ -1035,6 +1037,7 @@ void web_frame_here(WebServer *s, WebConn *c, const char *data, size_t n)
 void web_conn_leave(WebServer *s, WebConn *c)
 {
     web_class_leave(s, c);
+    web_learn_leave(c);
     WebGame *g = c->game;
     if (!g)
         return;

@@ -26,6 +26,7 @@ typedef struct WebConn WebConn;
 typedef struct WebGame WebGame;
 typedef struct WebClass WebClass;
 typedef struct WebClasses WebClasses;
+typedef struct WebLesson WebLesson;
 
 struct WebGame {
     char id[WEB_ID_HEX];
@@ -71,6 +72,7 @@ struct WebConn {
     int frames;              /* frames in that second */
     WebClass *cls;           /* the class it is in (class.c), or NULL, */
     int cls_teacher;         /* as its teacher (1) or a student */
+    WebLesson *lesson;       /* the lesson it plays (learn.c), or NULL */
     WebConn *next;           /* in game->conns */
 };
 
@@ -127,6 +129,10 @@ WebClasses *web_classes_new(void);
 void web_classes_free(WebClasses *cl);
 void web_class_frame(WebServer *s, WebConn *c, const char *type, const Json *j);
 void web_class_leave(WebServer *s, WebConn *c);
+/* learn.c, lessons in the browser (issue 22 point 3): a frame whose type
+ * begins "learn-", and c's lesson freed. */
+void web_learn_frame(WebConn *c, const char *type, const Json *j);
+void web_learn_leave(WebConn *c);
 /* fn(arg) on a thread with a stack for the engine (civetweb's are small),
  * waited for: 0, or -1 when no thread could be made (nothing ran). */
 int web_run_big(void (*fn)(void *), void *arg);
