@@ -1036,9 +1036,10 @@ function game(route) {
 }
 
 function start() {
-  if (/^#(teach|class=)/.test(location.hash)) { // the teacher's board (web/teach.js)
+  if (/^#(teach|class=|learn=)/.test(location.hash)) { // web/teach.js, web/learn.js (issue 22)
     window.addEventListener('hashchange', () => location.reload());
-    import('./teach.js').then(m => m.teach(location.hash));
+    if (location.hash.startsWith('#learn=')) import('./learn.js').then(m => m.learn(location.hash));
+    else import('./teach.js').then(m => m.teach(location.hash));
     return;
   }
   const route = parseHash();

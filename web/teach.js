@@ -10,7 +10,7 @@
 
 const $ = sel => document.querySelector(sel);
 
-function h(tag, attrs = {}, ...kids) {
+export function h(tag, attrs = {}, ...kids) {
   const el = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
     if (v === null || v === undefined || v === false) continue;
@@ -62,7 +62,7 @@ function send(frame) {
 
 /* The board: the server's SVG; a click on a piece then a square writes
    "e2e4" into the answer field (bounded boards: files a.., ranks 1..). */
-function squareOf(el) {
+export function squareOf(el) {
   const p = el.closest('g.piece');
   if (p && p.dataset.square) return p.dataset.square;
   const c = el.closest('rect.cell');

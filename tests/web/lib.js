@@ -153,7 +153,8 @@ async function checkPieces(page, view) {
 // A screenshot as a test artefact; with CHESSVAR_DOCS_UPDATE=1 the ones
 // docs/WEB-PAGE.md shows are written to docs/ too (as test_docs' update).
 const DOC_SHOTS = { 'orthodox': 'web-orthodox.png', 'masques-spectator': 'web-masques-spectator.png', 'tile-6-board': 'web-tile-board.png',
-  'class-teacher': 'web-class-teacher.png', 'class-student': 'web-class-student.png' };
+  'class-teacher': 'web-class-teacher.png', 'class-student': 'web-class-student.png',
+  'learn-both': 'web-learn-both.png' };
 async function shot(page, name) {
   fs.mkdirSync(OUT, { recursive: true });
   const file = path.join(OUT, `${name}.png`);

@@ -88,4 +88,54 @@ test('class_three_students_issue22', async () => {
   assert(teacher.errors.length === 0, `teacher page errors: ${teacher.errors.join('; ')}`);
 });
 
+// Lessons in the browser (issue 22 point 3): the list of a variant's
+// lessons, one played by clicks after a wrong answer (refused with the
+// rule's explanation, the board unchanged), its target square marked; a
+// `views: both` lesson of Les Échecs Masqués shows both seats' boards,
+// labelled, White's own figures only on White's.
+test('learn_lessons_issue22', async () => {
+  const p = await open('/#learn=orthodox');
+  await p.waitForSelector('#learn-list a[data-id="first-move"]');
+  await p.click('#learn-list a[data-id="first-move"]');
+  await p.waitForSelector('#learn-goal');
+  assert(/knight from g1 to f3/.test(await p.$eval('#learn-goal', e => e.textContent)), 'the goal is not shown');
+  assert(await p.$('.learn-board rect.marked[data-square="f3"]'), 'the target square f3 is not marked');
+  const before = await p.$eval('.learn-board .svg', e => e.innerHTML);
+  await p.type('#learn-text', 'Bc4');
+  await p.click('#learn-form button[type="submit"]');
+  await p.waitForSelector('#learn-said.refused');
+  const said = await p.$eval('#learn-said', e => e.textContent);
+  assert(/Why \(ORTH-1, ORTH-2\)/.test(said), `the refusal does not explain the rules: ${said}`);
+  assert(await p.$eval('.learn-board .svg', e => e.innerHTML) === before, 'a refused answer changed the board');
+  await p.click('#learn-hint');
+  await p.waitForSelector('#learn-said.hint');
+  const g1 = await p.$('.learn-board g.piece[data-square="g1"]');
+  let box = await g1.boundingBox();
+  await p.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  const f3 = await p.$('.learn-board rect.cell[data-x="5"][data-y="2"]');
+  box = await f3.boundingBox();
+  await p.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  assert(await p.$eval('#learn-text', e => e.value) === 'g1f3', 'clicks on g1 and f3 did not write g1f3');
+  await p.click('#learn-form button[type="submit"]');
+  await p.waitForSelector('#learn-done');
+  assert(/knight jumped/.test(await p.$eval('#learn-said', e => e.textContent)), 'the success text is not shown');
+  assert(await p.$('#learn-next'), 'no link to the next lesson');
+  assert(p.errors.length === 0, `page errors: ${p.errors.join('; ')}`);
+
+  const m = await open('/#learn=masques&n=masked-moves');
+  await m.waitForSelector('#learn-boards.both');
+  const caps = await m.$$eval('.learn-board figcaption', els => els.map(e => e.textContent));
+  assert(caps.length === 2 && caps[0] === 'What white sees (you)' && caps[1] === 'What black sees', `the boards are labelled ${JSON.stringify(caps)}`);
+  // White's board shows White's own figures; Black's shows them masked
+  const fig = (i, sq) => m.$$eval('.learn-board', (els, i, sq) => {
+    const g = els[i].querySelector(`g.piece[data-square="${sq}"]`);
+    return g ? g.dataset.figure : null;
+  }, i, sq);
+  const mine = await fig(0, 'g1'), theirs = await fig(1, 'g1');
+  assert(mine === 'knight', `White's board shows g1 as ${mine}`);
+  assert(theirs !== 'knight', 'Black\'s board shows White\'s masked knight');
+  await shot(m, 'learn-both');
+  assert(m.errors.length === 0, `page errors: ${m.errors.join('; ')}`);
+});
+
 main();
