@@ -4,7 +4,8 @@
  * students joining and submitting, the submissions grouped for the teacher
  * (legal by machine text, refused ones with the engine's reason), the
  * answer revealed and played; and bad frames refused with what is wrong,
- * the teacher's token never in a student's frame.
+ * the teacher's token never in a student's frame.  Lessons over the same
+ * socket (issue 22 point 3): a refusal with the rule and the solution.
  */
 #include <stdarg.h>
 #include <stddef.h>
