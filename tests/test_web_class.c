@@ -371,6 +371,40 @@ static void test_learn_frames(void **state)
     wc_ws_close(&w);
 }
 
+/* issue 22 point 5: a class on a lesson's position; the teacher's frame
+ * holds the lesson's answer, a student's not; moving on shows the next
+ * lesson's position. */
+static void test_class_on_lessons(void **state)
+{
+    (void)state;
+    WcSocket t, a;
+    assert_int_equal(wc_ws_open(&t, port, "/ws"), 0);
+    say(&t, "{\"type\":\"class-open\",\"variant\":\"orthodox\",\"lesson\":\"nosuch\"}");
+    json_free(expect(&t, "error", "class-open: "));
+    say(&t, "{\"type\":\"class-open\",\"variant\":\"orthodox\",\"lesson\":\"first-move\"}");
+    Json *f = expect(&t, "class", NULL);
+    assert_string_equal(str_of(f, "solution"), "Nf3");
+    assert_string_equal(str_of(json_get(f, "lesson"), "id"), "first-move");
+    assert_int_equal(wc_ws_open(&a, port, "/ws"), 0);
+    say(&a, "{\"type\":\"class-join\",\"code\":\"%s\",\"name\":\"Ann\"}", str_of(f, "code"));
+    json_free(f);
+    f = expect(&a, "class", NULL);
+    assert_null(strstr(texts[ntexts - 1], "solution"));
+    assert_non_null(strstr(str_of(json_get(f, "lesson"), "goal"), "knight from g1 to f3"));
+    json_free(f);
+    json_free(expect(&t, "class", NULL));
+    say(&t, "{\"type\":\"class-reveal\",\"text\":\"Nf3\"}");
+    json_free(expect(&t, "class", NULL));
+    json_free(expect(&a, "class", NULL));
+    say(&t, "{\"type\":\"class-next\"}");
+    f = expect(&t, "class", NULL);
+    assert_string_equal(str_of(json_get(f, "lesson"), "id"), "en-passant");
+    assert_string_equal(str_of(f, "seat"), "white");
+    json_free(f);
+    wc_ws_close(&a);
+    wc_ws_close(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -378,6 +412,7 @@ int main(void)
         cmocka_unit_test(test_class_bad_frames),
         cmocka_unit_test(test_class_hidden_view),
         cmocka_unit_test(test_learn_frames),
+        cmocka_unit_test(test_class_on_lessons),
     };
     return cmocka_run_group_tests(tests, up, down);
 }

@@ -59,7 +59,8 @@ function lesson(f) {
   const boards = h('div', { id: 'learn-boards', class: f.both ? 'both' : '' },
     f.boards.map(b => board(b, b.seat === f.seat)));
   const side = h('aside', { id: 'learn-side' },
-    h('p', {}, h('a', { href: `#learn=${f.variant}` }, `Lessons of ${f.variant}`), ` — lesson ${f.n} of ${f.count}`),
+    h('p', {}, h('a', { href: `#learn=${f.variant}` }, `Lessons of ${f.variant}`), ` — lesson ${f.n} of ${f.count} — `,
+      h('a', { id: 'learn-teach', target: '_blank', href: `#teach&v=${f.variant}&lesson=${encodeURIComponent(f.id)}` }, 'Teach it to a class')),
     h('h2', {}, f.title),
     h('p', { id: 'learn-goal', class: 'goal' }, f.goal),
     h('p', { class: 'summary' }, `You play ${f.seat}. Teaches ${f.teaches.join(', ')}.`,

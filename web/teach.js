@@ -109,6 +109,7 @@ function draw() {
     h('p', { id: 'class-conn', class: 'conn' }, 'connected'),
     h('h2', {}, `Class ${f.code}`, f.role === 'student' ? ` — ${f.name}` : ''),
     h('p', { id: 'class-turn' }, `Position ${f.round + 1}: ${f.variant}, ${turn}`),
+    f.lesson ? h('p', { id: 'class-lesson', class: 'goal' }, h('b', {}, `Lesson ${f.lesson.n} of ${f.lesson.count}: ${f.lesson.title}. `), f.lesson.goal) : null,
     answerLine(f));
   if (f.role === 'teacher') teacherSide(f, side);
   else studentSide(f, side);
@@ -136,6 +137,8 @@ function teacherSide(f, side) {
     list.append(li);
   }
   side.append(h('h3', {}, 'Answers'), list);
+  if (!f.answer && f.solution)
+    side.append(h('p', { class: 'buttons' }, h('button', { type: 'button', id: 'class-solution', onclick: () => send({ type: 'class-reveal', text: f.solution }) }, `Reveal the lesson's answer (${f.solution})`)));
   if (!f.answer) {
     side.append(h('form', { id: 'class-reveal', onsubmit: ev => {
       ev.preventDefault();
@@ -144,7 +147,7 @@ function teacherSide(f, side) {
     } }, h('label', {}, 'Answer ', h('input', { id: 'class-text', autocomplete: 'off', spellcheck: 'false' })),
     ' ', h('button', { type: 'submit' }, 'Reveal')));
   } else {
-    side.append(h('p', { class: 'buttons' }, h('button', { type: 'button', id: 'class-next', onclick: () => send({ type: 'class-next' }) }, 'Play it and go on')));
+    side.append(h('p', { class: 'buttons' }, h('button', { type: 'button', id: 'class-next', onclick: () => send({ type: 'class-next' }) }, f.lesson ? 'Next lesson' : 'Play it and go on')));
   }
 }
 
@@ -197,9 +200,10 @@ export function teach(hash) {
     T.open = () => send({ type: 'class-teach', code, teacher: sessionStorage.getItem(`class-${code}`) || '' });
     connect();
   } else {
-    const game = q.get('g'), token = q.get('t');
+    const game = q.get('g'), token = q.get('t'), variant = q.get('v'), lesson = q.get('lesson');
     T.open = () => {
       if (T.code) send({ type: 'class-teach', code: T.code, teacher: T.teacher });
+      else if (lesson) send({ type: 'class-open', variant, lesson });
       else send({ type: 'class-open', game, token });
     };
     connect();

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../cli/lesson.h"
 #include "../draw/draw.h"
 #include "web_int.h"
 
@@ -51,6 +52,8 @@ struct WebClass {
     int revealed;
     char answer[ACTION_TEXT_MAX + 1];
     char answer_key[CLASS_KEY];
+    LessonFile *lf;          /* a class on lessons: their file, */
+    int ln;                  /* the lesson shown (its index) */
 };
 
 struct WebClasses {
@@ -69,6 +72,10 @@ WebClasses *web_classes_new(void)
 
 static void class_free(WebClass *k)
 {
+    if (k->lf) {
+        lesson_file_free(k->lf);
+        free(k->lf);
+    }
     game_free(k->g);
     free(k);
 }
@@ -143,6 +150,18 @@ static void put_board(WebClass *k, StrBuf *out)
         if (draw_svg(v, o, &svg, &e))
             sb_free(&svg);
     }
+    sb_puts(out, ",\"lesson\":");
+    if (k->lf) {
+        const Lesson *l = &k->lf->v[k->ln];
+        sb_printf(out, "{\"n\":%d,\"count\":%d,\"id\":", k->ln + 1, k->lf->n);
+        sb_json_str(out, l->id);
+        sb_puts(out, ",\"title\":");
+        sb_json_str(out, l->title);
+        sb_puts(out, ",\"goal\":");
+        sb_json_str(out, l->goal);
+        sb_putc(out, '}');
+    } else
+        sb_puts(out, "null");
     sb_puts(out, ",\"svg\":");
     sb_json_str(out, sb_str(&svg));
     sb_free(&svg);
@@ -245,6 +264,16 @@ static void send_class(WebClass *k, WebConn *c, const Student *st, const StrBuf 
         }
         sb_puts(&b, "]");
         put_groups(k, &b);
+        /* the lesson's answer: the first text of its learner's step */
+        sb_puts(&b, ",\"solution\":");
+        const Lesson *l = k->lf ? &k->lf->v[k->ln] : NULL;
+        int step = 0;
+        while (l && step < l->nsteps && l->step[step].reply)
+            step++;
+        if (l && step < l->nsteps)
+            sb_json_str(&b, l->step[step].alt[0]);
+        else
+            sb_puts(&b, "null");
     }
     sb_putc(&b, '}');
     if (!b.failed)
@@ -321,32 +350,84 @@ static int new_code(WebClasses *cl, char *code)
     return -1;
 }
 
-/* {"type":"class-open","game":ID,"token":TOKEN}: a class on a copy of the
- * game, whose seat token the teacher gives. */
-static void on_open(WebServer *s, WebClasses *cl, WebConn *c, const Json *j)
+/* The position of lesson n of f (after its opening replies) into *g:
+ * 0, or -1 with e. */
+static int lesson_position(LessonFile *f, int n, Game **g, Error *e)
+{
+    LessonRun *r = lesson_start(f->variant, &f->v[n], e);
+    if (!r) {
+        lesson_where(f, &f->v[n], e);
+        return -1;
+    }
+    *g = game_clone(lesson_game(r));
+    lesson_run_free(r);
+    if (!*g)
+        return err_set(e, "the server is out of memory"), -1;
+    return 0;
+}
+
+/* {"type":"class-open","variant":V,"lesson":ID}: a class on a lesson's
+ * position, then the next lessons'. */
+static int open_lesson(const Json *j, LessonFile **lf, int *ln, Game **g, Error *e)
+{
+    *lf = calloc(1, sizeof **lf);
+    if (!*lf)
+        return err_set(e, "the server is out of memory"), -1;
+    if (web_lesson_file(str_of(j, "variant"), *lf, e)) {
+        free(*lf);
+        *lf = NULL;
+        return -1;
+    }
+    const Lesson *l = lesson_find(*lf, str_of(j, "lesson"), e);
+    if (l && lesson_position(*lf, *ln = (int)(l - (*lf)->v), g, e) == 0)
+        return 0;
+    lesson_file_free(*lf);
+    free(*lf);
+    *lf = NULL;
+    return -1;
+}
+
+/* {"type":"class-open","game":ID,"token":TOKEN}: a copy of the game,
+ * whose seat token the teacher gives, into *g: 0, or -1 with e. */
+static int open_game(WebServer *s, const Json *j, Game **g, Error *e)
 {
     const char *id = str_of(j, "game"), *token = str_of(j, "token");
     if (!id || !token)
-        return web_conn_error(c, "class-open: give the game's id as \"game\" and one of its "
-                                 "seat tokens as \"token\"");
-    WebGame *g = web_find_game(s, id);
-    if (!g)
-        return web_conn_error(c, "class-open: no such game on this server");
+        return err_set(e, "give the game's id as \"game\" and one of its seat tokens as "
+                          "\"token\" (or \"variant\" and \"lesson\")"), -1;
+    WebGame *w = web_find_game(s, id);
+    if (!w)
+        return err_set(e, "no such game on this server"), -1;
     int ok = 0;
-    for (int k = 0; k < g->nseats; k++)
-        if (web_token_eq(token, g->token[k]))
+    for (int k = 0; k < w->nseats; k++)
+        if (web_token_eq(token, w->token[k]))
             ok = 1;
-    Game *copy = NULL;
     if (ok) {
-        pthread_mutex_lock(&g->mu);
-        copy = game_clone(batch_game(g->b));
-        pthread_mutex_unlock(&g->mu);
+        pthread_mutex_lock(&w->mu);
+        *g = game_clone(batch_game(w->b));
+        pthread_mutex_unlock(&w->mu);
     }
-    web_game_put(s, g);
+    web_game_put(s, w);
     if (!ok)
-        return web_conn_error(c, "class-open: this token is no seat's of this game");
-    if (!copy)
-        return web_conn_error(c, "class-open: the server is out of memory");
+        return err_set(e, "this token is no seat's of this game"), -1;
+    if (!*g)
+        return err_set(e, "the server is out of memory"), -1;
+    return 0;
+}
+
+static void on_open(WebServer *s, WebClasses *cl, WebConn *c, const Json *j)
+{
+    LessonFile *lf = NULL;
+    int ln = 0;
+    Game *copy = NULL;
+    Error e = {""};
+    if (str_of(j, "lesson") ? open_lesson(j, &lf, &ln, &copy, &e) : open_game(s, j, &copy, &e)) {
+        StrBuf m = STRBUF_INIT;
+        sb_printf(&m, "class-open: %s", e.msg);
+        web_conn_error(c, sb_str(&m));
+        sb_free(&m);
+        return;
+    }
     WebClass *k = calloc(1, sizeof *k);
     pthread_mutex_lock(&cl->mu);
     const char *why = NULL;
@@ -359,10 +440,16 @@ static void on_open(WebServer *s, WebClasses *cl, WebConn *c, const Json *j)
     if (why) {
         pthread_mutex_unlock(&cl->mu);
         game_free(copy);
+        if (lf) {
+            lesson_file_free(lf);
+            free(lf);
+        }
         free(k);
         return web_conn_error(c, why);
     }
     k->g = copy;
+    k->lf = lf;
+    k->ln = ln;
     k->teacher[k->nteachers++] = c;
     cl->v[cl->n++] = k;
     c->cls = k;
@@ -518,7 +605,18 @@ static void on_next(WebClasses *cl, WebConn *c)
         why = "class-next: only the class's teacher moves on";
     else if (!k->revealed)
         why = "class-next: reveal an answer first (class-reveal)";
-    else {
+    else if (k->lf) { /* the next lesson's position */
+        Game *t = NULL;
+        if (k->ln + 1 >= k->lf->n)
+            why = "class-next: that was the last lesson of the file";
+        else if (lesson_position(k->lf, k->ln + 1, &t, &e))
+            why = e.msg;
+        else {
+            game_free(k->g);
+            k->g = t;
+            k->ln++;
+        }
+    } else {
         Game *t = game_clone(k->g);
         if (!t)
             why = "class-next: the server is out of memory";

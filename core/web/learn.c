@@ -40,8 +40,7 @@ static const char *str_of(const Json *j, const char *key)
     return m && m->type == JSON_STRING ? m->str : NULL;
 }
 
-/* The lesson file of variant name into f: 0, or -1 with e. */
-static int read_file(const char *name, LessonFile *f, Error *e)
+int web_lesson_file(const char *name, LessonFile *f, Error *e)
 {
     const VariantOps *v = name ? variant_find(name) : NULL;
     if (!v) {
@@ -76,7 +75,7 @@ static void on_list(WebConn *c, const Json *j)
 {
     LessonFile f;
     Error e = {""};
-    if (read_file(str_of(j, "variant"), &f, &e)) {
+    if (web_lesson_file(str_of(j, "variant"), &f, &e)) {
         StrBuf m = STRBUF_INIT;
         sb_printf(&m, "learn-list: %s", e.msg);
         web_conn_error(c, sb_str(&m));
@@ -207,7 +206,7 @@ static void on_start(WebConn *c, const Json *j)
         web_conn_error(c, "the server is out of memory");
         return;
     }
-    if (read_file(str_of(j, "variant"), &w->f, &e)) {
+    if (web_lesson_file(str_of(j, "variant"), &w->f, &e)) {
         free(w);
         sb_printf(&m, "learn-start: %s", e.msg);
         goto refuse;

@@ -133,6 +133,10 @@ void web_class_leave(WebServer *s, WebConn *c);
  * begins "learn-", and c's lesson freed. */
 void web_learn_frame(WebConn *c, const char *type, const Json *j);
 void web_learn_leave(WebConn *c);
+/* The lesson file of variant name (lessons_dir()/NAME.txt) into f: 0, or
+ * -1 with e. */
+struct LessonFile;
+int web_lesson_file(const char *name, struct LessonFile *f, Error *e);
 /* fn(arg) on a thread with a stack for the engine (civetweb's are small),
  * waited for: 0, or -1 when no thread could be made (nothing ran). */
 int web_run_big(void (*fn)(void *), void *arg);

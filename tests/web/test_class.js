@@ -135,6 +135,20 @@ test('learn_lessons_issue22', async () => {
   assert(mine === 'knight', `White's board shows g1 as ${mine}`);
   assert(theirs !== 'knight', 'Black\'s board shows White\'s masked knight');
   await shot(m, 'learn-both');
+  // the lesson taught to a class: the teacher reveals the lesson's answer
+  const teach = await open('/' + await m.$eval('#learn-teach', a => a.getAttribute('href')));
+  await teach.waitForSelector('#class-solution');
+  assert(/Masked pieces move as pawns/.test(await teach.$eval('#class-lesson', e => e.textContent)), 'the class does not show the lesson');
+  const code = await teach.$eval('#class-code', e => e.textContent);
+  const s = await open(`/#class=${code}`);
+  await s.type('#class-name', 'Dee');
+  await s.click('#class-join-form button');
+  await s.waitForSelector('#class-lesson');
+  assert(!(await s.content()).includes('g1g3'), 'a student sees the lesson\'s answer before it is revealed');
+  await teach.click('#class-solution');
+  await s.waitForFunction(() => document.querySelector('#class-answer') && /g1g3/.test(document.querySelector('#class-answer').textContent));
+  await teach.click('#class-next');
+  await s.waitForFunction(() => /Lesson 3 of/.test(document.querySelector('#class-lesson').textContent));
   assert(m.errors.length === 0, `page errors: ${m.errors.join('; ')}`);
 });
 
