@@ -141,6 +141,7 @@ test('learn_lessons_issue22', async () => {
   assert(/Masked pieces move as pawns/.test(await teach.$eval('#class-lesson', e => e.textContent)), 'the class does not show the lesson');
   const code = await teach.$eval('#class-code', e => e.textContent);
   const s = await open(`/#class=${code}`);
+  await s.waitForSelector('#class-name');
   await s.type('#class-name', 'Dee');
   await s.click('#class-join-form button');
   await s.waitForSelector('#class-lesson');
