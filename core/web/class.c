@@ -29,6 +29,7 @@
 #define CLASS_NAME_MAX 32
 #define CLASS_CODE 7 /* six letters and a NUL */
 #define CLASS_KEY 400
+#define CLASS_WHY 700
 
 typedef struct Student {
     WebConn *c;
@@ -37,7 +38,7 @@ typedef struct Student {
     char text[ACTION_TEXT_MAX + 1]; /* as typed */
     int legal;
     char key[CLASS_KEY];            /* machine text (legal) or the text typed */
-    char why[400];                  /* the engine's refusal */
+    char why[CLASS_WHY];            /* why it is refused, naming the rule */
 } Student;
 
 struct WebClass {
@@ -93,8 +94,9 @@ void web_classes_free(WebClasses *cl)
 /* ---- Checking a submission ---------------------------------------------- */
 
 /* text tried by the seat to act on a copy of g: 1 with the machine texts
- * of the actions it stands for in key, 0 with the engine's refusal in why
- * (and the text in key), -1 when memory ran out. */
+ * of the actions it stands for in key, 0 with why it is refused in why
+ * (game_why's answer, naming the rule, else the engine's refusal) and the
+ * text in key, -1 when memory ran out. */
 static int try_text(const Game *g, const char *text, char *key, char *why)
 {
     Game *t = game_clone(g);
@@ -119,8 +121,15 @@ static int try_text(const Game *g, const char *text, char *key, char *why)
     }
     game_free(t);
     if (!ok) {
+        /* the engine's why (issue 22 point 2) names the rule; its refusal
+         * stands where why judges no action (a garbled text) */
+        WhyAnswer w;
+        Error we = {""};
         str_copy(key, CLASS_KEY, text);
-        str_copy(why, 400, e.msg);
+        if (seat >= 0 && game_why(g, seat, text, &w, &we) == 0 && !w.legal)
+            str_copy(why, CLASS_WHY, w.text);
+        else
+            str_copy(why, CLASS_WHY, e.msg);
     } else
         why[0] = '\0';
     return ok;
@@ -575,7 +584,7 @@ static void on_reveal(WebClasses *cl, WebConn *c, const Json *j)
         pthread_mutex_unlock(&cl->mu);
         return web_conn_error(c, "class-reveal: only the class's teacher reveals the answer");
     }
-    char key[CLASS_KEY], why[400];
+    char key[CLASS_KEY], why[CLASS_WHY];
     int r = try_text(k->g, text, key, why);
     if (r <= 0) {
         StrBuf m = STRBUF_INIT;

@@ -64,7 +64,7 @@ test('class_three_students_issue22', async () => {
   assert(gs.length === 2, `the teacher sees ${gs.length} groups: ${JSON.stringify(gs)}`);
   const legal = gs.find(x => x.legal), bad = gs.find(x => !x.legal);
   assert(legal && legal.move === 'e2e4' && legal.count === 2, `the legal group: ${JSON.stringify(legal)}`);
-  assert(bad && bad.move === 'Ke2' && bad.count === 1 && /refused: \S/.test(bad.text), `the refused group: ${JSON.stringify(bad)}`);
+  assert(bad && bad.move === 'Ke2' && bad.count === 1 && /refused: Ke2 is illegal: .*\(ORTH-2\)/.test(bad.text), `the refused group: ${JSON.stringify(bad)}`);
   await shot(teacher, 'class-teacher');
   // no student's page holds the teacher's token
   const ttok = await teacher.evaluate(c => sessionStorage.getItem(`class-${c}`), code);
