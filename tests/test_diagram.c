@@ -534,8 +534,41 @@ static void test_handout_every_variant(void **state)
             count(page.out, "<figure class=\"diagram\" data-rule=\"") != nrules)
             fail_msg("%s: %d rules, %d articles", name, nrules,
                      count(page.out, "<article class=\"rule\""));
-        assert_true(ex >= 1);
+        /* issue 22: every lesson of the variant is an exercise and has a
+         * solution, in the lesson file's order */
+        snprintf(args, sizeof args, "lessons/%s.txt", name);
+        FILE *lf = fopen(args, "r");
+        assert_non_null(lf);
+        char line[256];
+        int nlessons = 0;
+        const char *at_ex = strstr(page.out, "<section class=\"exercises\">"),
+                   *at_sol = strstr(page.out, "<section class=\"solutions\">");
+        assert_non_null(at_ex);
+        assert_non_null(at_sol);
+        while (fgets(line, sizeof line, lf)) {
+            if (strncmp(line, "lesson: ", 8) != 0)
+                continue;
+            nlessons++;
+            line[strcspn(line, "\n")] = '\0';
+            char want[300];
+            snprintf(want, sizeof want, "<div class=\"exercise\" data-lesson=\"%s\"", line + 8);
+            const char *x = strstr(at_ex, want);
+            if (!x || x > at_sol)
+                fail_msg("%s: lesson %s is not an exercise", name, line + 8);
+            at_ex = x;
+            snprintf(want, sizeof want, "<div class=\"solution\" data-lesson=\"%s\"", line + 8);
+            const char *y = strstr(at_sol, want);
+            if (!y)
+                fail_msg("%s: lesson %s has no solution", name, line + 8);
+            at_sol = y;
+            CONTAINS(y, "<p class=\"steps\">play: ");
+        }
+        fclose(lf);
+        assert_true(nlessons >= 1);
+        assert_int_equal(ex, nlessons);
         assert_int_equal(ex, sol);
+        /* each rule states what it changes (its rule data) */
+        assert_int_equal(count(page.out, "<p class=\"difference\">"), nrules);
         assert_int_equal(count(page.out, "<svg xmlns="), nrules + ex + sol);
         CONTAINS(page.out, "<section class=\"solutions\">");
         assert_true(strstr(page.out, "<section class=\"solutions\">") >
@@ -552,40 +585,68 @@ static void test_handout_every_variant(void **state)
     }
 }
 
-/* The exercises' answers are the engine's: ORTH-5, the King on e1 with a
- * queen on f2 may take it or go to d1 (castling is out: in check). */
-static void test_handout_solutions_from_the_engine(void **state)
+/* Issue 22: the rules say what they change from orthodox chess, a rule
+ * the fixed figures leave out is drawn from its first lesson, and the
+ * exercises are the lessons with their solutions.  ORTH-5's figure is the
+ * engine's: castling arrows, gone under castling=off. */
+static void test_handout_lessons_and_differences(void **state)
 {
     (void)state;
     TuRun r;
     tu_run(&r, "handout orthodox --html -", NULL);
     assert_int_equal(r.status, 0);
-    CONTAINS(r.out, "<p><b>1.</b> Kd1, Kxf2</p>");
-    CONTAINS(r.out, "<p><b>2.</b> d6, dxc6</p>");
+    /* ORTH-1 has no fixed figure: lesson first-move's, f3 marked */
+    CONTAINS(r.out, "<figure class=\"diagram\" data-rule=\"ORTH-1\" data-lesson=\"first-move\">");
+    CONTAINS(r.out, "(lesson first-move; what white sees)");
+    CONTAINS(r.out, "<p><b>1.</b> White moves first. Bring the knight from g1 to f3");
+    CONTAINS(r.out, "<p class=\"steps\">play: Nf3<br></p>");
     CONTAINS(r.out, "data-from=\"e1\" data-to=\"g1\""); /* ORTH-5's figure castles */
     tu_run_free(&r);
-    /* ... under the parameters given: without castling, no castling arrow */
     tu_run(&r, "handout orthodox --param castling=off --html -", NULL);
     assert_int_equal(r.status, 0);
     assert_null(strstr(r.out, "data-from=\"e1\" data-to=\"g1\""));
     CONTAINS(r.out, "data-from=\"e1\" data-to=\"d1\"");
     tu_run_free(&r);
-    /* Masqués: White's own masked queen moves as a pawn or is revealed as
-     * a queen, and nothing of Black's figures shows (MASQ-1, MASQ-5) */
+    /* MASQ-2 replaces ORTH-2 and ORTH-3, from the rule data */
     tu_run(&r, "handout masques --html -", NULL);
     assert_int_equal(r.status, 0);
-    CONTAINS(r.out, "<p><b>1.</b> d2d3, d2d4, reveal Qd2c3, reveal Qd2d3, reveal Qd2e3, ");
-    CONTAINS(r.out, "reveal Qd2d7</p>"); /* a battle for d7 (MASQ-8) */
-    int masked = 0;
-    for (const char *p = strstr(r.out, "<g class=\"piece "); p; p = strstr(p + 1, "<g class=\"piece ")) {
-        char tag[400];
-        snprintf(tag, sizeof tag, "%.*s", (int)(strchr(p, '>') - p), p);
-        if (strstr(tag, "f-masked") && strstr(tag, "data-side=\"black\"")) {
-            CONTAINS(tag, "data-figure=\"hidden\""); /* Black's masked: White cannot know */
-            masked++;
+    CONTAINS(r.out, "<p class=\"difference\">Replaces ORTH-2 ORTH-3: a masked piece moves as a "
+                    "pawn of its side");
+    /* Hidden information (MASQ-1): on an exercise's or a solution's board,
+     * a masked figure of the other seat never shows, `views: both` or not;
+     * the learner's own masked figures do */
+    int other = 0, own = 0, boxes = 0;
+    for (const char *p = strstr(r.out, "<section class=\"exercises\">"); p;) {
+        const char *a = strstr(p, "<div class=\"exercise\" data-lesson=");
+        const char *b = strstr(p, "<div class=\"solution\" data-lesson=");
+        const char *d = a && (!b || a < b) ? a : b;
+        if (!d)
+            break;
+        const char *seat = strstr(d, "data-seat=\"") + 11;
+        char me[16];
+        snprintf(me, sizeof me, "%.*s", (int)(strchr(seat, '"') - seat), seat);
+        const char *end = strstr(d, "</svg>");
+        boxes++;
+        for (const char *q = strstr(d, "<g class=\"piece "); q && q < end;
+             q = strstr(q + 1, "<g class=\"piece ")) {
+            char tag[400], side[40];
+            snprintf(tag, sizeof tag, "%.*s", (int)(strchr(q, '>') - q), q);
+            snprintf(side, sizeof side, "data-side=\"%s\"", me);
+            if (!strstr(tag, "f-masked"))
+                continue;
+            if (strstr(tag, side)) {
+                own += !strstr(tag, "data-figure=\"hidden\"");
+            } else {
+                if (!strstr(tag, "data-figure=\"hidden\""))
+                    fail_msg("%s sees a masked figure of the other seat: %s", me, tag);
+                other++;
+            }
         }
+        p = end;
     }
-    assert_true(masked >= 16);
+    assert_int_equal(boxes, 2 * 16);
+    assert_true(other >= 16);
+    assert_true(own >= 16);
     tu_run_free(&r);
 }
 
@@ -708,7 +769,7 @@ int main(void)
         cmocka_unit_test(test_diagram_bad_input_refused),
         cmocka_unit_test(test_diagram_style_is_the_pages),
         cmocka_unit_test(test_handout_every_variant),
-        cmocka_unit_test(test_handout_solutions_from_the_engine),
+        cmocka_unit_test(test_handout_lessons_and_differences),
         cmocka_unit_test(test_diagram_docs_picture),
         cmocka_unit_test(test_diagram_server_draws_each_seats_board),
     };

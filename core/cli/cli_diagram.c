@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "../draw/draw.h"
+#include "lesson.h"
 
 /* ---- Shared ------------------------------------------------------------- */
 
@@ -135,8 +136,10 @@ done:
 
 /* ---- chessvar handout ------------------------------------------------------ */
 
-/* A position that shows a rule: where a lesson (lessons/, issue 22 point 3)
- * will give one, the handout takes it instead.  `focus`: the square whose
+/* A position that shows a rule, where a lesson (lessons/, issue 22 point 3)
+ * shows it less well: a rule without one here is drawn from the first
+ * lesson that teaches it, and only a rule no lesson teaches falls back on
+ * the variant's default figure.  `focus`: the square whose
  * actions are drawn as arrows, or "*" for the squares of the actions that
  * name only a square (a placement, an Ambigus square). */
 typedef struct RuleFigure {
@@ -217,36 +220,6 @@ static const RuleFigure FIGURES[] = {
      "A free Queen attacks the King: check, and the King must get out of it."},
     {"tile", "TILE-3", "wK0,0 wR1,0 wN2,0 bN0,1 bR1,1 bK2,1 turn:w", NULL, "1,0", NULL,
      "Unity: after every move all pieces still touch."},
-};
-
-/* Exercises: a position, a question; the answer is computed (the legal
- * actions of the focus square for the seat asked). */
-typedef struct Exercise {
-    const char *variant, *rule, *position, *seat, *focus, *question;
-} Exercise;
-
-static const Exercise EXERCISES[] = {
-    {"orthodox", "ORTH-5", "r3k2r/8/8/8/8/8/5q2/R3K2R w KQkq - 0 1", NULL, "e1",
-     "White to play: where may the King on e1 go?"},
-    {"orthodox", "ORTH-3", "4k3/8/8/2pP4/8/8/8/4K3 w - c6 0 1", NULL, "d5",
-     "White to play: what may the pawn on d5 do?"},
-    {"orthodox", "ORTH-4", "1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1", NULL, "a7",
-     "White to play: what may the pawn on a7 do?"},
-    {"masques", "MASQ-5", "r~n~b~q~k~b~n~r~/p~p~p~p~p~p~p~p~/8/8/8/8/P~P~P~Q~P~P~P~P~/"
-                          "R~N~B~P~K~B~N~R~ w KQkq - 0 1", "white", "d2",
-     "White set up its queen on d2, masked. What may it do?"},
-    {"masques", "MASQ-4", "4k~3/8/8/3q4/4P~3/8/8/4K~3 w - - 0 1", "white", "e4",
-     "White's masked pawn on e4 faces a revealed queen. What may it do?"},
-    {"ambigus", "AMBI-1", "4k3/8/8/8/8/2N5/8/3QK3 w - - 0 1", NULL, "*",
-     "White to play: which squares may White name?"},
-    {"echiquete", "ECHQ-2", "rnbqkbnr/ppp1pppp/8/3*P4/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2",
-     NULL, "d5", "Black to play: what may the merged pawn on d5 do?"},
-    {"echiquete", "ECHQ-1", "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2",
-     NULL, "e4", "White to play: what may the pawn on e4 do?"},
-    {"tile", "TILE-4", "wK0,0 wR1,0 wN2,0 bN0,1 bR1,1 bK2,1 turn:w", NULL, "1,0",
-     "White to play: where may the Rook on 1,0 go?"},
-    {"tile", "TILE-8", "wK0,0 wN0,1 bQ1,1 bK1,2 turn:w", NULL, "0,0",
-     "White is in check: where may the King on 0,0 go?"},
 };
 
 static void html_text(StrBuf *out, const char *s, size_t n)
@@ -374,6 +347,69 @@ done:
     return rc;
 }
 
+/* Lesson l's position (after the replies before the learner's first step;
+ * solved: after its solution, every step's first text, is played) as the
+ * learner's seat sees it, never any other seat's view (`views: both` too),
+ * with the first step's target squares marked when marks.  0, or -1 with
+ * e. */
+static int lesson_diagram(const CliOptions *o, const LessonFile *f, const Lesson *l,
+                          int marks, int solved, const char *label, StrBuf *out, Error *e)
+{
+    LessonRun *r = lesson_start(o->variant, l, e);
+    if (!r) {
+        lesson_where(f, l, e);
+        return -1;
+    }
+    while (solved && lesson_step(r)) {
+        StrBuf said = STRBUF_INIT;
+        int bad = lesson_answer(r, lesson_step(r)->alt[0], &said) == LESSON_REFUSED;
+        if (bad)
+            err_set(e, "line %d: its solution '%s' is refused: %s", lesson_step(r)->line,
+                    lesson_step(r)->alt[0], sb_str(&said));
+        sb_free(&said);
+        if (bad) {
+            lesson_where(f, l, e);
+            lesson_run_free(r);
+            return -1;
+        }
+    }
+    const Game *g = lesson_game(r);
+    View *v = malloc(sizeof *v);
+    DrawOpts *d = malloc(sizeof *d);
+    int rc = -1;
+    if (!v || !d || game_view(g, lesson_seat(r), v)) {
+        err_set(e, "out of memory");
+        goto done;
+    }
+    draw_opts_for(g, v, d);
+    d->label = label;
+    const LessonStep *s = lesson_step(r);
+    for (int i = 0; marks && s && i < s->ntargets; i++) {
+        const char *t = s->target[i];
+        Coord c;
+        Error ignore = {""};
+        if (geo_parse_square(&v->geo, &t, &c, &ignore) == 0 && !*t &&
+            d->nmarks < DRAW_MAX_MARKS)
+            d->marks[d->nmarks++] = c;
+    }
+    rc = draw_svg(v, d, out, e);
+done:
+    free(v);
+    free(d);
+    lesson_run_free(r);
+    return rc;
+}
+
+/* The first lesson of f that teaches rule id, or NULL. */
+static const Lesson *lesson_for_rule(const LessonFile *f, const char *id)
+{
+    for (int i = 0; f && i < f->n; i++)
+        for (int k = 0; k < f->v[i].nrules; k++)
+            if (strcmp(f->v[i].rule[k], id) == 0)
+                return &f->v[i];
+    return NULL;
+}
+
 /* The page's own style: the board's (draw_css) and the print layout. */
 static const char PAGE_CSS[] =
     "body { font: 11pt/1.4 Georgia, serif; color: #1b1b1b; margin: 0 auto; "
@@ -394,6 +430,8 @@ static const char PAGE_CSS[] =
     ".exercise, .solution { break-inside: avoid; display: flex; gap: 1rem; margin: .6rem 0; }\n"
     ".solutions { break-before: page; }\n"
     ".phase { font-style: italic; }\n"
+    ".difference { font-style: italic; margin: .2rem 0; }\n"
+    ".steps { font: 10pt/1.3 monospace; margin: .2rem 0; }\n"
     "@page { size: A4; margin: 14mm; }\n"
     "@media print { body { max-width: none; padding: 0; } }\n";
 
@@ -475,7 +513,8 @@ static int rule_id(const char *line, size_t len, size_t *n)
     return 1;
 }
 
-static const RuleFigure *figure_for(const char *variant, const char *rule)
+/* The figure of rule in the table, else (exact 0) the variant's default. */
+static const RuleFigure *figure_for(const char *variant, const char *rule, int exact)
 {
     const RuleFigure *dflt = NULL;
     for (size_t i = 0; i < ARRAY_LEN(FIGURES); i++) {
@@ -486,7 +525,7 @@ static const RuleFigure *figure_for(const char *variant, const char *rule)
         else if (rule && strcmp(FIGURES[i].rule, rule) == 0)
             return &FIGURES[i];
     }
-    return dflt;
+    return exact ? NULL : dflt;
 }
 
 static int figure_html(const CliOptions *o, const RuleFigure *f, const char *rule,
@@ -507,11 +546,64 @@ static int figure_html(const CliOptions *o, const RuleFigure *f, const char *rul
     return 0;
 }
 
+/* What rule id changes from orthodox chess, from the variant's rule data
+ * (core/variant.h RuleInfo): "Replaces ORTH-2: every piece moves as a pawn
+ * while masked (how pieces move; hidden information)."  Nothing without
+ * rule data for id. */
+static void difference_html(const VariantOps *v, const char *id, StrBuf *out)
+{
+    const VariantRuleData *rd = v->version >= 8 ? v->rule_data : NULL;
+    const RuleInfo *r = NULL;
+    for (int i = 0; rd && rd->rules && rd->rules[i].id && !r; i++)
+        if (strcmp(rd->rules[i].id, id) == 0)
+            r = &rd->rules[i];
+    if (!r || !r->what)
+        return;
+    int orth = strcmp(v->name, "orthodox") == 0;
+    sb_puts(out, "<p class=\"difference\">");
+    if (orth)
+        sb_puts(out, "In short: ");
+    else if (r->replaces && r->replaces[0])
+        sb_printf(out, "Replaces %s: ", r->replaces);
+    else
+        sb_puts(out, "New, replaces no orthodox rule: ");
+    html_str(out, r->what);
+    sb_printf(out, " (%s", rule_area_name(r->area));
+    if (r->area2 >= 0)
+        sb_printf(out, "; %s", rule_area_name(r->area2));
+    sb_puts(out, ")");
+    if (!orth && r->keeps && r->keeps[0])
+        sb_printf(out, ". Keeps %s as it is", r->keeps);
+    sb_puts(out, ".</p>");
+}
+
+/* The diagram of rule id from lesson l: its position as the learner sees
+ * it, its targets marked. */
+static int lesson_figure_html(const CliOptions *o, const LessonFile *lf, const Lesson *l,
+                              const char *id, StrBuf *out, Error *e)
+{
+    char label[96];
+    snprintf(label, sizeof label, "diagram of %s", id);
+    sb_printf(out, "<figure class=\"diagram\" data-rule=\"%s\" data-lesson=\"", id);
+    html_str(out, l->id);
+    sb_puts(out, "\">");
+    if (lesson_diagram(o, lf, l, 1, 0, label, out, e)) {
+        err_prefix(e, "the diagram of %s", id);
+        return -1;
+    }
+    sb_puts(out, "<figcaption>");
+    html_str(out, l->title ? l->title : l->id);
+    sb_printf(out, " (lesson %s; what %s sees", l->id, l->seat[0] ? l->seat : "the learner");
+    sb_puts(out, ")");
+    sb_puts(out, "</figcaption></figure>\n");
+    return 0;
+}
+
 /* The rules text as sections: the introduction, one article per rule with
  * its diagram, headings between rules (Échiqueté's phases), the
  * parameters at the end. */
-static int rules_html(const CliOptions *o, const char *text, StrBuf *out, int *nrules,
-                      Error *e)
+static int rules_html(const CliOptions *o, const LessonFile *lf, const char *text,
+                      StrBuf *out, int *nrules, Error *e)
 {
     const char *p = strchr(text, '\n'); /* the first line is the title */
     p = p ? p + 1 : text;
@@ -581,9 +673,15 @@ static int rules_html(const CliOptions *o, const char *text, StrBuf *out, int *n
         while (*t == ' ')
             t++;
         rule_body_html(out, t, (size_t)(body_end - t), 1);
+        difference_html(o->variant, id, out);
         sb_puts(out, "</div></div>\n");
-        const RuleFigure *f = figure_for(o->variant->name, id);
+        const RuleFigure *f = figure_for(o->variant->name, id, 1);
+        const Lesson *l = f ? NULL : lesson_for_rule(lf, id);
+        if (!f && !l)
+            f = figure_for(o->variant->name, id, 0);
         if (f && figure_html(o, f, id, out, e))
+            return -1;
+        if (l && lesson_figure_html(o, lf, l, id, out, e))
             return -1;
         sb_puts(out, "</article>\n");
         (*nrules)++;
@@ -600,38 +698,48 @@ static int rules_html(const CliOptions *o, const char *text, StrBuf *out, int *n
     return 0;
 }
 
-static int exercises_html(const CliOptions *o, StrBuf *out, int *nex, Error *e)
+/* The variant's lessons as exercises: each one's goal and its position as
+ * the learner's seat sees it; their solutions (the play and reply lines,
+ * and the explanation) on pages of their own at the end. */
+static int exercises_html(const CliOptions *o, const LessonFile *lf, StrBuf *out, int *nex,
+                          Error *e)
 {
     StrBuf sol = STRBUF_INIT;
     int k = 0, rc = 0;
-    for (size_t i = 0; i < ARRAY_LEN(EXERCISES) && !rc; i++) {
-        const Exercise *x = &EXERCISES[i];
-        if (strcmp(x->variant, o->variant->name) != 0)
-            continue;
+    for (int i = 0; i < lf->n && !rc; i++) {
+        const Lesson *l = &lf->v[i];
         if (!k)
             sb_puts(out, "<section class=\"exercises\"><h2>Exercises</h2>\n");
         k++;
         char label[64];
         snprintf(label, sizeof label, "exercise %d", k);
-        StrBuf answer = STRBUF_INIT;
-        sb_printf(out, "<div class=\"exercise\" data-rule=\"%s\"><figure class=\"diagram\">",
-                  x->rule);
-        rc = page_diagram(o, x->position, x->seat, x->focus, 0, NULL, label, out, &answer, e);
+        sb_printf(out, "<div class=\"exercise\" data-lesson=\"%s\" data-seat=\"%s\">"
+                       "<figure class=\"diagram\">", l->id, l->seat);
+        rc = lesson_diagram(o, lf, l, 0, 0, label, out, e);
         sb_printf(out, "</figure><p><b>%d.</b> ", k);
-        html_str(out, x->question);
-        sb_printf(out, " (%s%s%s)</p></div>\n", x->rule, x->seat ? "; the board as it looks to " : "",
-                  x->seat ? x->seat : "");
+        html_str(out, l->goal ? l->goal : "");
+        sb_puts(out, " (");
+        for (int r = 0; r < l->nrules; r++)
+            sb_printf(out, "%s%s", r ? ", " : "", l->rule[r]);
+        sb_printf(out, "%sthe board as it looks to %s)</p></div>\n", l->nrules ? "; " : "",
+                  l->seat[0] ? l->seat : "the learner");
         snprintf(label, sizeof label, "solution %d", k);
-        sb_printf(&sol, "<div class=\"solution\" data-rule=\"%s\"><figure class=\"diagram\">",
-                  x->rule);
-        StrBuf again = STRBUF_INIT;
+        sb_printf(&sol, "<div class=\"solution\" data-lesson=\"%s\" data-seat=\"%s\">"
+                        "<figure class=\"diagram\">", l->id, l->seat);
         if (!rc)
-            rc = page_diagram(o, x->position, x->seat, x->focus, 1, NULL, label, &sol, &again, e);
-        sb_printf(&sol, "</figure><p><b>%d.</b> ", k);
-        html_str(&sol, answer.len ? sb_str(&answer) : "nothing: no legal action there");
-        sb_puts(&sol, "</p></div>\n");
-        sb_free(&answer);
-        sb_free(&again);
+            rc = lesson_diagram(o, lf, l, 0, 1, label, &sol, e);
+        sb_printf(&sol, "</figure><div><p><b>%d.</b></p><p class=\"steps\">", k);
+        for (int s = 0; s < l->nsteps; s++) {
+            const LessonStep *st = &l->step[s];
+            if (st->nalts < 1)
+                continue;
+            sb_puts(&sol, st->reply ? "reply: " : "play: ");
+            html_str(&sol, st->alt[0]);
+            sb_puts(&sol, "<br>");
+        }
+        sb_puts(&sol, "</p><p>");
+        html_str(&sol, l->explain ? l->explain : "");
+        sb_puts(&sol, "</p></div></div>\n");
     }
     if (k) {
         sb_puts(out, "</section>\n<section class=\"solutions\"><h2>Solutions</h2>\n");
@@ -661,6 +769,8 @@ int cli_handout(const CliOptions *o)
     }
     StrBuf rules = STRBUF_INIT, out = STRBUF_INIT;
     int rc = CLI_EXIT_FAIL, nrules = 0, nex = 0;
+    LessonFile lf;
+    memset(&lf, 0, sizeof lf);
     if (cli_rules_text(o->variant, &p, &rules)) {
         err_set(&e, "%s has no rules text", o->variant->name);
         goto done;
@@ -676,9 +786,23 @@ int cli_handout(const CliOptions *o)
     sb_puts(&out, "</h1>\n<p class=\"summary\">");
     html_str(&out, o->variant->summary);
     sb_puts(&out, "</p>\n");
+    char dir[512], path[600];
+    if (o->lessons) {
+        snprintf(path, sizeof path, "%s", o->lessons);
+    } else {
+        lessons_dir(dir, sizeof dir);
+        snprintf(path, sizeof path, "%s/%s.txt", dir, o->variant->name);
+    }
+    if (lesson_file_read(path, &lf, &e))
+        goto done;
+    if (lf.variant != o->variant) {
+        err_set(&e, "%s holds lessons of %s, not %s", path, lf.variant->name,
+                o->variant->name);
+        goto done;
+    }
     StrBuf body = STRBUF_INIT;
-    int bad = rules_html(o, sb_str(&rules), &body, &nrules, &e) ||
-              exercises_html(o, &body, &nex, &e);
+    int bad = rules_html(o, &lf, sb_str(&rules), &body, &nrules, &e) ||
+              exercises_html(o, &lf, &body, &nex, &e);
     sb_puts(&out, sb_str(&body));
     sb_free(&body);
     if (bad)
@@ -690,5 +814,6 @@ done:
         fprintf(stderr, "chessvar handout: %s\n", e.msg);
     sb_free(&rules);
     sb_free(&out);
+    lesson_file_free(&lf);
     return rc;
 }

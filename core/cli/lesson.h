@@ -88,8 +88,9 @@ int lesson_file_read(const char *path, LessonFile *out, Error *e);
 int lesson_file_parse(const char *path, const char *text, size_t len, LessonFile *out,
                       Error *e);
 void lesson_file_free(LessonFile *f);
-/* Where the lesson files are (cli_learn.c): $CHESSVAR_LESSONS, else
- * lessons/ here, else lessons/ beside the program. */
+/* Where the lesson files are (cli_learn.c; `chessvar learn`, `chessvar
+ * handout`, the server): $CHESSVAR_LESSONS, else lessons/ here, else
+ * lessons/ beside the program. */
 void lessons_dir(char *buf, size_t n);
 /* The lesson named by its id or its number from 1; NULL with e listing
  * what there is. */

@@ -88,13 +88,34 @@ for (const variant of ['orthodox', 'masques', 'ambigus', 'echiquete', 'tile']) {
       `${variant}: the page's rules ${seen.rules.map(r => r.id)} are not ${rules}`);
     for (const r of seen.rules) assert(r.boards === 1, `${variant} ${r.id}: ${r.boards} boards`);
     assert(seen.exercises >= 1, `${variant}: no exercise`);
+    // Issue 22: the exercises are the variant's lessons, every one in the
+    // lesson file's order, each with its board and a solution of its own;
+    // a board shows no masked figure of a seat other than the learner's.
+    const lessons = fs.readFileSync(path.join(__dirname, '..', '..', 'lessons', `${variant}.txt`),
+      'utf8').split('\n').filter(l => l.startsWith('lesson: ')).map(l => l.slice(8).trim());
+    const taught = await page.evaluate(() => ['exercise', 'solution'].map(k =>
+      [...document.querySelectorAll(`div.${k}`)].map(d => ({
+        id: d.dataset.lesson, boards: d.querySelectorAll('svg.board').length,
+        seen: [...d.querySelectorAll('g.piece.f-masked')].filter(g =>
+          g.dataset.side !== d.dataset.seat && g.dataset.figure !== 'hidden').length,
+      }))));
+    for (const list of taught) {
+      assert(JSON.stringify(list.map(x => x.id)) === JSON.stringify(lessons),
+        `${variant}: the lessons ${lessons} are not the page's ${list.map(x => x.id)}`);
+      for (const x of list) {
+        assert(x.boards === 1, `${variant} ${x.id}: ${x.boards} boards`);
+        assert(x.seen === 0, `${variant} ${x.id}: ${x.seen} masked figures of the other seat show`);
+      }
+    }
     assert(seen.solutions === seen.exercises,
       `${variant}: ${seen.exercises} exercises, ${seen.solutions} solutions`);
     assert(seen.boards.length === rules.length + 2 * seen.exercises,
       `${variant}: ${seen.boards.length} boards for ${rules.length} rules and ${seen.exercises} exercises`);
     for (const b of seen.boards) {
       assert(b.w > 100 && b.h > 50, `${variant} ${b.label}: the board is ${b.w} x ${b.h} on paper`);
-      assert(b.cells >= 16, `${variant} ${b.label}: ${b.cells} squares`);
+      // Tile's plane shows the window around its pieces: a lesson's few
+      // pieces make a 3 x 3 one
+      assert(b.cells >= (variant === 'tile' ? 9 : 16), `${variant} ${b.label}: ${b.cells} squares`);
     }
     assert(seen.boards.some(b => b.pieces > 0), `${variant}: no piece on any board`);
 
