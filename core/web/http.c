@@ -281,6 +281,31 @@ static int param_text(const Json *v, char *buf, size_t n)
     return -1;
 }
 
+/* "params" ({NAME: VALUE}, absent or null: none) as --param texts in
+ * ptext, listed in list; *n of them. */
+static int params_texts(const Json *params, char ptext[][128], const char **list, int *n,
+                        Error *e)
+{
+    *n = 0;
+    if (!params || params->type == JSON_NULL)
+        return 0;
+    if (params->type != JSON_OBJECT || params->count > CLI_MAX_PARAMS)
+        return err_set(e, "\"params\" must be an object of NAME: VALUE (at most %d)",
+                       CLI_MAX_PARAMS);
+    for (const Json *p = params->child; p; p = p->next) {
+        char val[96];
+        if (param_text(p, val, sizeof val) || strlen(p->key) > 24) {
+            char q[48];
+            return err_set(e, "params: %s must be a string, number or true/false",
+                           str_clip(q, sizeof q, p->key));
+        }
+        snprintf(ptext[*n], 128, "%s=%s", p->key, val);
+        list[*n] = ptext[*n];
+        (*n)++;
+    }
+    return 0;
+}
+
 static int int_member(const Json *req, const char *key, int lo, int hi, int *out, Error *e)
 {
     const Json *m = json_get(req, key);
@@ -466,23 +491,8 @@ static WebGame *create_with(WebServer *s, const Json *req, CliOptions *o, Error 
     }
     /* --param NAME=VALUE texts */
     char ptext[CLI_MAX_PARAMS][128];
-    const Json *params = json_get(req, "params");
-    if (params && params->type != JSON_NULL) {
-        if (params->type != JSON_OBJECT || params->count > CLI_MAX_PARAMS)
-            return err_set(e, "\"params\" must be an object of NAME: VALUE (at most %d)",
-                           CLI_MAX_PARAMS), NULL;
-        for (const Json *p = params->child; p; p = p->next) {
-            char val[96];
-            if (param_text(p, val, sizeof val) || strlen(p->key) > 24) {
-                char q[48];
-                return err_set(e, "params: %s must be a string, number or true/false",
-                               str_clip(q, sizeof q, p->key)), NULL;
-            }
-            snprintf(ptext[o->nparams], sizeof ptext[0], "%s=%s", p->key, val);
-            o->params[o->nparams] = ptext[o->nparams];
-            o->nparams++;
-        }
-    }
+    if (params_texts(json_get(req, "params"), ptext, o->params, &o->nparams, e))
+        return NULL;
     const Json *players = json_get(req, "players");
     if (check_players(players, e))
         return NULL;
@@ -667,23 +677,10 @@ static int diff_set(WebServer *s, const Json *set, int side, CliOptions *o,
                        var && var->type == JSON_STRING ? str_clip(q, sizeof q, var->str)
                                                        : "?");
     }
-    const Json *params = json_get(set, "params");
-    const char **plist = side ? o->cmp_params : o->params;
     int np = 0;
-    if (params && params->type != JSON_NULL) {
-        if (params->type != JSON_OBJECT || params->count > CLI_MAX_PARAMS)
-            return err_set(e, "%s: \"params\" must be an object of NAME: VALUE (at most %d)",
-                           label, CLI_MAX_PARAMS);
-        for (const Json *p = params->child; p; p = p->next) {
-            char val[96];
-            if (param_text(p, val, sizeof val))
-                return err_set(e, "%s: params: %s must be a string, number or true/false",
-                               label, p->key);
-            snprintf(ptext[np], 128, "%s=%s", p->key, val);
-            plist[np] = ptext[np];
-            np++;
-        }
-    }
+    if (params_texts(json_get(set, "params"), ptext, side ? o->cmp_params : o->params, &np,
+                     e))
+        return err_prefix(e, "%s", label), -1;
     const char **rlist = side ? o->cmp_rules : o->rules;
     int nr = 0;
     if (rules_paths(s, json_get(set, "rules"), paths, rlist, &nr, e))
