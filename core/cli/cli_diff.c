@@ -95,9 +95,15 @@ typedef struct Diff {
 
 /* ---- Rule data ------------------------------------------------------------ */
 
+/* v's rules as data (VariantOps version 8), or NULL. */
+static const VariantRuleData *rule_data_of(const VariantOps *v)
+{
+    return v && v->version >= 8 ? v->rule_data : NULL;
+}
+
 static const RuleInfo *rule_find(const VariantOps *v, const char *id)
 {
-    const VariantRuleData *d = v && v->version >= 8 ? v->rule_data : NULL;
+    const VariantRuleData *d = rule_data_of(v);
     for (const RuleInfo *r = d ? d->rules : NULL; r && r->id; r++)
         if (strcmp(r->id, id) == 0)
             return r;
@@ -135,7 +141,7 @@ static Entry *entry_add(Diff *d, int side, int area)
 static void variant_entries(Diff *d, int side)
 {
     const VariantOps *v = d->set[side].v;
-    const VariantRuleData *rd = v->version >= 8 ? v->rule_data : NULL;
+    const VariantRuleData *rd = rule_data_of(v);
     if (is_orthodox(v) || !rd)
         return;
     for (const RuleInfo *r = rd->rules; r->id; r++) {
@@ -239,7 +245,7 @@ static void build_card(Diff *d)
 /* The ids of v's rules in area (the rules that stay the same there). */
 static void area_ids(const VariantOps *v, int area, StrBuf *out)
 {
-    const VariantRuleData *rd = v->version >= 8 ? v->rule_data : NULL;
+    const VariantRuleData *rd = rule_data_of(v);
     for (const RuleInfo *r = rd ? rd->rules : NULL; r && r->id; r++)
         if (r->area == area || r->area2 == area)
             sb_printf(out, "%s%s", out->len ? " " : "", r->id);
@@ -605,7 +611,7 @@ out:
 static int align(const Diff *d, Game *g, int side)
 {
     const VariantOps *v = d->set[side].v;
-    const VariantRuleData *rd = v->version >= 8 ? v->rule_data : NULL;
+    const VariantRuleData *rd = rule_data_of(v);
     const char *t = rd ? rd->diff_setup : NULL;
     for (int guard = 0; t && guard < 128; guard++) {
         View *vw = view_of(g, -1);
@@ -681,7 +687,7 @@ static int lay_on_board(Diff *d, Game *g[2], Error *e)
 {
     int sq = -1, n = 0;
     for (int k = 0; k < 2; k++) {
-        const VariantRuleData *rd = d->set[k].v->version >= 8 ? d->set[k].v->rule_data : NULL;
+        const VariantRuleData *rd = rule_data_of(d->set[k].v);
         if (rd && rd->diff_squares) {
             sq = k;
             n++;
@@ -720,49 +726,42 @@ static Game *start(const Diff *d, int side, Error *e)
     return cli_start_game(&so, 0, e, &status);
 }
 
-/* When one game asks its seat to decide where the other goes on, the
- * first text of the rule data's diff_keep ("pass|concede|bid 1|fold")
- * that seat may type: the move let stand, played in that game alone: 1. */
-static int keep(const Diff *d, Game *g[2])
+/* The first text of a game's rule data diff_keep ("pass|concede|bid 1|
+ * fold") that its seat to act may type now, for the first game that asks
+ * one: the game's index (its text in text), or -1 when neither does. */
+static int keep_text(const Diff *d, Game *g[2], char *text, size_t size)
 {
     for (int k = 0; k < 2; k++) {
-        const VariantOps *v = d->set[k].v;
-        const VariantRuleData *rd = v->version >= 8 ? v->rule_data : NULL;
+        const VariantRuleData *rd = rule_data_of(d->set[k].v);
         int seat = game_to_act(g[k]);
         for (const char *t = rd && seat >= 0 ? rd->diff_keep : NULL; t && *t;) {
             size_t n = strcspn(t, "|");
-            char text[64];
-            snprintf(text, sizeof text, "%.*s", (int)n, t);
+            snprintf(text, size, "%.*s", (int)n, t);
             t += n + (t[n] == '|');
             Action a;
             Error e = {""};
             if (game_parse(g[k], seat, text, &a, &e) == 0)
-                return game_play(g[k], seat, text, &e) == 0;
+                return k;
         }
     }
-    return 0;
+    return -1;
 }
 
-/* Does one game ask a decision its diff_keep answers (a text of it
- * parses for the seat to act)? */
+/* When one game asks its seat to decide where the other goes on, the
+ * keep_text played in that game alone (the move let stand): 1. */
+static int keep(const Diff *d, Game *g[2])
+{
+    char text[64];
+    Error e = {""};
+    int k = keep_text(d, g, text, sizeof text);
+    return k >= 0 && game_play(g[k], game_to_act(g[k]), text, &e) == 0;
+}
+
+/* Does one game ask a decision its diff_keep answers? */
 static int asks_decision(const Diff *d, Game *g[2])
 {
-    for (int k = 0; k < 2; k++) {
-        const VariantOps *v = d->set[k].v;
-        const VariantRuleData *rd = v->version >= 8 ? v->rule_data : NULL;
-        int seat = game_to_act(g[k]);
-        for (const char *t = rd && seat >= 0 ? rd->diff_keep : NULL; t && *t;) {
-            size_t n = strcspn(t, "|");
-            char text[64];
-            snprintf(text, sizeof text, "%.*s", (int)n, t);
-            t += n + (t[n] == '|');
-            Action a;
-            Error e = {""};
-            if (game_parse(g[k], seat, text, &a, &e) == 0)
-                return 1;
-        }
-    }
-    return 0;
+    char text[64];
+    return keep_text(d, g, text, sizeof text) >= 0;
 }
 
 /* The n-th line of the rule data of A, then B (NULL past the last). */
@@ -770,7 +769,7 @@ static const char *rule_line(const Diff *d, long n)
 {
     for (int k = 0; k < 2; k++) {
         const VariantOps *v = d->set[k].v;
-        const VariantRuleData *rd = v->version >= 8 ? v->rule_data : NULL;
+        const VariantRuleData *rd = rule_data_of(v);
         for (const RuleInfo *r = rd ? rd->rules : NULL; r && r->id; r++)
             if (r->line && n-- == 0)
                 return r->line;
@@ -1389,7 +1388,7 @@ static int set_up(Diff *d, int side, Error *e)
     for (int i = 0; i < s->nseats; i++)
         str_copy(s->seat_name[i], sizeof s->seat_name[i], n.seat[i]);
     game_free(g);
-    const VariantRuleData *rd = s->v->version >= 8 ? s->v->rule_data : NULL;
+    const VariantRuleData *rd = rule_data_of(s->v);
     if (rd && rd->diff_params) {
         const char *p = rd->diff_params;
         char name[64];
