@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "bot.h"
+#include "chart.h"
 #include "stats.h"
 
 /* ---- Seeds and seats ------------------------------------------------------ */
@@ -898,213 +899,126 @@ int exp_info_same(const ExpInfo *a, const ExpInfo *b)
     return same;
 }
 
-/* ---- The chart ---------------------------------------------------------- */
+/* ---- The chart's numbers -------------------------------------------------- */
 
-#define SVG_W 760
-#define SVG_LEFT 190
-#define SVG_PLOT 450
-#define SVG_BAR 14
-
-static const char *const SET_COLOUR[EXP_MAX_SETS] = {"#4e79a7", "#f28e2b"};
-
-/* Character data of the chart: escaped for XML, and kept well-formed
- * whatever s holds (XML 1.0 allows no C0 control but tab and line ends,
- * and no byte that is not UTF-8): those are written as escapes (\xHH).
- * The texts are checked where they enter; this is the last guard. */
-static void svg_text(StrBuf *out, const char *s)
+static ChartEst est(double v, Interval ci)
 {
-    const unsigned char *p = (const unsigned char *)s;
-    size_t n = strlen(s);
-    for (size_t i = 0; i < n;) {
-        size_t k = utf8_seq_len(p + i, n - i);
-        char esc[16], why[80];
-        if (!k || text_check(s + i, k, 0, why, sizeof why)) {
-            char one[5] = {0};
-            memcpy(one, s + i, k ? k : 1);
-            sb_puts(out, str_safe(esc, sizeof esc, one));
-            i += k ? k : 1;
-            continue;
-        }
-        switch (p[i]) {
-        case '<': sb_puts(out, "&lt;"); break;
-        case '>': sb_puts(out, "&gt;"); break;
-        case '&': sb_puts(out, "&amp;"); break;
-        case '"': sb_puts(out, "&quot;"); break;
-        default: sb_putn(out, s + i, k);
-        }
-        i += k;
+    ChartEst e = {v, ci.lo, ci.hi, 1};
+    return e;
+}
+
+static ChartEst bare(double v)
+{
+    ChartEst e = {v, v, v, 0};
+    return e;
+}
+
+static int is_clear(Interval d)
+{
+    return d.lo > 0 || d.hi < 0;
+}
+
+static ChartRow *chart_row(ExpChart *m, ChartPanel panel, const char *label)
+{
+    ChartRow *r = &m->row[m->nrows++];
+    str_copy(r->label, sizeof r->label, label);
+    r->panel = panel;
+    return r;
+}
+
+/* A share per set; with two sets its difference (Newcombe's interval, as
+ * compare_row). */
+static void chart_share(ExpChart *m, int nsets, ChartPanel panel, const char *label,
+                        const Count *c, int diff)
+{
+    ChartRow *r = chart_row(m, panel, label);
+    for (int k = 0; k < nsets; k++)
+        r->set[k] = est(share(c[k]), stats_wilson(c[k].k, c[k].n, STATS_Z95));
+    if (nsets == 2 && diff) {
+        Interval d = stats_diff_proportions(c[0].k, c[0].n, c[1].k, c[1].n, STATS_Z95);
+        r->has_diff = 1;
+        r->diff = est(share(c[1]) - share(c[0]), d);
+        r->clear = is_clear(d);
     }
 }
 
-/* One bar from 0 to v with a whisker from lo to hi (on a scale of 0..top),
- * its value written after it. */
-static void svg_bar(StrBuf *out, int y, int set, double v, double lo, double hi, double top,
-                    const char *value)
+/* The one place the chart's numbers come from: the figures, intervals and
+ * verdicts of the text report (compare_text, single_text). */
+void exp_chart_model(const ExpInfo *x, const ExpGame *games, long n, ExpChart *m)
 {
-    double k = SVG_PLOT / (top > 0 ? top : 1);
-    sb_printf(out, "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"/>\n",
-              SVG_LEFT, y, v * k, SVG_BAR, SET_COLOUR[set]);
-    if (hi > lo) {
-        int m = y + SVG_BAR / 2;
-        sb_printf(out, "<path d=\"M%.1f %dH%.1fM%.1f %dV%dM%.1f %dV%d\" stroke=\"#222\" "
-                       "stroke-width=\"1.5\" fill=\"none\"/>\n",
-                  SVG_LEFT + lo * k, m, SVG_LEFT + hi * k, SVG_LEFT + lo * k, m - 4, m + 4,
-                  SVG_LEFT + hi * k, m - 4, m + 4);
-    }
-    sb_printf(out, "<text x=\"%d\" y=\"%d\" font-size=\"11\">%s</text>\n",
-              SVG_LEFT + SVG_PLOT + 8, y + 11, value);
-}
-
-static void svg_label(StrBuf *out, int y, const char *label)
-{
-    sb_printf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"end\">",
-              SVG_LEFT - 8, y);
-    svg_text(out, label);
-    sb_puts(out, "</text>\n");
-}
-
-/* Grid lines and tick labels for a panel from y0 to y1 on 0..top. */
-static void svg_axis(StrBuf *out, int y0, int y1, double top, int percent)
-{
-    for (int i = 0; i <= 4; i++) {
-        double x = SVG_LEFT + SVG_PLOT * i / 4.0;
-        sb_printf(out, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#ccc\"/>\n",
-                  x, y0, x, y1);
-        if (percent)
-            sb_printf(out, "<text x=\"%.1f\" y=\"%d\" font-size=\"10\" text-anchor=\"middle\">"
-                           "%d%%</text>\n", x, y1 + 12, 25 * i);
-        else
-            sb_printf(out, "<text x=\"%.1f\" y=\"%d\" font-size=\"10\" text-anchor=\"middle\">"
-                           "%g</text>\n", x, y1 + 12, top * i / 4.0);
-    }
-}
-
-/* The end of a scale above v whose quarter is a round number (1, 2, 2.5
- * or 5 times a power of ten), so the four grid steps read well. */
-static double nice_top(double v)
-{
-    double q = v * 1.02 / 4, p = pow(10, floor(log10(q)));
-    static const double steps[] = {1, 2, 2.5, 5, 10};
-    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++)
-        if (steps[i] * p >= q)
-            return 4 * steps[i] * p;
-    return 40 * p;
-}
-
-static void svg_heading(StrBuf *out, int y, const char *text)
-{
-    sb_printf(out, "<text x=\"10\" y=\"%d\" font-size=\"13\" font-weight=\"bold\">%s</text>\n",
-              y, text);
-}
-
-void exp_svg(const ExpInfo *x, const ExpGame *games, long n, StrBuf *out)
-{
+    memset(m, 0, sizeof *m);
     Figures f[EXP_MAX_SETS];
-    for (int k = 0; k < x->nsets; k++)
+    int ns = x->nsets;
+    for (int k = 0; k < ns; k++) {
         figures(x, games, n, k, &f[k]);
-    int rows = x->nseats + 2, per = x->nsets * (SVG_BAR + 4) + 8;
-    int h = 70 + 24 + rows * per + 30 + 24 + per + 30 + 24 + per + 30 + 20 * x->nsets;
-    StrBuf body = STRBUF_INIT;
-    int y = 20;
-    sb_printf(&body, "<text x=\"10\" y=\"%d\" font-size=\"15\" font-weight=\"bold\">", y);
-    svg_text(&body, x->title);
-    sb_printf(&body, ": %ld games%s, seed %llu</text>\n", x->games,
-              x->nsets > 1 ? " per rule set" : "", (unsigned long long)x->seed);
-    for (int k = 0; k < x->nsets; k++) {
-        y += 18;
         StrBuf d = STRBUF_INIT;
         set_description(&x->set[k], 0, &d);
-        sb_printf(&body, "<rect x=\"10\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>"
-                         "<text x=\"28\" y=\"%d\" font-size=\"12\">%s",
-                  y - 10, SET_COLOUR[k], y, x->nsets > 1 ? (k ? "B: " : "A: ") : "");
-        svg_text(&body, sb_str(&d));
-        sb_puts(&body, "</text>\n");
+        str_copy(m->desc[k], sizeof m->desc[k], sb_failed(&d) ? "" : sb_str(&d));
         sb_free(&d);
+        m->games[k] = f[k].n;
     }
-    y += 14;
-    StrBuf pl = STRBUF_INIT;
-    for (int p = 0; p < x->nseats; p++) {
-        char a[32];
-        player_name(x, p, a, sizeof a);
-        sb_printf(&pl, "%s%s", p ? ", " : "players (seats rotated): ", a);
-    }
-    sb_printf(&body, "<text x=\"10\" y=\"%d\" font-size=\"11\" fill=\"#555\">", y + 4);
-    svg_text(&body, sb_str(&pl));
-    sb_puts(&body, "</text>\n");
-    sb_free(&pl);
-
-    y += 30;
-    svg_heading(&body, y, "Share of games (whiskers: 95% intervals)");
-    y += 10;
-    int top = y;
-    for (int r = 0; r < rows; r++) {
+    for (int p = 0; p < x->nseats; p++)
+        player_name(x, p, m->player[p], sizeof m->player[p]);
+    Count c[EXP_MAX_SETS];
+    for (int s = 0; s < x->nseats; s++) {
         char label[EXP_NAME + 8];
-        if (r < x->nseats)
-            snprintf(label, sizeof label, "%s wins", x->seat[r]);
-        else
-            str_copy(label, sizeof label, r == x->nseats ? "draws" : "decisive games");
-        svg_label(&body, y + x->nsets * (SVG_BAR + 4) / 2 + 4, label);
-        for (int k = 0; k < x->nsets; k++) {
-            Count c = r < x->nseats ? f[k].seat_wins[r]
-                    : r == x->nseats ? f[k].draws : f[k].decisive;
-            Interval w = stats_wilson(c.k, c.n, STATS_Z95);
-            char v[32];
-            snprintf(v, sizeof v, "%.1f%%", 100 * share(c));
-            svg_bar(&body, y, k, share(c), w.lo, w.hi, 1, v);
-            y += SVG_BAR + 4;
+        snprintf(label, sizeof label, "%s wins", x->seat[s]);
+        for (int k = 0; k < ns; k++)
+            c[k] = f[k].seat_wins[s];
+        chart_share(m, ns, CHART_SHARES, label, c, 1);
+    }
+    for (int k = 0; k < ns; k++)
+        c[k] = f[k].draws;
+    chart_share(m, ns, CHART_SHARES, "draws", c, 1);
+    for (int k = 0; k < ns; k++)
+        c[k] = f[k].decisive;
+    chart_share(m, ns, CHART_SHARES, "decisive games", c, 1);
+
+    ChartRow *r = chart_row(m, CHART_LENGTH, "length (plies)");
+    for (int k = 0; k < ns; k++)
+        r->set[k] = est(stats_mean(&f[k].len), stats_mean_interval(&f[k].len, STATS_Z95));
+    if (ns == 2) {
+        Interval d = stats_diff_means(&f[0].len, &f[1].len, STATS_Z95);
+        r->has_diff = 1;
+        r->diff = est(stats_mean(&f[1].len) - stats_mean(&f[0].len), d);
+        r->clear = is_clear(d);
+    }
+    r = chart_row(m, CHART_BRANCHING, "branching factor");
+    for (int k = 0; k < ns; k++)
+        r->set[k] = bare(branching(&f[k]));
+    if (ns == 2) {
+        r->has_diff = 1;
+        r->diff = bare(branching(&f[1]) - branching(&f[0]));
+    }
+
+    for (int k = 0; k < ns; k++)
+        for (int i = 0; i < f[k].nreasons; i++) {
+            int e = 0;
+            while (e < m->nends && strcmp(m->end[e], f[k].reason[i]) != 0)
+                e++;
+            if (e == m->nends) {
+                if (m->nends == CHART_ENDS)
+                    continue;
+                str_copy(m->end[m->nends++], sizeof m->end[0], f[k].reason[i]);
+            }
+            m->end_n[e][k] += f[k].reason_n[i];
         }
-        y += 8;
-    }
-    svg_axis(&body, top - 4, y - 4, 1, 1);
-
-    y += 30;
-    svg_heading(&body, y, "Mean game length in plies (whiskers: 95% intervals)");
-    y += 10;
-    double lmax = 1;
-    Interval li[EXP_MAX_SETS];
-    for (int k = 0; k < x->nsets; k++) {
-        li[k] = stats_mean_interval(&f[k].len, STATS_Z95);
-        if (li[k].hi > lmax)
-            lmax = li[k].hi;
-    }
-    lmax = nice_top(lmax);
-    top = y;
-    svg_label(&body, y + x->nsets * (SVG_BAR + 4) / 2 + 4, "length");
-    for (int k = 0; k < x->nsets; k++) {
-        char v[32];
-        snprintf(v, sizeof v, "%.1f", stats_mean(&f[k].len));
-        svg_bar(&body, y, k, stats_mean(&f[k].len), li[k].lo, li[k].hi, lmax, v);
-        y += SVG_BAR + 4;
-    }
-    y += 8;
-    svg_axis(&body, top - 4, y - 4, lmax, 0);
-
-    y += 30;
-    svg_heading(&body, y, "Branching factor (play actions per ply)");
-    y += 10;
-    double bmax = 1;
-    for (int k = 0; k < x->nsets; k++)
-        if (branching(&f[k]) > bmax)
-            bmax = branching(&f[k]);
-    bmax = nice_top(bmax);
-    top = y;
-    svg_label(&body, y + x->nsets * (SVG_BAR + 4) / 2 + 4, "branching");
-    for (int k = 0; k < x->nsets; k++) {
-        char v[32];
-        snprintf(v, sizeof v, "%.1f", branching(&f[k]));
-        svg_bar(&body, y, k, branching(&f[k]), 0, 0, bmax, v);
-        y += SVG_BAR + 4;
-    }
-    y += 8;
-    svg_axis(&body, top - 4, y - 4, bmax, 0);
-    y += 24;
-    if (y > h)
-        h = y;
-    sb_printf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-                   "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\">\n"
-                   "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
-              SVG_W, y, SVG_W, y);
-    sb_putn(out, body.s ? body.s : "", body.len);
-    sb_puts(out, "</svg>\n");
-    sb_free(&body);
+    /* most games first (both sets together), then by name */
+    for (int i = 1; i < m->nends; i++)
+        for (int j = i; j > 0; j--) {
+            long a = m->end_n[j][0] + m->end_n[j][1], b = m->end_n[j - 1][0] + m->end_n[j - 1][1];
+            if (a < b || (a == b && strcmp(m->end[j], m->end[j - 1]) >= 0))
+                break;
+            char t[EXP_REASON];
+            long tn[EXP_MAX_SETS];
+            memcpy(t, m->end[j], sizeof t);
+            memcpy(m->end[j], m->end[j - 1], sizeof t);
+            memcpy(m->end[j - 1], t, sizeof t);
+            memcpy(tn, m->end_n[j], sizeof tn);
+            memcpy(m->end_n[j], m->end_n[j - 1], sizeof tn);
+            memcpy(m->end_n[j - 1], tn, sizeof tn);
+        }
+    str_copy(m->clear_means, sizeof m->clear_means,
+             "the 95% interval of B - A leaves out 0");
 }
+
