@@ -973,6 +973,38 @@ void exp_chart_model(const ExpInfo *x, const ExpGame *games, long n, ExpChart *m
     for (int k = 0; k < ns; k++)
         c[k] = f[k].decisive;
     chart_share(m, ns, CHART_SHARES, "decisive games", c, 1);
+    if (f[0].unfinished.k || (ns == 2 && f[1].unfinished.k)) {
+        for (int k = 0; k < ns; k++)
+            c[k] = f[k].unfinished;
+        chart_share(m, ns, CHART_SHARES, "stopped at ply limit", c, 1);
+    }
+
+    if (x->nseats == 2) { /* players_text and compare_text's score row */
+        char label[48];
+        snprintf(label, sizeof label, "%s's score", m->player[0]);
+        ChartRow *r = chart_row(m, CHART_PLAYERS, label);
+        m->has_elo = 1;
+        for (int k = 0; k < ns; k++) {
+            long w = f[k].pw[0], d = f[k].pd[0], l = f[k].pl[0];
+            Interval ci = stats_score_interval(w, d, l, STATS_Z95);
+            double sc = stats_score(w, d, l);
+            r->set[k] = est(sc, ci);
+            m->w[k] = w, m->d[k] = d, m->l[k] = l;
+            m->elo[k] = est(stats_elo(sc), (Interval){stats_elo(ci.lo), stats_elo(ci.hi)});
+        }
+        if (ns == 2) {
+            r->has_diff = 1;
+            r->diff = bare(r->set[1].v - r->set[0].v);
+        }
+    } else if (mixed_players(x)) {
+        for (int p = 0; p < x->nseats; p++) {
+            char label[48];
+            snprintf(label, sizeof label, "%s wins", m->player[p]);
+            for (int k = 0; k < ns; k++)
+                c[k] = (Count){f[k].pw[p], f[k].n};
+            chart_share(m, ns, CHART_PLAYERS, label, c, 0);
+        }
+    }
 
     ChartRow *r = chart_row(m, CHART_LENGTH, "length (plies)");
     for (int k = 0; k < ns; k++)
