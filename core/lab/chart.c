@@ -519,7 +519,9 @@ static void chart_desc(const Chart *c, StrBuf *out)
         if (m->row[r].clear) {
             sb_puts(out, clear++ ? ", " : " Clear changes from A to B: ");
             svg_text(out, m->row[r].label);
-            sb_printf(out, " %+.1f", (percent_panel(m->row[r].panel) ? 100 : 1) * m->row[r].diff.v);
+            ChartPanel p = m->row[r].panel;
+            sb_printf(out, " %+.1f%s", (percent_panel(p) ? 100 : 1) * m->row[r].diff.v,
+                      percent_panel(p) ? " points" : "");
         }
     sb_puts(out, clear ? "." : " No clear change from A to B.");
     for (int r = 0; r < m->nrows; r++)
