@@ -185,6 +185,20 @@ int cli_diff(const CliOptions *o);
  * appended to out: CLI_EXIT_OK, or CLI_EXIT_USAGE (a rule set that cannot
  * start) or CLI_EXIT_FAIL with e. */
 int cli_diff_report(const CliOptions *o, int svg, StrBuf *out, Error *e);
+/* `chessvar experiment` as a library (cli_experiment.c; the server's
+ * experiments, core/web/labjobs.c, issue 23): the experiment o describes
+ * (o must outlive it), set up as the command does (NULL with e and
+ * *status); its tasks (games of A, then of B) played one at a time into
+ * *out (-1 with e: the command's message).  Sorted by task, the games make
+ * the command's report (exp_report_text, exp_json, exp_svg). */
+typedef struct CliExpRun CliExpRun;
+struct ExpInfo;
+struct ExpGame;
+CliExpRun *cli_exp_open(const CliOptions *o, Error *e, int *status);
+const struct ExpInfo *cli_exp_info(const CliExpRun *x);
+long cli_exp_tasks(const CliExpRun *x);
+int cli_exp_play(CliExpRun *x, long t, struct ExpGame *out, Error *e);
+void cli_exp_close(CliExpRun *x);
 /* `chessvar serve` (core/web/serve.c, docs/WEB.md). */
 int cli_serve(const CliOptions *o);
 /* The menu's questions: does it ask how many sides play v (min_sides <

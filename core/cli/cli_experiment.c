@@ -366,6 +366,42 @@ static int play_jobs(Run *r, int jobs, Error *e)
     return rc;
 }
 
+/* ---- As a library ------------------------------------------------------------ */
+/* The experiment o describes, set up and played as this command does, one
+ * task at a time, for the server's experiments (core/web/labjobs.c, issue
+ * 23): a report made from its games is the command's, byte for byte. */
+
+struct CliExpRun {
+    Run r;
+};
+
+CliExpRun *cli_exp_open(const CliOptions *o, Error *e, int *status)
+{
+    CliExpRun *x = cv_calloc(sizeof *x);
+    *status = CLI_EXIT_FAIL;
+    if (!x)
+        return err_set(e, "out of memory"), NULL;
+    x->r.o = o;
+    if (run_setup(&x->r, e, status)) {
+        free(x);
+        return NULL;
+    }
+    return x;
+}
+
+const ExpInfo *cli_exp_info(const CliExpRun *x) { return &x->r.x; }
+
+long cli_exp_tasks(const CliExpRun *x) { return x->r.ntasks; }
+
+int cli_exp_play(CliExpRun *x, long t, ExpGame *out, Error *e)
+{
+    if (t < 0 || t >= x->r.ntasks)
+        return err_set(e, "no task %ld: the experiment has %ld", t, x->r.ntasks);
+    return task_play(&x->r, t, out, e);
+}
+
+void cli_exp_close(CliExpRun *x) { free(x); }
+
 /* ---- Output --------------------------------------------------------------- */
 
 static int cmp_game(const void *a, const void *b)

@@ -29,10 +29,15 @@ static const char *reason_of(int status)
     switch (status) {
     case 200: return "OK";
     case 201: return "Created";
+    case 202: return "Accepted";
+    case 302: return "Found";
     case 400: return "Bad Request";
+    case 403: return "Forbidden";
     case 404: return "Not Found";
     case 405: return "Method Not Allowed";
+    case 409: return "Conflict";
     case 413: return "Payload Too Large";
+    case 429: return "Too Many Requests";
     case 503: return "Service Unavailable";
     default: return "Internal Server Error";
     }
@@ -65,6 +70,22 @@ static int send_json(struct mg_connection *conn, int status, StrBuf *b)
         return send_error(conn, 500, "out of memory");
     sb_putc(b, '\n');
     return send_body(conn, status, "application/json", sb_str(b), b->len);
+}
+
+int web_send_body(struct mg_connection *conn, int status, const char *type, const void *body,
+                  size_t n)
+{
+    return send_body(conn, status, type, body, n);
+}
+
+int web_send_error(struct mg_connection *conn, int status, const char *msg)
+{
+    return send_error(conn, status, msg);
+}
+
+int web_send_json(struct mg_connection *conn, int status, StrBuf *b)
+{
+    return send_json(conn, status, b);
 }
 
 /* ---- The page's files --------------------------------------------------- */
@@ -596,6 +617,23 @@ static Json *read_json_body(WebServer *s, struct mg_connection *conn, Error *e)
     return req;
 }
 
+Json *web_read_json_body(WebServer *s, struct mg_connection *conn, Error *e)
+{
+    return read_json_body(s, conn, e);
+}
+
+int web_rules_paths(WebServer *s, const Json *rules, StrBuf *paths, const char **list, int *n,
+                    Error *e)
+{
+    return rules_paths(s, rules, paths, list, n, e);
+}
+
+int web_params_texts(const Json *params, char ptext[][128], const char **list, int *n,
+                     Error *e)
+{
+    return params_texts(params, ptext, list, n, e);
+}
+
 static void create_big(void *arg)
 {
     CreateCall *c = arg;
@@ -862,9 +900,13 @@ static int on_request(struct mg_connection *conn, void *cbdata)
         return get ? get_diagram(s, conn) : send_error(conn, 405, "GET /api/diagram");
     if (strcmp(path, "/api/diff") == 0)
         return post ? post_diff(s, conn) : send_error(conn, 405, "POST /api/diff");
+    if (strncmp(path, "/api/experiments", 16) == 0 && (!path[16] || path[16] == '/'))
+        return web_lab_http(s, conn, path + 16);
+    if (strncmp(path, "/lab/", 5) == 0)
+        return web_lab_link(conn, path + 5);
     if (strncmp(path, "/api/", 5) == 0)
         return send_error(conn, 404, "no such API: /api/variants, /api/games, /api/diagram, "
-                                     "/api/diff");
+                                     "/api/diff, /api/experiments");
     if (!get)
         return send_error(conn, 405, "the page's files are read with GET");
     return send_file(conn, path);
@@ -1005,6 +1047,12 @@ void web_config_defaults(WebConfig *c)
     c->max_body = WEB_MAX_BODY;
     c->bot_delay_ms = 300;
     c->idle_ms = 3600 * 1000;
+    c->lab_workers = 1;
+    c->lab_jobs = 16;
+    c->lab_per_client = 2;
+    c->lab_keep = 32;
+    c->lab_max_games = 1000;
+    c->lab_max_ms = 30LL * 60 * 1000;
 }
 
 int web_host_is_loopback(const char *host)
@@ -1050,6 +1098,7 @@ static void free_server(WebServer *s)
     free(s->data);
     free(s->scripts);
     web_classes_free(s->classes);
+    web_lab_free(s->lab);
     sb_free(&s->variants_json);
     pthread_mutex_destroy(&s->mu);
     pthread_mutex_destroy(&s->load_mu);
@@ -1087,6 +1136,10 @@ WebServer *web_start(const WebConfig *cfg, Error *e)
     if (s->variants_json.failed || (s->data && web_store_load_all(s, e))) {
         if (s->variants_json.failed)
             err_set(e, "out of memory");
+        free_server(s);
+        return NULL;
+    }
+    if (!(s->lab = web_lab_new(s, e))) {
         free_server(s);
         return NULL;
     }

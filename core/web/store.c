@@ -63,6 +63,11 @@ static int write_atomic(const char *dir, const char *path, const StrBuf *text, E
     return err ? err_set(e, "cannot write %s: %s", path, strerror(err)) : 0;
 }
 
+int web_store_write(const char *dir, const char *path, const StrBuf *text, Error *e)
+{
+    return write_atomic(dir, path, text, e);
+}
+
 int web_store_meta(WebServer *s, WebGame *g, Error *e)
 {
     if (!s->data)

@@ -31,6 +31,13 @@ typedef struct WebConfig {
     long long idle_ms;     /* with data: a game without viewers or change
                             * this long may leave memory for a new one */
     int quiet;             /* 1: no lines on standard error (tests) */
+    /* experiments (labjobs.c, issue 23): the worker threads that play
+     * them, the jobs queued or running at once (overall, per client
+     * address), the results held in memory, the games a rule set may ask
+     * and how long one may run */
+    int lab_workers, lab_jobs, lab_per_client, lab_keep;
+    long lab_max_games;
+    long long lab_max_ms;
 } WebConfig;
 
 #define WEB_MAX_FRAME (64 * 1024)

@@ -27,6 +27,7 @@ typedef struct WebGame WebGame;
 typedef struct WebClass WebClass;
 typedef struct WebClasses WebClasses;
 typedef struct WebLesson WebLesson;
+typedef struct WebLab WebLab;
 
 struct WebGame {
     char id[WEB_ID_HEX];
@@ -97,6 +98,7 @@ struct WebServer {
     int nscripts;
     char **script_files;     /* the offered scripts' file names */
     WebClasses *classes;     /* the teacher's boards (class.c) */
+    WebLab *lab;             /* the experiments (labjobs.c) */
 };
 
 long long web_now_ms(void);
@@ -174,5 +176,30 @@ void web_store_remove(WebServer *s, WebGame *g);
 /* http.c: a new game from the JSON body of POST /api/games: the game
  * (added to the table), or NULL with e and *status (400, 503). */
 WebGame *web_create_game(WebServer *s, const Json *req, Error *e, int *status);
+/* http.c's answers for the other files: a body, a JSON error, a JSON
+ * object (a newline added); the request's body as JSON (NULL: with e set
+ * when malformed, e empty when already answered, 413); "rules" as the
+ * offered scripts' paths and "params" as --param texts (POST /api/games). */
+int web_send_body(struct mg_connection *conn, int status, const char *type, const void *body,
+                  size_t n);
+int web_send_error(struct mg_connection *conn, int status, const char *msg);
+int web_send_json(struct mg_connection *conn, int status, StrBuf *b);
+Json *web_read_json_body(WebServer *s, struct mg_connection *conn, Error *e);
+int web_rules_paths(WebServer *s, const Json *rules, StrBuf *paths, const char **list, int *n,
+                    Error *e);
+int web_params_texts(const Json *params, char ptext[][128], const char **list, int *n,
+                     Error *e);
+/* store.c: text to path in dir, all or nothing (written beside, synced,
+ * renamed, dir synced), mode 0600. */
+int web_store_write(const char *dir, const char *path, const StrBuf *text, Error *e);
+
+/* labjobs.c, experiments in the browser (issue 23 point 3): the queue and
+ * its worker threads (NULL with e), stopped and freed (jobs running are
+ * stopped after their game); the requests under /api/experiments (rest:
+ * the path after it) and the share link /lab/ID. */
+WebLab *web_lab_new(WebServer *s, Error *e);
+void web_lab_free(WebLab *lab);
+int web_lab_http(WebServer *s, struct mg_connection *conn, const char *rest);
+int web_lab_link(struct mg_connection *conn, const char *id);
 
 #endif
