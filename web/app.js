@@ -1047,8 +1047,13 @@ function start() {
   $('#lobby').hidden = true;
   $('#game').hidden = true;
   if (/^#diff\b/.test(location.hash)) import('./diff.js').then(m => m.diffPage());
+  else if (/^#(measure\b|lab=)/.test(location.hash)) import('./measure.js').then(m => m.measurePage(location.hash));
   else if (route.game) game(route);
   else lobby();
 }
+
+// "Measure it" (web/measure.js, issue 23): the A/B panel with a rule set,
+// for any page (the rule editor's button).
+window.labMeasure = opts => import('./measure.js').then(m => m.labMeasure(opts));
 
 start();
