@@ -23,6 +23,9 @@
  *   game.  Then GAMES more games paced as people play (each seat thinks
  *   about THINK_MS before it acts, PACED_PLIES plies a game): the same
  *   time, when the server is not saturated.
+ * - Games beside an experiment (issue 23): a game's action until both
+ *   seats have its state, on the idle server and while an experiment of
+ *   greedy bots runs on it, and the experiment's games meanwhile.
  *
  * Invariant: the load run checks every game afterwards through a fresh
  * spectator: its ply equals the actions its seats had accepted and its
@@ -1014,6 +1017,127 @@ static int bench_load(Server *s, double ping)
     return 0;
 }
 
+/* ---- Games beside an experiment (issue 23) ---------------------------------- */
+
+enum { LAB_ROUNDS = 12 };
+static const char *const LAB_LINE[] = {"e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6",
+                                       "d2d3", "f8c5", "c2c3", "d7d6"};
+enum { LAB_PLIES = sizeof LAB_LINE / sizeof LAB_LINE[0] };
+
+/* LAB_ROUNDS games of LAB_LINE by two seat sockets: the time of each
+ * action until both seats have its state, into t (LAB_ROUNDS * LAB_PLIES
+ * of them): 0, or 1 with a line. */
+static int time_line(int port, double *t)
+{
+    for (int r = 0; r < LAB_ROUNDS; r++) {
+        Json *g = create_game(port, 0);
+        if (!g)
+            return 1;
+        WcSocket w[2];
+        int bad = 0;
+        for (int i = 0; i < 2 && !bad; i++) {
+            char *text = NULL;
+            Json *st = NULL;
+            if (wc_ws_open(&w[i], port, "/ws") == 0 &&
+                send_hello(&w[i], str_of(g, "game"),
+                           str_of(json_at(json_get(g, "seats"), i), "token")) == 0)
+                st = recv_type(&w[i], "state", &text);
+            bad = !st;
+            json_free(st);
+            free(text);
+        }
+        for (int ply = 0; ply < LAB_PLIES && !bad; ply++) {
+            char act[128];
+            snprintf(act, sizeof act, "{\"type\":\"act\",\"text\":\"%s\",\"ply\":%d}",
+                     LAB_LINE[ply], ply);
+            double t0 = tu_seconds();
+            bad = wc_ws_send(&w[ply % 2], act, strlen(act)) != 0;
+            for (int i = 0; i < 2 && !bad; i++) {
+                char *text = NULL;
+                Json *st = recv_type(&w[i], "state", &text);
+                bad = !st;
+                json_free(st);
+                free(text);
+            }
+            t[r * LAB_PLIES + ply] = tu_seconds() - t0;
+        }
+        wc_ws_close(&w[0]);
+        wc_ws_close(&w[1]);
+        json_free(g);
+        if (bad)
+            return printf("bench_web: a game beside the experiments got no state\n"), 1;
+    }
+    return 0;
+}
+
+/* The games done of experiment id, or -1. */
+static long lab_done(int port, const char *id)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/api/experiments/%s", id);
+    StrBuf out = STRBUF_INIT;
+    long done = -1;
+    if (wc_http(port, "GET", path, NULL, 0, &out) == 200) {
+        Json *j = parse(sb_str(&out), out.len);
+        const Json *d = j ? json_get(j, "done") : NULL;
+        done = d && d->type == JSON_NUMBER ? (long)d->num : -1;
+        json_free(j);
+    }
+    sb_free(&out);
+    return done;
+}
+
+/* A game's actions timed on the idle server, then while an experiment
+ * (greedy bots, played by the server's worker at nice 19) runs: the
+ * experiment must not slow the games. */
+static int bench_lab(int port)
+{
+    enum { N = LAB_ROUNDS * LAB_PLIES };
+    double idle[N], busy[N];
+    if (time_line(port, idle))
+        return 1;
+    const char *body = "{\"variant\":\"orthodox\",\"rules\":[\"king_of_the_hill.lua\"],"
+                       "\"games\":1000,\"seed\":\"1\",\"bots\":{\"white\":\"greedy\","
+                       "\"black\":\"greedy\"}}";
+    StrBuf out = STRBUF_INIT;
+    int st = wc_http(port, "POST", "/api/experiments", body, strlen(body), &out);
+    Json *j = st == 202 ? parse(sb_str(&out), out.len) : NULL;
+    if (!j) {
+        printf("bench_web: POST /api/experiments: %d %s\n", st, sb_str(&out));
+        sb_free(&out);
+        return 1;
+    }
+    char id[32], hdr[96];
+    snprintf(id, sizeof id, "%s", str_of(j, "id"));
+    snprintf(hdr, sizeof hdr, "X-Chessvar-Token: %s\r\n", str_of(j, "token"));
+    json_free(j);
+    nanosleep(&(struct timespec){0, 300000000}, NULL); /* the worker has taken it */
+    long d0 = lab_done(port, id);
+    double t0 = tu_seconds();
+    int rc = time_line(port, busy);
+    double el = tu_seconds() - t0;
+    long d1 = lab_done(port, id);
+    char path[64];
+    snprintf(path, sizeof path, "/api/experiments/%s", id);
+    sb_reset(&out);
+    wc_http_with(port, "DELETE", path, hdr, NULL, 0, &out);
+    sb_free(&out);
+    if (rc)
+        return 1;
+    qsort(idle, N, sizeof idle[0], cmp_double);
+    qsort(busy, N, sizeof busy[0], cmp_double);
+    double mi = quantile(idle, N, 0.5), mb = quantile(busy, N, 0.5);
+    double pi = quantile(idle, N, 0.99), pb = quantile(busy, N, 0.99);
+    printf("web games beside an experiment: an action until both seats have its state, "
+           "median %.2f ms = x%.2f of the idle server's (%.2f ms), 99th percentile %.2f ms = "
+           "x%.2f (%.2f ms); the experiment played %ld games meanwhile (%.0f games/s, "
+           "greedy, nice 19) (%d actions each)\n", mb * 1e3, mb / mi, mi * 1e3, pb * 1e3,
+           pb / pi, pi * 1e3, d1 - d0, el > 0 ? (double)(d1 - d0) / el : 0.0, N);
+    if (d1 < 0 || d0 < 0)
+        return printf("bench_web: the experiment's progress could not be read\n"), 1;
+    return 0;
+}
+
 int main(void)
 {
     signal(SIGPIPE, SIG_IGN);
@@ -1023,6 +1147,8 @@ int main(void)
         return 1;
     double ping = 0;
     int bad = bench_page(s.port, &ping);
+    if (!bad)
+        bad = bench_lab(s.port);
     if (!bad)
         bad = bench_load(&s, ping);
     if (!server_alive(&s)) {
