@@ -233,6 +233,8 @@ static void test_lab_refusals(void **state)
             "clever");
     refused(port, "{\"variant\":\"orthodox\"," KOTH ",\"bots\":{\"white\":\"search:50ms\"}}",
             400, "not time");
+    refused(port, "{\"variant\":\"orthodox\"," KOTH ",\"bots\":{\"white\":\"search:100001\"}}",
+            400, "at most 100000 nodes");
     refused(port, "{\"variant\":\"orthodox\"," KOTH ",\"bots\":{\"red\":\"greedy\"}}", 400,
             "no seat 'red'");
     refused(port, "{\"variant\":\"orthodox\"," KOTH ",\"bots\":[\"greedy\"]}", 400,
@@ -259,15 +261,19 @@ static void test_lab_same_as_command(void **state)
     int port = web_port(s);
     char id[32], token[40];
     started(port, "{\"variant\":\"orthodox\"," KOTH ",\"games\":30,\"seed\":\"7\","
-                  "\"bots\":{\"white\":\"greedy\"}}", id, token);
+                  "\"bots\":{\"white\":\"greedy\"},\"params\":{\"castling\":false}}", id,
+            token);
     Answer *a = wait_end(port, id);
     const Json *j = a->j;
     assert_string_equal(state_of(j), "done");
     assert_int_equal(num_of(j, "done"), 60);
     assert_int_equal(num_of(j, "total"), 60);
     const char *cmd = str_of(j, "command");
+    /* the parameters are A's and B's: B differs by the rules alone */
     assert_string_equal(cmd, "chessvar experiment orthodox --games 30 --seed 7 --bot "
-                             "white=greedy --compare --rules scripts/king_of_the_hill.lua");
+                             "white=greedy --param castling=off --compare --param "
+                             "castling=off --rules scripts/king_of_the_hill.lua");
+    assert_non_null(strstr(str_of(j, "report"), "castling=off"));
     char *svg_file = strdup("/tmp/chessvar-lab-XXXXXX");
     int fd = mkstemp(svg_file);
     assert_true(fd >= 0);

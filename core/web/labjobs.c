@@ -39,7 +39,7 @@ enum { LAB_QUEUED, LAB_RUNNING, LAB_DONE, LAB_FAILED, LAB_CANCELLED };
 static const char *const STATE_NAME[] = {"queued", "running", "done", "failed", "cancelled"};
 
 #define LAB_DEFAULT_GAMES 100
-#define LAB_MAX_NODES 200000      /* a search bot's nodes a decision */
+#define LAB_MAX_NODES 100000      /* a search bot's nodes a decision */
 #define LAB_MAX_FILE (256L << 20) /* a result read back from --data */
 
 typedef struct LabJob LabJob;
