@@ -562,14 +562,16 @@ static int post_experiment(WebServer *s, struct mg_connection *conn)
     WebLab *L = s->lab;
     const char *client = mg_get_request_info(conn)->remote_addr;
     Error e = {""};
+    Json *req = web_read_json_body(s, conn, &e); /* read whole: the answer then arrives */
+    if (!req)
+        return e.msg[0] == '\0' ? 1 : web_send_error(conn, 400, e.msg);
     pthread_mutex_lock(&L->mu);
     int st = lab_room(L, client, &e);
     pthread_mutex_unlock(&L->mu);
-    if (st) /* before the body is read and the games are started */
+    if (st) { /* before the games are started */
+        json_free(req);
         return web_send_error(conn, st, e.msg);
-    Json *req = web_read_json_body(s, conn, &e);
-    if (!req)
-        return e.msg[0] == '\0' ? 1 : web_send_error(conn, 400, e.msg);
+    }
     MakeCall call = {s, req, &e, 400, NULL};
     if (web_run_big(make_big, &call)) {
         call.status = 503;
