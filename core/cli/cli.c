@@ -1332,6 +1332,23 @@ static void print_house_log(const char *log)
  * point 4). */
 #define CHECK_PLIES 8
 #define CHECK_SEED 1
+int cli_check_house(const VariantOps *v, House *h, Error *e)
+{
+    GameConfig cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.variant = v;
+    params_defaults(v, &cfg.params);
+    cfg.params_set = 1;
+    if (house_params(h, &cfg.params, e))
+        return -1;
+    GameHooks hooks = house_hooks(h);
+    Game *g = game_new_hooked(&cfg, &hooks, e);
+    /* a hook that fails is caught here, not in the first game */
+    int rc = g ? house_try(g, CHECK_PLIES, CHECK_SEED, e) : -1;
+    game_free(g);
+    return rc;
+}
+
 static int cmd_check(const CliOptions *o)
 {
     const VariantOps *v = o->variant ? o->variant : variant_find("orthodox");
@@ -1339,31 +1356,14 @@ static int cmd_check(const CliOptions *o)
     for (int i = 0; i < o->nrules; i++) {
         Error e = {""};
         House *h = cli_load_house(v, 0, &o->rules[i], 1, &e);
-        Game *g = NULL;
-        if (h) {
-            GameConfig cfg;
-            memset(&cfg, 0, sizeof cfg);
-            cfg.variant = v;
-            params_defaults(v, &cfg.params);
-            cfg.params_set = 1;
-            if (house_params(h, &cfg.params, &e) == 0) {
-                GameHooks hooks = house_hooks(h);
-                g = game_new_hooked(&cfg, &hooks, &e);
-            }
-            /* a hook that fails is caught here, not in the first game */
-            if (g && house_try(g, CHECK_PLIES, CHECK_SEED, &e)) {
-                game_free(g);
-                g = NULL;
-            }
-        }
-        if (g)
+        int ok = h && cli_check_house(v, h, &e) == 0;
+        if (ok)
             printf("%s: ok (%s)\n", o->rules[i], house_title(h, 0));
         else
             printf("%s\n", e.msg);
         if (h)
             print_house_log(house_log(h));
-        bad |= !g;
-        game_free(g);
+        bad |= !ok;
         house_free(h);
     }
     return bad ? CLI_EXIT_FAIL : CLI_EXIT_OK;

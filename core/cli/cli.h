@@ -106,6 +106,12 @@ int cli_menu_rules(const char *line, int n, int *picked, int *npicked, Error *e)
 House *cli_load_house(const VariantOps *v, int nsides, const char *const *paths, int n,
                       Error *e);
 
+/* What `chessvar check` does with a loaded House h (issue 19 point 4; the
+ * house-rule lab's check, issue 23): a game of v made with it (its setup
+ * and start run), then every hook tried on its start position and a short
+ * random game (house_try).  0, or -1 with e, the text `check` prints. */
+int cli_check_house(const VariantOps *v, House *h, Error *e);
+
 /* The whole program: parse argv, run the command, return the exit status. */
 int cli_main(int argc, char **argv);
 

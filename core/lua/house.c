@@ -2855,27 +2855,35 @@ static int gm_change(lua_State *L)
     return edit_run(L, h, &ed, "change");
 }
 
+/* The game object's methods (house_game_method names them for the lab's
+ * reference, issue 23). */
+static const luaL_Reg GAME_METHODS[] = {
+    {"side_to_move", gm_side_to_move}, {"seat_to_act", gm_seat_to_act},
+    {"move_number", gm_move_number},   {"history", gm_history},
+    {"pieces", gm_pieces},             {"piece_at", gm_piece_at},
+    {"in_check", gm_in_check},         {"over", gm_over},
+    {"material", gm_material},         {"position", gm_position},
+    {"param", gm_param},               {"finish", gm_finish},
+    {"remove", gm_remove},             {"add", gm_add},
+    {"change", gm_change},             {"phase", gm_phase},
+    {"get", gm_get},                   {"set", gm_set},
+    {NULL, NULL}};
+
+const char *house_game_method(int i)
+{
+    return i >= 0 && i < (int)ARRAY_LEN(GAME_METHODS) ? GAME_METHODS[i].name : NULL;
+}
+
 /* A fresh game object for one script: a userdata whose fields and
  * methods come from a table no script can reach or change. */
 static void push_game_object(lua_State *L, House *h, int nsides, int nseats,
                              const char *const *sides, const char *const *seats)
 {
-    static const luaL_Reg methods[] = {
-        {"side_to_move", gm_side_to_move}, {"seat_to_act", gm_seat_to_act},
-        {"move_number", gm_move_number},   {"history", gm_history},
-        {"pieces", gm_pieces},             {"piece_at", gm_piece_at},
-        {"in_check", gm_in_check},         {"over", gm_over},
-        {"material", gm_material},         {"position", gm_position},
-        {"param", gm_param},               {"finish", gm_finish},
-        {"remove", gm_remove},             {"add", gm_add},
-        {"change", gm_change},             {"phase", gm_phase},
-        {"get", gm_get},                   {"set", gm_set},
-        {NULL, NULL}};
     lua_newuserdatauv(L, 0, 0);
     lua_newtable(L);                 /* metatable */
     lua_newtable(L);                 /* __index */
     lua_pushlightuserdata(L, h);
-    luaL_setfuncs(L, methods, 1);
+    luaL_setfuncs(L, GAME_METHODS, 1);
     lua_pushstring(L, h->v->name);
     lua_setfield(L, -2, "variant");
     lua_createtable(L, nsides, 0);
@@ -3105,11 +3113,18 @@ static void rule_text(lua_State *L, int idx, const char *field)
         luaL_error(L, "rule: %s: %s (a %s is one line of UTF-8 text)", field, why, field);
 }
 
+/* The fields of rule{...} (house_rule_field names them, issue 23). */
+static const char *const RULE_KEYS[] = {"name", "description", "variants", "params",
+                                        "values", "setup", "veto", "react", "start",
+                                        "changes", NULL};
+
+const char *house_rule_field(int i)
+{
+    return i >= 0 && i < (int)ARRAY_LEN(RULE_KEYS) ? RULE_KEYS[i] : NULL;
+}
+
 static int house_rule(lua_State *L)
 {
-    static const char *const keys[] = {"name", "description", "variants", "params",
-                                       "values", "setup", "veto", "react", "start",
-                                       "changes", NULL};
     House *h = lua_touserdata(L, lua_upvalueindex(1));
     if (h->hook != HOOK_LOAD)
         return luaL_error(L, "rule{} may only be called while the script loads");
@@ -3123,8 +3138,8 @@ static int house_rule(lua_State *L)
     while (lua_next(L, 1)) {
         int known = 0;
         if (lua_type(L, -2) == LUA_TSTRING)
-            for (int i = 0; keys[i]; i++)
-                known |= !strcmp(lua_tostring(L, -2), keys[i]);
+            for (int i = 0; RULE_KEYS[i]; i++)
+                known |= !strcmp(lua_tostring(L, -2), RULE_KEYS[i]);
         if (!known)
             return luaL_error(L, "rule: unknown field '%s' (the fields are name, "
                               "description, variants, params, values, setup, veto, react, "

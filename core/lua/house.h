@@ -134,6 +134,21 @@ void house_clear_error(House *h);
  * e5"). */
 int house_try(const Game *g, int plies, uint64_t seed, Error *e);
 
+/* The API a script sees, for the house-rule lab's reference (issue 23):
+ * the names of the game object's methods and of rule{}'s fields (NULL past
+ * the last), as the sandbox registers and reads them; house_api gives each
+ * documented call of docs/HOUSE-RULES.md (house_api.c; tests/test_web_lab.c
+ * holds the three and the page to each other). */
+const char *house_game_method(int i);
+const char *house_rule_field(int i);
+typedef struct HouseApi {
+    const char *section; /* "rule", "game", "action", "sandbox" */
+    const char *call;    /* as the docs write it: `game:piece_at(square)` */
+    const char *doc;     /* what it gives or does, as the docs say it */
+} HouseApi;
+/* The i-th entry, or NULL past the last. */
+const HouseApi *house_api(int i);
+
 /* What the scripts printed (the House's log, never a seat's screen). */
 const char *house_log(const House *h);
 

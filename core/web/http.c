@@ -338,7 +338,8 @@ static int int_member(const Json *req, const char *key, int lo, int hi, int *out
     return 0;
 }
 
-/* The scripts named by "rules": each one of the offered files, by name. */
+/* The scripts named by "rules": each one of the offered files, by name,
+ * or a rule of the house-rule lab, "lab:" and its SHA-256 (issue 23). */
 static int rules_paths(WebServer *s, const Json *rules, StrBuf *paths, const char **list,
                        int *n, Error *e)
 {
@@ -349,6 +350,13 @@ static int rules_paths(WebServer *s, const Json *rules, StrBuf *paths, const cha
                        CLI_MAX_RULES);
     size_t offs[CLI_MAX_RULES];
     for (const Json *r = rules->child; r; r = r->next) {
+        if (r->type == JSON_STRING && strncmp(r->str, "lab:", 4) == 0) {
+            offs[*n] = paths->len;
+            if (web_rulelab_path(s, r->str + 4, paths, e))
+                return -1;
+            (*n)++;
+            continue;
+        }
         int found = -1;
         for (int i = 0; r->type == JSON_STRING && i < s->nscripts; i++)
             if (strcmp(r->str, s->script_files[i]) == 0)
@@ -356,7 +364,7 @@ static int rules_paths(WebServer *s, const Json *rules, StrBuf *paths, const cha
         if (found < 0) {
             char q[48];
             return err_set(e, "rules: no script '%s' is offered (GET /api/variants lists "
-                              "them)", r->type == JSON_STRING
+                              "them; a lab rule is \"lab:\" and its id)", r->type == JSON_STRING
                                            ? str_clip(q, sizeof q, r->str) : "?");
         }
         offs[*n] = paths->len;
@@ -904,9 +912,11 @@ static int on_request(struct mg_connection *conn, void *cbdata)
         return web_lab_http(s, conn, path + 16);
     if (strncmp(path, "/lab/", 5) == 0)
         return web_lab_link(conn, path + 5);
+    if (strncmp(path, "/api/lab/", 9) == 0 || strncmp(path, "/api/scripts/", 13) == 0)
+        return web_rulelab_request(s, conn, path, get, post);
     if (strncmp(path, "/api/", 5) == 0)
         return send_error(conn, 404, "no such API: /api/variants, /api/games, /api/diagram, "
-                                     "/api/diff, /api/experiments");
+                                     "/api/diff, /api/experiments, /api/scripts/FILE, /api/lab/");
     if (!get)
         return send_error(conn, 405, "the page's files are read with GET");
     return send_file(conn, path);
@@ -1053,6 +1063,7 @@ void web_config_defaults(WebConfig *c)
     c->lab_keep = 32;
     c->lab_max_games = 1000;
     c->lab_max_ms = 30LL * 60 * 1000;
+    c->max_lab_rules = 256;
 }
 
 int web_host_is_loopback(const char *host)
@@ -1099,6 +1110,7 @@ static void free_server(WebServer *s)
     free(s->scripts);
     web_classes_free(s->classes);
     web_lab_free(s->lab);
+    web_rulelab_free(s->rulelab);
     sb_free(&s->variants_json);
     pthread_mutex_destroy(&s->mu);
     pthread_mutex_destroy(&s->load_mu);
@@ -1133,7 +1145,8 @@ WebServer *web_start(const WebConfig *cfg, Error *e)
         return err_set(e, "out of memory"), NULL;
     }
     make_variants_json(s);
-    if (s->variants_json.failed || (s->data && web_store_load_all(s, e))) {
+    if (s->variants_json.failed || (s->data && web_store_load_all(s, e)) ||
+        !(s->rulelab = web_rulelab_new(s, e))) {
         if (s->variants_json.failed)
             err_set(e, "out of memory");
         free_server(s);

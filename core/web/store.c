@@ -32,7 +32,7 @@ static int sync_dir(const char *dir)
 }
 
 /* text to path, all or nothing: path.tmp written, synced, renamed. */
-static int write_atomic(const char *dir, const char *path, const StrBuf *text, Error *e)
+int web_write_atomic(const char *dir, const char *path, const StrBuf *text, Error *e)
 {
     StrBuf tmp = STRBUF_INIT;
     sb_printf(&tmp, "%s.tmp", path);
@@ -90,7 +90,7 @@ int web_store_meta(WebServer *s, WebGame *g, Error *e)
     sb_puts(&t, "]}\n");
     sb_printf(&path, "%s/%s.meta", s->data, g->id);
     int rc = t.failed || path.failed ? err_set(e, "out of memory")
-                                     : write_atomic(s->data, sb_str(&path), &t, e);
+                                     : web_write_atomic(s->data, sb_str(&path), &t, e);
     sb_free(&t);
     sb_free(&path);
     return rc;
@@ -106,7 +106,7 @@ int web_store_record(WebServer *s, WebGame *g, Error *e)
     if (rc || t.failed || path.failed)
         rc = err_set(e, "the record of game %s could not be written as text", g->id);
     else
-        rc = write_atomic(s->data, sb_str(&path), &t, e);
+        rc = web_write_atomic(s->data, sb_str(&path), &t, e);
     g->unsaved = rc != 0;
     sb_free(&t);
     sb_free(&path);

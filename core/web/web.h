@@ -30,6 +30,7 @@ typedef struct WebConfig {
     int bot_delay_ms;      /* pause between two bot moves in one game */
     long long idle_ms;     /* with data: a game without viewers or change
                             * this long may leave memory for a new one */
+    int max_lab_rules;     /* house-rule lab rules kept (issue 23) */
     int quiet;             /* 1: no lines on standard error (tests) */
     /* experiments (labjobs.c, issue 23): the worker threads that play
      * them, the jobs queued or running at once (overall, per client

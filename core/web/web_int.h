@@ -28,6 +28,7 @@ typedef struct WebClass WebClass;
 typedef struct WebClasses WebClasses;
 typedef struct WebLesson WebLesson;
 typedef struct WebLab WebLab;
+typedef struct WebRuleLab WebRuleLab;
 
 struct WebGame {
     char id[WEB_ID_HEX];
@@ -99,6 +100,7 @@ struct WebServer {
     char **script_files;     /* the offered scripts' file names */
     WebClasses *classes;     /* the teacher's boards (class.c) */
     WebLab *lab;             /* the experiments (labjobs.c) */
+    WebRuleLab *rulelab;     /* the house-rule lab's rules (lab.c) */
 };
 
 long long web_now_ms(void);
@@ -161,6 +163,10 @@ int web_add_game(WebServer *s, WebGame *g, int evict, Error *e);
  * reference, the caller's; web_game_free frees one never added. */
 WebGame *web_game_new(Batch *b, Error *e);
 
+/* text to path (in folder dir), all or nothing: written beside, synced,
+ * renamed, dir synced; mode 0600.  0, or -1 with e. */
+int web_write_atomic(const char *dir, const char *path, const StrBuf *text, Error *e);
+
 /* store.c: the data folder (s->data).  Each game is GAME.rec (its record,
  * full truth) and GAME.meta (tokens and players), written atomically. */
 int web_store_meta(WebServer *s, WebGame *g, Error *e);
@@ -172,6 +178,29 @@ int web_store_load_all(WebServer *s, Error *e);
 WebGame *web_store_reload(WebServer *s, const char *id, Error *e);
 /* The files of a game that did not start (the table was full). */
 void web_store_remove(WebServer *s, WebGame *g);
+
+/* lab.c, the house-rule lab (issue 23 point 3): rules sent over the
+ * network, checked as `chessvar check` does and kept by their SHA-256 in a
+ * folder (DIR/lab with --data, else a private temporary one), at most
+ * cfg.max_lab_rules of them, the least recently used leaving first.
+ * web_rulelab_new: the lab of s (its rules of --data read back), or NULL with
+ * e; web_rulelab_free removes a temporary folder. */
+WebRuleLab *web_rulelab_new(WebServer *s, Error *e);
+void web_rulelab_free(WebRuleLab *lab);
+/* The file of lab rule `id` (64 hex digits, after "lab:") appended to
+ * paths with its NUL, as the resolver of "rules" names scripts: 0, or -1
+ * with e saying the rule is unknown (never stored, or left to make room). */
+int web_rulelab_path(WebServer *s, const char *id, StrBuf *paths, Error *e);
+/* A request under /api/lab/ or /api/scripts/: answered, its status. */
+int web_rulelab_request(WebServer *s, struct mg_connection *conn, const char *path, int get,
+                    int post);
+
+/* http.c: the answers every request handler gives (a JSON error, a JSON
+ * body with a newline, the request's body read as JSON: NULL with e set
+ * when malformed, with e empty when already answered 413 or 400). */
+int web_send_error(struct mg_connection *conn, int status, const char *msg);
+int web_send_json(struct mg_connection *conn, int status, StrBuf *b);
+Json *web_read_json_body(WebServer *s, struct mg_connection *conn, Error *e);
 
 /* http.c: a new game from the JSON body of POST /api/games: the game
  * (added to the table), or NULL with e and *status (400, 503). */
