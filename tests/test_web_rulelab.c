@@ -1,5 +1,5 @@
 /*
- * test_web_lab.c -- the house-rule lab of `chessvar serve` (issue 23 point
+ * test_web_rulelab.c -- the house-rule lab of `chessvar serve` (issue 23 point
  * 3) over HTTP: a rule's text checked as `chessvar check` checks a file
  * (the same text, the error's line), kept by its SHA-256 and played as
  * "lab:ID" in POST /api/games; the server runs code from the network, so

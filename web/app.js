@@ -1048,6 +1048,7 @@ function start() {
   $('#game').hidden = true;
   if (/^#diff\b/.test(location.hash)) import('./diff.js').then(m => m.diffPage());
   else if (/^#(measure\b|lab=)/.test(location.hash)) import('./measure.js').then(m => m.measurePage(location.hash));
+  else if (/^#lab\b/.test(location.hash)) import('./lab.js').then(m => m.labPage()); // issue 23
   else if (route.game) game(route);
   else lobby();
 }
