@@ -97,7 +97,8 @@ export async function labPage() {
     (cat.scripts || []).map(s => h('option', { value: s.file }, `${s.name} (${s.file})`)));
   const load = h('button', { type: 'button', id: 'lab-load' }, 'Start from it');
   const text = h('textarea', { id: 'lab-text', spellcheck: 'false', autocomplete: 'off',
-    wrap: 'off', 'aria-label': 'the rule\'s text (Lua)', 'aria-describedby': 'lab-status' });
+    wrap: 'off', 'aria-label': 'the rule\'s text (Lua; Tab indents, Escape then Tab leaves)',
+    'aria-describedby': 'lab-status' });
   const lines = h('div', { id: 'lab-lines', 'aria-hidden': 'true' });
   const status = h('p', { id: 'lab-status', role: 'status', 'aria-live': 'polite' });
   const error = h('p', { id: 'lab-error', class: 'error', role: 'alert' });
@@ -184,8 +185,11 @@ export async function labPage() {
 
   text.addEventListener('input', changed);
   text.addEventListener('scroll', () => { lines.scrollTop = text.scrollTop; });
+  let escaped = false; // Escape, then Tab: the focus moves on (the keyboard is never trapped)
   text.addEventListener('keydown', ev => { // a tab indents, as in an editor
-    if (ev.key !== 'Tab' || ev.shiftKey || ev.ctrlKey || ev.altKey || ev.metaKey) return;
+    if (ev.key === 'Escape') { escaped = true; return; }
+    const plain = ev.key === 'Tab' && !ev.shiftKey && !ev.ctrlKey && !ev.altKey && !ev.metaKey;
+    if (!plain || escaped) { escaped = false; return; }
     ev.preventDefault();
     text.setRangeText('  ', text.selectionStart, text.selectionEnd, 'end');
     changed();
