@@ -122,8 +122,8 @@ static int older_first(const void *a, const void *b)
     return strcmp(((const Found *)a)->id, ((const Found *)b)->id);
 }
 
-/* The rules of a --data folder, read back: each file must hold the text
- * its name is the SHA-256 of (else the start stops, naming it, as for a
+/* The rules of a --data folder, read back: each file must hold a text
+ * whose SHA-256 its name begins (else the start stops, naming it, as for a
  * game); the most recently stored are kept up to the limit. */
 static int read_back(WebRuleLab *lab, Error *e)
 {
@@ -153,8 +153,11 @@ static int read_back(WebRuleLab *lab, Error *e)
             strspn(pre, "0123456789abcdef") != LAB_SHORT) {
             rc = err_set(e, "%s: not a lab rule (a lab folder holds lab-HEX.lua files)",
                          sb_str(&f));
-        } else if (record_read_file(sb_str(&f), "a lab rule", LAB_TEXT_MAX, &text, e) == 0 &&
-                   stat(sb_str(&f), &st) == 0) {
+        } else if (record_read_file(sb_str(&f), "a lab rule", LAB_TEXT_MAX, &text, e)) {
+            rc = -1; /* e says why */
+        } else if (stat(sb_str(&f), &st)) {
+            rc = err_set(e, "%s: %s", sb_str(&f), strerror(errno));
+        } else {
             sha256_hex(text.s ? text.s : "", text.len, id);
             if (strncmp(pre, id, LAB_SHORT) != 0) {
                 rc = err_set(e, "%s: its text's SHA-256 is %s, which its name does not "
@@ -173,8 +176,6 @@ static int read_back(WebRuleLab *lab, Error *e)
                     list[n++].mtime = st.st_mtim;
                 }
             }
-        } else {
-            rc = -1; /* e says why */
         }
         sb_free(&f);
         sb_free(&text);
