@@ -248,7 +248,7 @@ static void test_lab_refusals(void **state)
     assert_non_null(strstr(sb_str(&out), "no such experiment"));
     get(port, "/api/experiments/../../etc/passwd", 404, &out);
     get(port, "/api/experiments/0123456789abcdef.exe", 404, &out);
-    get(port, "/lab/zz", 404, &out);
+    get(port, "/measure/zz", 404, &out);
     assert_int_equal(cancel(port, "0123456789abcdef", "x", &out), 404);
     sb_free(&out);
 }
@@ -387,7 +387,7 @@ static void test_lab_server_limit(void **state)
 
 /* issue 23: without --data, the results held in memory are bounded
  * (lab_keep): the oldest finished leaves, its link says so; with --data a
- * result comes back after a restart, the same bytes, and /lab/ID leads to
+ * result comes back after a restart, the same bytes, and /measure/ID leads to
  * the page's view of it. */
 static void test_lab_kept_bounded_and_across_restart(void **state)
 {
@@ -420,7 +420,7 @@ static void test_lab_kept_bounded_and_across_restart(void **state)
         answer_free(wait_end(port, id[i]));
     }
     snprintf(path, sizeof path, "/api/experiments/%s.txt", id[0]);
-    get(port, path, 200, &first); /* read back from DIR/lab: only one is held */
+    get(port, path, 200, &first); /* read back from DIR/experiments: only one is held */
     web_stop(s);
     s = start(dir, 2, 16, 1);
     port = web_port(s);
@@ -430,7 +430,7 @@ static void test_lab_kept_bounded_and_across_restart(void **state)
     assert_string_equal(state_of(a->j), "done");
     assert_int_equal(num_of(a->j, "total"), 8);
     answer_free(a);
-    snprintf(path, sizeof path, "/lab/%s", id[0]);
+    snprintf(path, sizeof path, "/measure/%s", id[0]);
     get(port, path, 302, &out);
     web_stop(s);
     char cmd[128];

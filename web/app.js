@@ -1047,7 +1047,7 @@ function start() {
   $('#lobby').hidden = true;
   $('#game').hidden = true;
   if (/^#diff\b/.test(location.hash)) import('./diff.js').then(m => m.diffPage());
-  else if (/^#(measure\b|lab=)/.test(location.hash)) import('./measure.js').then(m => m.measurePage(location.hash));
+  else if (/^#measure\b/.test(location.hash)) import('./measure.js').then(m => m.measurePage(location.hash));
   else if (/^#lab\b/.test(location.hash)) import('./lab.js').then(m => m.labPage()); // issue 23
   else if (route.game) game(route);
   else lobby();

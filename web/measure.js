@@ -4,8 +4,8 @@
 // (POST /api/experiments, docs/WEB.md).  #measure offers the form (a
 // variant, one of the offered scripts, parameters, the bots, games, seed);
 // window.labMeasure({variant, rules, params}) opens it on any page with
-// that rule set (the rule editor's "Measure it"); #lab=ID (the link
-// /lab/ID leads there) follows an experiment: its progress bar, then the
+// that rule set (the rule editor's "Measure it"); #measure=ID (the link
+// /measure/ID leads there) follows an experiment: its progress bar, then the
 // report, its chart and its JSON, all the server's.  The page computes no
 // figure.
 
@@ -44,10 +44,10 @@ function seatsOf(v) {
 
 // The form; preset: {variant, rules, params} to start from.
 function form(cat, preset, onStarted) {
-  const variant = h('select', { id: 'lab-variant', 'aria-label': 'variant' },
+  const variant = h('select', { id: 'measure-variant', 'aria-label': 'variant' },
     cat.variants.map(v => h('option', { value: v.name }, v.title || v.name)));
   if (preset.variant) variant.value = preset.variant;
-  const rule = h('select', { id: 'lab-rule', 'aria-label': 'house rule to measure' });
+  const rule = h('select', { id: 'measure-rule', 'aria-label': 'house rule to measure' });
   const fixed = (preset.rules || []).filter(r => !(cat.scripts || []).some(sc => sc.file === r));
   const fill = () => {
     const offered = (cat.scripts || []).filter(sc => !sc.variants || !sc.variants.length ||
@@ -61,15 +61,15 @@ function form(cat, preset, onStarted) {
   };
   variant.addEventListener('change', fill);
   fill();
-  const params = h('input', { id: 'lab-params', size: 24, placeholder: 'NAME=VALUE ...',
+  const params = h('input', { id: 'measure-params', size: 24, placeholder: 'NAME=VALUE ...',
     value: Object.entries(preset.params || {}).map(([k, v]) => `${k}=${v}`).join(' ') });
-  const level = h('select', { id: 'lab-bots', 'aria-label': 'bots' },
+  const level = h('select', { id: 'measure-bots', 'aria-label': 'bots' },
     ['random', 'greedy', 'search'].map(l => h('option', { value: l }, l)));
-  const games = h('input', { id: 'lab-games', type: 'number', min: 1, max: 1000, value: 100 });
-  const seed = h('input', { id: 'lab-seed', size: 12, placeholder: 'fresh', inputmode: 'numeric' });
-  const err = h('p', { id: 'lab-error', class: 'error', role: 'alert' });
-  const go = h('button', { type: 'submit', id: 'lab-go' }, 'Measure');
-  const f = h('form', { id: 'lab-form' },
+  const games = h('input', { id: 'measure-games', type: 'number', min: 1, max: 1000, value: 100 });
+  const seed = h('input', { id: 'measure-seed', size: 12, placeholder: 'fresh', inputmode: 'numeric' });
+  const err = h('p', { id: 'measure-error', class: 'error', role: 'alert' });
+  const go = h('button', { type: 'submit', id: 'measure-go' }, 'Measure');
+  const f = h('form', { id: 'measure-form' },
     h('label', {}, 'Variant ', variant), ' ', h('label', {}, 'House rule ', rule), h('br'),
     h('label', {}, 'Parameters ', params), ' ', h('label', {}, 'Bots ', level), ' ',
     h('label', {}, 'Games per rule set ', games), ' ', h('label', {}, 'Seed ', seed), ' ', go);
@@ -108,13 +108,13 @@ function form(cat, preset, onStarted) {
 
 // One experiment followed until it ends, then its result, into box.
 function follow(box, id) {
-  const bar = h('progress', { id: 'lab-progress', max: 1, value: 0 });
-  const count = h('span', { id: 'lab-count' }, 'waiting for the server ...');
-  const about = h('p', { id: 'lab-about' });
-  const cancel = h('button', { type: 'button', id: 'lab-cancel', hidden: true }, 'Cancel');
-  const err = h('p', { id: 'lab-job-error', class: 'error', role: 'alert' });
-  const out = h('div', { id: 'lab-result' });
-  const job = h('section', { id: 'lab-job', 'data-id': id, 'data-state': 'asking' },
+  const bar = h('progress', { id: 'measure-progress', max: 1, value: 0 });
+  const count = h('span', { id: 'measure-count' }, 'waiting for the server ...');
+  const about = h('p', { id: 'measure-about' });
+  const cancel = h('button', { type: 'button', id: 'measure-cancel', hidden: true }, 'Cancel');
+  const err = h('p', { id: 'measure-job-error', class: 'error', role: 'alert' });
+  const out = h('div', { id: 'measure-result' });
+  const job = h('section', { id: 'measure-job', 'data-id': id, 'data-state': 'asking' },
     h('h2', {}, 'Experiment'), about, h('p', {}, bar, ' ', count, ' ', cancel), err, out);
   box.replaceChildren(job);
   const token = sessionStorage.getItem(tokenKey(id));
@@ -143,13 +143,13 @@ function follow(box, id) {
     if (st.state !== 'done') return;
     const link = new URL(st.link, location.href).href;
     out.replaceChildren(
-      h('p', { class: 'lab-links' }, 'Share: ', h('a', { id: 'lab-share', href: st.link }, link),
-        ' · ', h('a', { id: 'lab-json', href: st.json, download: `experiment-${id}.json` },
-          'the JSON'), ' · ', h('a', { id: 'lab-svg', href: st.svg, download: `experiment-${id}.svg` },
+      h('p', { class: 'lab-links' }, 'Share: ', h('a', { id: 'measure-share', href: st.link }, link),
+        ' · ', h('a', { id: 'measure-json', href: st.json, download: `experiment-${id}.json` },
+          'the JSON'), ' · ', h('a', { id: 'measure-svg', href: st.svg, download: `experiment-${id}.svg` },
           'the chart')),
-      h('img', { id: 'lab-chart', src: st.svg, alt: `the chart of experiment ${id}` }),
-      h('pre', { id: 'lab-report' }, st.report),
-      h('p', {}, 'The same on the command line: ', h('code', { id: 'lab-command' }, st.command)));
+      h('img', { id: 'measure-chart', src: st.svg, alt: `the chart of experiment ${id}` }),
+      h('pre', { id: 'measure-report' }, st.report),
+      h('p', {}, 'The same on the command line: ', h('code', { id: 'measure-command' }, st.command)));
   };
   const poll = async () => {
     try {
@@ -174,7 +174,7 @@ async function panel(preset, box) {
     box = $('#measure-panel') || h('section', { id: 'measure-panel' });
     if (!box.isConnected) document.body.append(box);
   }
-  const out = h('div', { id: 'lab-out', 'aria-live': 'polite' });
+  const out = h('div', { id: 'measure-out', 'aria-live': 'polite' });
   box.replaceChildren(h('h2', {}, 'Measure a house rule'),
     h('p', {}, 'Bots play the variant with its own rules (A) and with the house rule (B), ' +
       'on the same seeds, as ', h('code', {}, 'chessvar experiment --compare'),
@@ -187,7 +187,7 @@ async function panel(preset, box) {
     return box;
   }
   box.append(...form(cat, preset, id => {
-    if (/^#(measure|lab=)/.test(location.hash)) history.replaceState(null, '', `#lab=${id}`);
+    if (/^#measure/.test(location.hash)) history.replaceState(null, '', `#measure=${id}`);
     follow(out, id);
   }), out);
   box.scrollIntoView();
@@ -199,16 +199,16 @@ export function labMeasure(opts = {}) {
   return panel({ variant: opts.variant, rules: opts.rules || [], params: opts.params || {} });
 }
 
-// #measure[&variant=V&rules=R,...] and #lab=ID.
+// #measure[&variant=V&rules=R,...] and #measure=ID.
 export function measurePage(hash) {
   document.title = 'chessvar — measure a house rule';
   const q = new URLSearchParams(hash.replace(/^#/, ''));
   const main = h('main', { id: 'measure' });
   document.body.append(main);
-  if (q.get('lab')) {
-    const box = h('div', { id: 'lab-out' });
+  if (q.get('measure')) {
+    const box = h('div', { id: 'measure-out' });
     main.append(h('p', {}, h('a', { href: '#measure' }, 'Measure another house rule')), box);
-    follow(box, q.get('lab'));
+    follow(box, q.get('measure'));
     return;
   }
   panel({ variant: q.get('variant') || 'orthodox',

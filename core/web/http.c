@@ -910,8 +910,8 @@ static int on_request(struct mg_connection *conn, void *cbdata)
         return post ? post_diff(s, conn) : send_error(conn, 405, "POST /api/diff");
     if (strncmp(path, "/api/experiments", 16) == 0 && (!path[16] || path[16] == '/'))
         return web_lab_http(s, conn, path + 16);
-    if (strncmp(path, "/lab/", 5) == 0)
-        return web_lab_link(conn, path + 5);
+    if (strncmp(path, "/measure/", 9) == 0)
+        return web_lab_link(conn, path + 9);
     if (strncmp(path, "/api/lab/", 9) == 0 || strncmp(path, "/api/scripts/", 13) == 0)
         return web_rulelab_request(s, conn, path, get, post);
     if (strncmp(path, "/api/", 5) == 0)

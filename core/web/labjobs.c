@@ -6,7 +6,7 @@
  * is played by a few worker threads at the lowest priority, beside the
  * games.  GET /api/experiments/ID says how far it is and, once done, gives
  * the report; ID.json, ID.svg and ID.txt are the command's JSON, chart
- * and report; DELETE (with the token its maker got) cancels it; /lab/ID
+ * and report; DELETE (with the token its maker got) cancels it; /measure/ID
  * is the link to share (docs/WEB.md).
  *
  * Invariant: the figures are the command's own: the experiment is set up
@@ -15,7 +15,7 @@
  * thing is bounded: the jobs queued or running (overall and per client
  * address), the games a job asks, the time it runs, the results held in
  * memory (the oldest finished leave first; with --data a finished one
- * stays on disk, DIR/lab/ID.json, and is read back when asked).  The
+ * stays on disk, DIR/experiments/ID.json, and is read back when asked).  The
  * lab's lock is taken after no other of the server's.
  */
 #define _GNU_SOURCE /* gettid: a worker lowers its own priority */
@@ -277,14 +277,14 @@ static LabJob *job_from_request(WebServer *s, const Json *req, Error *e, int *st
 
 /* ---- The workers -------------------------------------------------------------- */
 
-/* The result of a done job as the command's JSON (exp_json) in DIR/lab/ID.json. */
+/* The result of a done job as the command's JSON (exp_json) in DIR/experiments/ID.json. */
 static void job_save(WebLab *L, LabJob *j)
 {
     WebServer *s = L->s;
     if (!s->data)
         return;
     StrBuf dir = STRBUF_INIT, path = STRBUF_INIT, t = STRBUF_INIT;
-    sb_printf(&dir, "%s/lab", s->data);
+    sb_printf(&dir, "%s/experiments", s->data);
     sb_printf(&path, "%s/%s.json", sb_str(&dir), j->id);
     exp_json(&j->info, j->games, j->total, 0, 0, &t);
     Error e = {""};
@@ -293,7 +293,7 @@ static void job_save(WebLab *L, LabJob *j)
     else if (mkdir(sb_str(&dir), 0700) && errno != EEXIST)
         err_set(&e, "cannot make %s: %s", sb_str(&dir), strerror(errno));
     else
-        web_store_write(sb_str(&dir), sb_str(&path), &t, &e);
+        web_write_atomic(sb_str(&dir), sb_str(&path), &t, &e);
     if (e.msg[0] && !s->cfg.quiet)
         fprintf(stderr, "chessvar serve: experiment %s: %s\n", j->id, e.msg);
     sb_free(&dir);
@@ -460,7 +460,7 @@ static void job_json(WebLab *L, const LabJob *j, StrBuf *out)
         sb_json_str(out, j->error);
     else
         sb_puts(out, "null");
-    sb_printf(out, ",\"link\":\"/lab/%s\",\"json\":\"/api/experiments/%s.json\","
+    sb_printf(out, ",\"link\":\"/measure/%s\",\"json\":\"/api/experiments/%s.json\","
                    "\"svg\":\"/api/experiments/%s.svg\",\"report\":", j->id, j->id, j->id);
     if (j->state == LAB_DONE) {
         StrBuf r = STRBUF_INIT;
@@ -473,7 +473,7 @@ static void job_json(WebLab *L, const LabJob *j, StrBuf *out)
     sb_putc(out, '}');
 }
 
-/* A done job's result read back from DIR/lab/ID.json into memory: 0, or
+/* A done job's result read back from DIR/experiments/ID.json into memory: 0, or
  * -1 (no such file: e empty; else e says why). */
 static int job_reload(WebLab *L, const char *id, Error *e)
 {
@@ -482,7 +482,7 @@ static int job_reload(WebLab *L, const char *id, Error *e)
     if (!s->data)
         return -1;
     StrBuf path = STRBUF_INIT, text = STRBUF_INIT;
-    sb_printf(&path, "%s/lab/%s.json", s->data, id);
+    sb_printf(&path, "%s/experiments/%s.json", s->data, id);
     if (path.failed || access(sb_str(&path), F_OK)) {
         sb_free(&path);
         return -1;
@@ -601,7 +601,7 @@ static int post_experiment(WebServer *s, struct mg_connection *conn)
         return web_send_error(conn, st, e.msg);
     }
     StrBuf out = STRBUF_INIT;
-    sb_printf(&out, "{\"id\":\"%s\",\"token\":\"%s\",\"link\":\"/lab/%s\",\"total\":%ld}",
+    sb_printf(&out, "{\"id\":\"%s\",\"token\":\"%s\",\"link\":\"/measure/%s\",\"total\":%ld}",
               j->id, j->token, j->id, j->total);
     int rc = web_send_json(conn, 202, &out);
     sb_free(&out);
@@ -718,12 +718,12 @@ int web_lab_http(WebServer *s, struct mg_connection *conn, const char *rest)
     return get_experiment(s->lab, conn, buf, ext);
 }
 
-/* /lab/ID: the page's view of the experiment (web/measure.js), #lab=ID. */
+/* /measure/ID: the page's view of the experiment (web/measure.js), #measure=ID. */
 int web_lab_link(struct mg_connection *conn, const char *id)
 {
     if (!lab_id_ok(id, strlen(id)))
-        return web_send_error(conn, 404, "no such experiment: /lab/ID (ID: 16 hex digits)");
-    mg_printf(conn, "HTTP/1.1 302 Found\r\nLocation: /#lab=%s\r\nContent-Length: 0\r\n"
+        return web_send_error(conn, 404, "no such experiment: /measure/ID (ID: 16 hex digits)");
+    mg_printf(conn, "HTTP/1.1 302 Found\r\nLocation: /#measure=%s\r\nContent-Length: 0\r\n"
                     "Cache-Control: no-cache\r\nConnection: close\r\n\r\n", id);
     return 302;
 }

@@ -63,11 +63,6 @@ int web_write_atomic(const char *dir, const char *path, const StrBuf *text, Erro
     return err ? err_set(e, "cannot write %s: %s", path, strerror(err)) : 0;
 }
 
-int web_store_write(const char *dir, const char *path, const StrBuf *text, Error *e)
-{
-    return write_atomic(dir, path, text, e);
-}
-
 int web_store_meta(WebServer *s, WebGame *g, Error *e)
 {
     if (!s->data)

@@ -205,22 +205,15 @@ Json *web_read_json_body(WebServer *s, struct mg_connection *conn, Error *e);
 /* http.c: a new game from the JSON body of POST /api/games: the game
  * (added to the table), or NULL with e and *status (400, 503). */
 WebGame *web_create_game(WebServer *s, const Json *req, Error *e, int *status);
-/* http.c's answers for the other files: a body, a JSON error, a JSON
- * object (a newline added); the request's body as JSON (NULL: with e set
- * when malformed, e empty when already answered, 413); "rules" as the
- * offered scripts' paths and "params" as --param texts (POST /api/games). */
+/* http.c: a body of any type; "rules" as the scripts' paths (offered
+ * files and lab:ID rules) and "params" as --param texts, as POST /api/games
+ * reads them. */
 int web_send_body(struct mg_connection *conn, int status, const char *type, const void *body,
                   size_t n);
-int web_send_error(struct mg_connection *conn, int status, const char *msg);
-int web_send_json(struct mg_connection *conn, int status, StrBuf *b);
-Json *web_read_json_body(WebServer *s, struct mg_connection *conn, Error *e);
 int web_rules_paths(WebServer *s, const Json *rules, StrBuf *paths, const char **list, int *n,
                     Error *e);
 int web_params_texts(const Json *params, char ptext[][128], const char **list, int *n,
                      Error *e);
-/* store.c: text to path in dir, all or nothing (written beside, synced,
- * renamed, dir synced), mode 0600. */
-int web_store_write(const char *dir, const char *path, const StrBuf *text, Error *e);
 
 /* labjobs.c, experiments in the browser (issue 23 point 3): the queue and
  * its worker threads (NULL with e), stopped and freed (jobs running are

@@ -19,55 +19,55 @@ const cli = args => execFileSync(CHESSVAR, args, { cwd: ROOT, encoding: 'utf8' }
 // the chart; the figures are the command's; the share link and the JSON.
 test('lab_measure_bar_report_chart_share_and_json', async () => {
   const p = await open('/#measure');
-  await p.waitForSelector('#lab-rule option[value=\'["king_of_the_hill.lua"]\']');
-  await p.select('#lab-rule', '["king_of_the_hill.lua"]');
-  await p.select('#lab-bots', 'greedy');
-  await p.$eval('#lab-games', e => { e.value = '40'; });
-  await p.type('#lab-seed', '11');
+  await p.waitForSelector('#measure-rule option[value=\'["king_of_the_hill.lua"]\']');
+  await p.select('#measure-rule', '["king_of_the_hill.lua"]');
+  await p.select('#measure-bots', 'greedy');
+  await p.$eval('#measure-games', e => { e.value = '40'; });
+  await p.type('#measure-seed', '11');
   // every value the bar takes, from the moment it is drawn
   await p.evaluate(() => {
     window.barSeen = [];
     new MutationObserver(() => {
-      const b = document.querySelector('#lab-progress');
+      const b = document.querySelector('#measure-progress');
       if (b && window.barSeen[window.barSeen.length - 1] !== `${b.value}/${b.max}`)
         window.barSeen.push(`${b.value}/${b.max}`);
     }).observe(document.body, { subtree: true, childList: true, attributes: true });
   });
-  await p.click('#lab-go');
-  await p.waitForSelector('#lab-job[data-state="done"]', { timeout: 8 * STEP });
+  await p.click('#measure-go');
+  await p.waitForSelector('#measure-job[data-state="done"]', { timeout: 8 * STEP });
   const seen = await p.evaluate(() => window.barSeen);
-  const bar = await p.$eval('#lab-progress', b => [b.value, b.max]);
+  const bar = await p.$eval('#measure-progress', b => [b.value, b.max]);
   assert(bar[0] === 80 && bar[1] === 80, `the bar ends at ${bar[0]} of ${bar[1]}`);
   assert(seen.some(v => { const [a, b] = v.split('/').map(Number); return b === 80 && a > 0 && a < 80; }),
     `the bar never showed a value between 0 and 80: ${seen.join(' ')}`);
-  assert(await p.$eval('#lab-count', e => e.textContent) === '80 / 80 games (done)', 'the count');
-  const command = await p.$eval('#lab-command', e => e.textContent);
+  assert(await p.$eval('#measure-count', e => e.textContent) === '80 / 80 games (done)', 'the count');
+  const command = await p.$eval('#measure-command', e => e.textContent);
   assert(command === 'chessvar experiment orthodox --games 40 --seed 11 --bot white=greedy ' +
     '--bot black=greedy --compare --rules scripts/king_of_the_hill.lua', `command: ${command}`);
   const args = command.split(' ').slice(1);
-  const report = await p.$eval('#lab-report', e => e.textContent);
+  const report = await p.$eval('#measure-report', e => e.textContent);
   const want = cli(args);
   assert(report === want, `the page's report differs from the command's:\n${report}\n---\n${want}`);
   assert(report.includes('B: King of the Hill'), report);
-  await p.waitForFunction(() => { const i = document.querySelector('#lab-chart'); return i && i.complete && i.naturalWidth > 0; });
-  const chart = await p.evaluate(async () => (await fetch(document.querySelector('#lab-chart').src)).text());
+  await p.waitForFunction(() => { const i = document.querySelector('#measure-chart'); return i && i.complete && i.naturalWidth > 0; });
+  const chart = await p.evaluate(async () => (await fetch(document.querySelector('#measure-chart').src)).text());
   assert(chart.startsWith('<svg') && chart.includes('King of the Hill'), 'the chart is the server\'s SVG');
-  assert(/^#lab=[0-9a-f]{16}$/.test(await p.evaluate(() => location.hash)), 'the address names the experiment');
+  assert(/^#measure=[0-9a-f]{16}$/.test(await p.evaluate(() => location.hash)), 'the address names the experiment');
   await shot(p, 'lab-measure');
   // the JSON to download: the command's --json
-  const dl = await p.$eval('#lab-json', a => ({ href: a.href, download: a.download }));
+  const dl = await p.$eval('#measure-json', a => ({ href: a.href, download: a.download }));
   assert(/^experiment-[0-9a-f]{16}\.json$/.test(dl.download), `download name: ${dl.download}`);
   const json = await p.evaluate(async u => (await fetch(u)).text(), dl.href);
   assert(json === cli([...args, '--json']), 'the JSON differs from the command\'s --json');
   // the share link in another browser (its own storage): the same result,
   // and no Cancel (only its maker's page has the token)
-  const share = await p.$eval('#lab-share', a => a.href);
+  const share = await p.$eval('#measure-share', a => a.href);
   assert(/\/lab\/[0-9a-f]{16}$/.test(share), `share link: ${share}`);
   const q = await open(new URL(share).pathname);
-  await q.waitForSelector('#lab-job[data-state="done"]');
-  assert(await q.$eval('#lab-report', e => e.textContent) === want, 'the shared page\'s report');
-  await q.waitForFunction(() => { const i = document.querySelector('#lab-chart'); return i && i.complete && i.naturalWidth > 0; });
-  assert(await q.$eval('#lab-cancel', b => b.hidden), 'a shared page offers to cancel');
+  await q.waitForSelector('#measure-job[data-state="done"]');
+  assert(await q.$eval('#measure-report', e => e.textContent) === want, 'the shared page\'s report');
+  await q.waitForFunction(() => { const i = document.querySelector('#measure-chart'); return i && i.complete && i.naturalWidth > 0; });
+  assert(await q.$eval('#measure-cancel', b => b.hidden), 'a shared page offers to cancel');
   assert(p.errors.length === 0 && q.errors.length === 0, `page errors: ${p.errors} ${q.errors}`);
 });
 
@@ -78,31 +78,31 @@ test('lab_measure_panel_from_labMeasure_and_refusal', async () => {
   const p = await open('/');
   await p.waitForSelector('#measure-link');
   await p.evaluate(() => window.labMeasure({ variant: 'orthodox', rules: ['atomic.lua'], params: { castling: 'off' } }));
-  await p.waitForSelector('#measure-panel #lab-form');
-  assert(await p.$eval('#lab-rule', s => s.value) === '["atomic.lua"]', 'the rule set is not chosen');
-  assert(await p.$eval('#lab-params', e => e.value) === 'castling=off', 'the parameters');
-  await p.$eval('#lab-params', e => { e.value = 'castling=sometimes'; });
-  await p.click('#lab-go');
-  await p.waitForFunction(() => document.querySelector('#lab-error').textContent !== '');
-  const err = await p.$eval('#lab-error', e => e.textContent);
+  await p.waitForSelector('#measure-panel #measure-form');
+  assert(await p.$eval('#measure-rule', s => s.value) === '["atomic.lua"]', 'the rule set is not chosen');
+  assert(await p.$eval('#measure-params', e => e.value) === 'castling=off', 'the parameters');
+  await p.$eval('#measure-params', e => { e.value = 'castling=sometimes'; });
+  await p.click('#measure-go');
+  await p.waitForFunction(() => document.querySelector('#measure-error').textContent !== '');
+  const err = await p.$eval('#measure-error', e => e.textContent);
   assert(err.includes('castling') && err.includes('sometimes'), `the refusal: ${err}`);
-  assert(!(await p.$('#lab-job')), 'a refused experiment shows a job');
+  assert(!(await p.$('#measure-job')), 'a refused experiment shows a job');
 });
 
 // issue 23: its maker cancels a running experiment from the page.
 test('lab_measure_cancel', async () => {
   const p = await open('/#measure');
-  await p.waitForSelector('#lab-rule option[value=\'["king_of_the_hill.lua"]\']');
-  await p.select('#lab-rule', '["king_of_the_hill.lua"]');
-  await p.select('#lab-bots', 'greedy');
-  await p.$eval('#lab-games', e => { e.value = '1000'; });
-  await p.click('#lab-go');
-  await p.waitForSelector('#lab-job[data-state="running"] #lab-cancel:not([hidden])', { timeout: 4 * STEP });
-  await p.click('#lab-cancel');
-  await p.waitForSelector('#lab-job[data-state="cancelled"]', { timeout: 4 * STEP });
-  const err = await p.$eval('#lab-job-error', e => e.textContent);
+  await p.waitForSelector('#measure-rule option[value=\'["king_of_the_hill.lua"]\']');
+  await p.select('#measure-rule', '["king_of_the_hill.lua"]');
+  await p.select('#measure-bots', 'greedy');
+  await p.$eval('#measure-games', e => { e.value = '1000'; });
+  await p.click('#measure-go');
+  await p.waitForSelector('#measure-job[data-state="running"] #measure-cancel:not([hidden])', { timeout: 4 * STEP });
+  await p.click('#measure-cancel');
+  await p.waitForSelector('#measure-job[data-state="cancelled"]', { timeout: 4 * STEP });
+  const err = await p.$eval('#measure-job-error', e => e.textContent);
   assert(err.includes('cancelled by its maker'), `the page says: ${err}`);
-  const st = await (await fetch(`${env.base}/api/experiments/${await p.$eval('#lab-job', e => e.dataset.id)}`)).json();
+  const st = await (await fetch(`${env.base}/api/experiments/${await p.$eval('#measure-job', e => e.dataset.id)}`)).json();
   assert(st.state === 'cancelled' && st.done < st.total, JSON.stringify(st).slice(0, 200));
 });
 
