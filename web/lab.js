@@ -106,7 +106,8 @@ export async function labPage() {
   const bot = h('select', { id: 'lab-bot', 'aria-label': 'the bot\'s level' },
     ['greedy', 'random', 'search'].map(l => h('option', { value: l }, l)));
   const tryIt = h('button', { type: 'button', id: 'lab-try' }, 'Try it');
-  const measure = h('button', { type: 'button', id: 'lab-measure', hidden: true }, 'Measure it');
+  const measure = h('button', { type: 'button', id: 'lab-measure', hidden: true,
+    title: 'play 100 games with and without the rule, random bots, and compare' }, 'Measure it');
   const actionError = h('p', { id: 'lab-action-error', class: 'error', role: 'alert' });
 
   let seq = 0, timer = null, lastOk = null, checking = null;
@@ -227,7 +228,7 @@ export async function labPage() {
     actionError.textContent = '';
     try {
       const id = await keep();
-      if (window.labMeasure) window.labMeasure({ variant: variant.value, rules: [`lab:${id}`], params: {} });
+      if (window.labMeasure) window.labMeasure({ variant: variant.value, rules: [`lab:${id}`], params: {}, start: true });
     } catch (e) {
       actionError.textContent = e.message;
     }

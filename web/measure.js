@@ -186,17 +186,21 @@ async function panel(preset, box) {
     box.append(h('p', { class: 'error', role: 'alert' }, e.message));
     return box;
   }
-  box.append(...form(cat, preset, id => {
+  const [f, err] = form(cat, preset, id => {
     if (/^#measure/.test(location.hash)) history.replaceState(null, '', `#measure=${id}`);
     follow(out, id);
-  }), out);
+  });
+  box.append(f, err, out);
   box.scrollIntoView();
+  if (preset.start) f.requestSubmit(); // the editor's "Measure it": one click
   return box;
 }
 
-// window.labMeasure (web/app.js): the panel with that rule set.
+// window.labMeasure (web/app.js): the panel with that rule set, started at
+// once (its defaults: 100 games a rule set, random bots) when opts.start.
 export function labMeasure(opts = {}) {
-  return panel({ variant: opts.variant, rules: opts.rules || [], params: opts.params || {} });
+  return panel({ variant: opts.variant, rules: opts.rules || [], params: opts.params || {},
+    start: !!opts.start });
 }
 
 // #measure[&variant=V&rules=R,...] and #measure=ID.

@@ -4,9 +4,8 @@
 // error at its line, then clean once fixed); a shipped script loads into
 // it; the API panel lists what the server's GET /api/lab/api gives (the
 // words of docs/HOUSE-RULES.md); "Try it" keeps the rule and opens a game
-// under it against a bot, where the rule's end comes; "Measure it" hands
-// the kept rule to window.labMeasure (web/measure.js), and is hidden
-// without it.
+// under it against a bot, where the rule's end comes; "Measure it" plays
+// the A/B of the kept rule in one click (web/measure.js).
 //
 //   node tests/web/test_lab_editor.js            (make test-web)
 // Environment: as tests/web/lib.js says.
@@ -134,30 +133,35 @@ test('lab_try_it_plays_the_rule_against_the_bot', async () => {
   assert(p.errors.length === 0, `page errors: ${p.errors}`);
 });
 
-// issue 23: "Measure it" is there only with window.labMeasure (web/measure.js)
-// and gives it the variant, the kept rule as lab:ID and the parameters.
-test('lab_measure_hands_the_rule_to_labMeasure', async () => {
-  let p = await open('/#lab');
+// issue 23 point 3: "Measure it" is one click from the editor: the rule is
+// kept, and the server plays the variant with and without it (web/measure.js,
+// POST /api/experiments) while a bar moves to its end; the report's B is the
+// rule typed, by the name it declares, and the figures are the command's.
+test('lab_measure_it_one_click_ab_of_the_rule', async () => {
+  const p = await open('/#lab');
   await p.waitForSelector('#lab-text');
   await waitCheck(p, 'ok');
-  assert(await p.$eval('#lab-measure', b => b.hidden), 'Measure it is shown without window.labMeasure');
-  const ctx = await env.browser.createBrowserContext();
-  p = await ctx.newPage();
-  p.ctx = ctx;
-  p.errors = [];
-  p.on('pageerror', e => p.errors.push(e.message));
-  env.live.push(p);
-  await p.evaluateOnNewDocument(() => { window.labMeasure = a => { window.measured = a; }; });
-  await p.goto(env.base + '/#lab', { waitUntil: 'domcontentloaded' });
-  await p.waitForSelector('#lab-text');
+  await p.waitForSelector('#lab-script option[value="king_of_the_hill.lua"]');
+  await p.select('#lab-script', 'king_of_the_hill.lua');
+  await p.click('#lab-load');
   await waitCheck(p, 'ok');
-  assert(!(await p.$eval('#lab-measure', b => b.hidden)), 'Measure it is hidden with window.labMeasure');
   const text = await p.$eval('#lab-text', t => t.value);
+  assert(!(await p.$eval('#lab-measure', b => b.hidden)), 'Measure it is hidden');
   await p.click('#lab-measure');
-  await p.waitForFunction(() => window.measured, { timeout: STEP });
-  const got = await p.evaluate(() => window.measured);
-  assert(JSON.stringify(got) === JSON.stringify({ variant: 'orthodox', rules: [`lab:${sha256(text)}`], params: {} }),
-    `labMeasure got ${JSON.stringify(got)}`);
+  await p.waitForSelector('#measure-job[data-state="done"]', { timeout: 8 * STEP });
+  const bar = await p.$eval('#measure-progress', b => [b.value, b.max]);
+  assert(bar[0] === bar[1] && bar[1] === 200, `the bar at the end: ${bar}`);
+  const report = await p.$eval('#measure-report', e => e.textContent);
+  const file = `lab-${sha256(text).slice(0, 16)}.lua`;
+  assert(/^B: King of the Hill \(.*lab-[0-9a-f]{16}\.lua\)$/m.test(report) && report.includes(file),
+    `the report's B: ${report.split('\n').slice(0, 5).join(' | ')}`);
+  assert(report.includes('100 games per rule set'), 'not the 100 games of one click');
+  // the same figures as the command the page shows, run with the shipped script
+  const command = await p.$eval('#measure-command', e => e.textContent);
+  const args = command.replace(/^chessvar /, '').split(' ').map(a => a.replace(/^.*lab-[0-9a-f]{16}\.lua$/, 'scripts/king_of_the_hill.lua'));
+  const cli = execFileSync(CHESSVAR, args, { cwd: ROOT, encoding: 'utf8' });
+  const strip = r => r.replace(/^B: .*$/m, 'B');
+  assert(strip(cli) === strip(report), 'the page\'s report is not the command\'s');
   assert(p.errors.length === 0, `page errors: ${p.errors}`);
 });
 

@@ -62,7 +62,7 @@ test('lab_measure_bar_report_chart_share_and_json', async () => {
   // the share link in another browser (its own storage): the same result,
   // and no Cancel (only its maker's page has the token)
   const share = await p.$eval('#measure-share', a => a.href);
-  assert(/\/lab\/[0-9a-f]{16}$/.test(share), `share link: ${share}`);
+  assert(/\/measure\/[0-9a-f]{16}$/.test(share), `share link: ${share}`);
   const q = await open(new URL(share).pathname);
   await q.waitForSelector('#measure-job[data-state="done"]');
   assert(await q.$eval('#measure-report', e => e.textContent) === want, 'the shared page\'s report');
