@@ -48,6 +48,10 @@ int exp_play(const ExpInfo *x, long index, int set, Game *g, ExpGame *out, Error
     out->set = set;
     out->index = index;
     out->seed = game_config(g)->seed;
+    /* the start drew from the game's generator (issue 23: pairing per round) */
+    Rng fresh;
+    rng_seed(&fresh, out->seed);
+    out->seeded_start = memcmp(&fresh, game_rng(g), sizeof fresh) != 0;
     BotSpec level[MAX_SEATS];
     Rng rng[MAX_SEATS];
     for (int p = 0; p < x->nseats; p++) {
@@ -114,9 +118,20 @@ int exp_play(const ExpInfo *x, long index, int set, Game *g, ExpGame *out, Error
 
 #define MAX_REASONS 24
 
+/* k of n games, and of each rotation's games (rk of rn: issue 23, the
+ * strata of a share when the players differ) */
 typedef struct Count {
     long k, n;
+    long rk[MAX_SEATS], rn[MAX_SEATS];
 } Count;
+
+static void count_add(Count *c, int rotation, int hit)
+{
+    c->k += hit;
+    c->n++;
+    c->rk[rotation] += hit;
+    c->rn[rotation]++;
+}
 
 typedef struct Figures {
     long n;
@@ -130,6 +145,7 @@ typedef struct Figures {
     char reason[MAX_REASONS][EXP_REASON];
     long reason_n[MAX_REASONS];
     long pw[MAX_SEATS], pd[MAX_SEATS], pl[MAX_SEATS];
+    Count pwin[MAX_SEATS];  /* player p's wins, by rotation */
 } Figures;
 
 static int cmp_int(const void *a, const void *b)
@@ -164,11 +180,12 @@ static void figures(const ExpInfo *x, const ExpGame *games, long n, int set, Fig
         if (g->set != set)
             continue;
         f->n++;
+        int r = exp_rotation(x, g->index);
         for (int s = 0; s < x->nseats; s++)
-            f->seat_wins[s].k += (g->seat_won >> s) & 1;
-        f->draws.k += g->finished && !g->winners;
-        f->decisive.k += g->winners != 0;
-        f->unfinished.k += !g->finished;
+            count_add(&f->seat_wins[s], r, (g->seat_won >> s) & 1);
+        count_add(&f->draws, r, g->finished && !g->winners);
+        count_add(&f->decisive, r, g->winners != 0);
+        count_add(&f->unfinished, r, !g->finished);
         stats_add(&f->len, g->plies);
         f->plies += g->plies;
         f->choices += g->choices;
@@ -179,6 +196,7 @@ static void figures(const ExpInfo *x, const ExpGame *games, long n, int set, Fig
         add_reason(f, g->reason);
         for (int p = 0; p < x->nseats; p++) {
             int seat = exp_player_seat(x, g->index, p);
+            count_add(&f->pwin[p], r, (g->seat_won >> seat) & 1);
             if ((g->seat_won >> seat) & 1)
                 f->pw[p]++;
             else if (g->winners)
@@ -187,9 +205,6 @@ static void figures(const ExpInfo *x, const ExpGame *games, long n, int set, Fig
                 f->pd[p]++;
         }
     }
-    for (int s = 0; s < x->nseats; s++)
-        f->seat_wins[s].n = f->n;
-    f->draws.n = f->decisive.n = f->unfinished.n = f->n;
     if (lens && m) {
         qsort(lens, (size_t)m, sizeof *lens, cmp_int);
         f->median = m % 2 ? lens[m / 2] : (lens[m / 2 - 1] + lens[m / 2]) / 2.0;
@@ -232,6 +247,16 @@ static int mixed_players(const ExpInfo *x)
     return 0;
 }
 
+/* The 95% interval of a share: with players that differ, a stratified
+ * sample of the rotations (each rotation puts other bots at the seats);
+ * with the same bot everywhere the rotations are alike: Wilson's. */
+static Interval share_interval(const ExpInfo *x, const Count *c)
+{
+    if (mixed_players(x))
+        return stats_stratified(c->rk, c->rn, x->nseats, STATS_Z95);
+    return stats_wilson(c->k, c->n, STATS_Z95);
+}
+
 static void player_name(const ExpInfo *x, int p, char *buf, size_t n)
 {
     char b[32];
@@ -255,18 +280,204 @@ static void set_description(const ExpSet *s, int files, StrBuf *out)
         sb_printf(out, "%s%s", s->nrules ? "; " : "", s->params);
 }
 
-/* ---- The text report ---------------------------------------------------- */
+/* ---- B against A (issue 23) ---------------------------------------------- */
 
-static void pct_interval(StrBuf *out, Count c)
+/* Whether game g counts for metric m: 1 or 0 (shares). */
+static int metric_hit(const ExpMetric *m, const ExpGame *g)
 {
-    Interval w = stats_wilson(c.k, c.n, STATS_Z95);
-    sb_printf(out, "%5.1f%%  (%4.1f - %4.1f)", 100 * share(c), 100 * w.lo, 100 * w.hi);
+    if (m->seat >= 0)
+        return (g->seat_won >> m->seat) & 1;
+    if (strcmp(m->key, "draws") == 0)
+        return g->finished && !g->winners;
+    if (strcmp(m->key, "decisive") == 0)
+        return g->winners != 0;
+    return !g->finished; /* "unfinished" */
 }
 
+/* P1's score in game g: 1, 1/2 (draw or stopped) or 0. */
+static double p1_score(const ExpInfo *x, const ExpGame *g)
+{
+    int seat = exp_player_seat(x, g->index, 0);
+    return (g->seat_won >> seat) & 1 ? 1 : g->winners ? 0 : 0.5;
+}
+
+/* The value of metric m in game g, as a number. */
+static double metric_value(const ExpInfo *x, const ExpMetric *m, const ExpGame *g)
+{
+    if (m->kind == EXP_METRIC_PLIES)
+        return g->plies;
+    if (m->kind == EXP_METRIC_SCORE)
+        return p1_score(x, g);
+    return metric_hit(m, g);
+}
+
+static ExpMetric *add_metric(ExpComparison *c, const char *key, const char *label, int kind,
+                             int seat, int judged)
+{
+    ExpMetric *m = &c->m[c->nmetrics++];
+    memset(m, 0, sizeof *m);
+    str_copy(m->key, sizeof m->key, key);
+    str_copy(m->label, sizeof m->label, label);
+    m->kind = kind;
+    m->seat = seat;
+    m->judged = judged;
+    return m;
+}
+
+int exp_compare(const ExpInfo *x, const ExpGame *games, long n, ExpComparison *c)
+{
+    memset(c, 0, sizeof *c);
+    if (x->nsets < 2 || x->games <= 0)
+        return -1;
+    /* game i of each set, found by its index (the games come sorted, but
+     * the pairing does not rest on it) */
+    const ExpGame **ga = calloc((size_t)x->games * 2, sizeof *ga);
+    if (!ga)
+        return -1;
+    const ExpGame **gb = ga + x->games;
+    int seeded = 0, unfinished = 0;
+    for (long i = 0; i < n; i++) {
+        const ExpGame *g = &games[i];
+        if (g->index < 0 || g->index >= x->games || g->set < 0 || g->set > 1)
+            continue;
+        (g->set ? gb : ga)[g->index] = g;
+        seeded |= g->seeded_start;
+        unfinished |= !g->finished;
+    }
+    Figures f[2];
+    figures(x, games, n, 0, &f[0]);
+    figures(x, games, n, 1, &f[1]);
+    for (int s = 0; s < x->nseats; s++) {
+        char label[EXP_NAME + 8];
+        snprintf(label, sizeof label, "%s wins", x->seat[s]);
+        add_metric(c, x->seat[s], label, EXP_METRIC_SHARE, s, 1);
+    }
+    add_metric(c, "draws", "draws", EXP_METRIC_SHARE, -1, 1);
+    /* without a stopped game, decisive = 1 - draws: not judged twice */
+    add_metric(c, "decisive", "decisive games", EXP_METRIC_SHARE, -1, unfinished);
+    if (unfinished)
+        add_metric(c, "unfinished", "stopped at ply limit", EXP_METRIC_SHARE, -1, 0);
+    add_metric(c, "length", "length (plies)", EXP_METRIC_PLIES, -1, 1);
+    if (x->nseats == 2) {
+        char a[32], label[48];
+        player_name(x, 0, a, sizeof a);
+        snprintf(label, sizeof label, "%s's score", a);
+        add_metric(c, "score", label, EXP_METRIC_SCORE, -1, 1);
+    }
+    c->per_round = seeded;
+    for (int k = 0; k < c->nmetrics; k++) {
+        ExpMetric *m = &c->m[k];
+        long a_only = 0, b_only = 0, pairs = 0;
+        Moments d = {0, 0, 0};
+        Clusters cl;
+        memset(&cl, 0, sizeof cl);
+        double rd = 0, rm = 0;
+        long round = -1;
+        for (long i = 0; i < x->games; i++) {
+            if (!ga[i] || !gb[i])
+                continue;
+            double va = metric_value(x, m, ga[i]), vb = metric_value(x, m, gb[i]);
+            pairs++;
+            a_only += va > vb;
+            b_only += vb > va;
+            stats_add(&d, vb - va);
+            if (i / x->nseats != round) {
+                if (rm > 0)
+                    stats_cluster_add(&cl, rd, rm);
+                round = i / x->nseats;
+                rd = rm = 0;
+            }
+            rd += vb - va;
+            rm += 1;
+        }
+        if (rm > 0)
+            stats_cluster_add(&cl, rd, rm);
+        c->pairs = pairs;
+        c->rounds = cl.r;
+        const Figures *fa = &f[0], *fb = &f[1];
+        switch (m->kind) {
+        case EXP_METRIC_SHARE: {
+            const Count *ca = m->seat >= 0 ? &fa->seat_wins[m->seat]
+                            : strcmp(m->key, "draws") == 0    ? &fa->draws
+                            : strcmp(m->key, "decisive") == 0 ? &fa->decisive
+                                                              : &fa->unfinished;
+            const Count *cb = m->seat >= 0 ? &fb->seat_wins[m->seat]
+                            : strcmp(m->key, "draws") == 0    ? &fb->draws
+                            : strcmp(m->key, "decisive") == 0 ? &fb->decisive
+                                                              : &fb->unfinished;
+            m->a = share(*ca);
+            m->b = share(*cb);
+            m->a_ci = share_interval(x, ca);
+            m->b_ci = share_interval(x, cb);
+            break;
+        }
+        case EXP_METRIC_PLIES:
+            m->a = stats_mean(&fa->len);
+            m->b = stats_mean(&fb->len);
+            m->a_ci = stats_mean_interval(&fa->len, STATS_Z95);
+            m->b_ci = stats_mean_interval(&fb->len, STATS_Z95);
+            break;
+        default:
+            m->a = stats_score(fa->pw[0], fa->pd[0], fa->pl[0]);
+            m->b = stats_score(fb->pw[0], fb->pd[0], fb->pl[0]);
+            m->a_ci = stats_score_profile(fa->pw[0], fa->pd[0], fa->pl[0], STATS_Z95);
+            m->b_ci = stats_score_profile(fb->pw[0], fb->pd[0], fb->pl[0], STATS_Z95);
+        }
+        m->diff = m->b - m->a;
+        if (seeded) {
+            m->ci = stats_cluster_interval(&cl, 0.95);
+            m->p = stats_cluster_p(&cl);
+        } else if (m->kind == EXP_METRIC_SHARE) {
+            m->ci = stats_paired_diff(a_only, b_only, pairs, STATS_Z95);
+            m->p = stats_paired_p(a_only, b_only);
+        } else {
+            m->ci = stats_t_interval(&d, 0.95);
+            m->p = stats_t_p(&d);
+        }
+        m->p_holm = m->p;
+    }
+    free(ga);
+    double p[EXP_MAX_METRICS], adj[EXP_MAX_METRICS];
+    int idx[EXP_MAX_METRICS];
+    for (int k = 0; k < c->nmetrics; k++)
+        if (c->m[k].judged) {
+            idx[c->njudged] = k;
+            p[c->njudged++] = c->m[k].p;
+        }
+    stats_holm(p, c->njudged, adj);
+    for (int j = 0; j < c->njudged; j++) {
+        ExpMetric *m = &c->m[idx[j]];
+        m->p_holm = adj[j];
+        m->clear = adj[j] < 0.05;
+    }
+    return 0;
+}
+
+/* ---- The text report ---------------------------------------------------- */
+
+/* A share, its 95% interval, and with players that differ each
+ * rotation's share in the columns single_text's heading names. */
+static void pct_interval(const ExpInfo *x, StrBuf *out, const Count *c)
+{
+    Interval w = share_interval(x, c);
+    sb_printf(out, "%5.1f%%  (%4.1f - %4.1f)", 100 * share(*c), 100 * w.lo, 100 * w.hi);
+    if (!mixed_players(x))
+        return;
+    for (int r = 0; r < x->nseats; r++) {
+        char v[16];
+        snprintf(v, sizeof v, "%.1f%%",
+                 c->rn[r] ? 100.0 * (double)c->rk[r] / (double)c->rn[r] : 0.0);
+        sb_printf(out, "  %*s", (int)strlen(x->seat[r]) + 6, v);
+    }
+}
+
+/* An Elo figure, rounded; never "-0" (issue 23). */
 static void elo_text(StrBuf *out, double elo)
 {
     if (isinf(elo))
         sb_puts(out, elo > 0 ? "+inf" : "-inf");
+    else if (fabs(elo) < 0.5)
+        sb_puts(out, "0");
     else
         sb_printf(out, "%+.0f", elo);
 }
@@ -278,7 +489,7 @@ static void players_text(const ExpInfo *x, const Figures *f, StrBuf *out)
         player_name(x, 0, a, sizeof a);
         player_name(x, 1, b, sizeof b);
         double s = stats_score(f->pw[0], f->pd[0], f->pl[0]);
-        Interval ci = stats_score_interval(f->pw[0], f->pd[0], f->pl[0], STATS_Z95);
+        Interval ci = stats_score_profile(f->pw[0], f->pd[0], f->pl[0], STATS_Z95);
         sb_printf(out, "  %s v %s: +%ld =%ld -%ld, score %.1f%% (%.1f - %.1f), Elo ",
                   a, b, f->pw[0], f->pd[0], f->pl[0], 100 * s, 100 * ci.lo, 100 * ci.hi);
         elo_text(out, stats_elo(s));
@@ -292,9 +503,8 @@ static void players_text(const ExpInfo *x, const Figures *f, StrBuf *out)
     for (int p = 0; p < x->nseats; p++) {
         char a[32];
         player_name(x, p, a, sizeof a);
-        Count c = {f->pw[p], f->n};
         sb_printf(out, "  %-22s wins ", a);
-        pct_interval(out, c);
+        pct_interval(x, out, &f->pwin[p]);
         sb_putc(out, '\n');
     }
 }
@@ -308,22 +518,26 @@ static void length_text(const Figures *f, StrBuf *out)
 
 static void single_text(const ExpInfo *x, const Figures *f, StrBuf *out)
 {
-    sb_puts(out, "\nResults                   share   (95% interval)\n");
+    sb_puts(out, "\nResults                   share   (95% interval)");
+    if (mixed_players(x)) /* each rotation's share (issue 23) */
+        for (int r = 0; r < x->nseats; r++)
+            sb_printf(out, "  P1 at %s", x->seat[r]);
+    sb_putc(out, '\n');
     for (int s = 0; s < x->nseats; s++) {
         char w[EXP_NAME + 8];
         snprintf(w, sizeof w, "%s wins", x->seat[s]);
         sb_printf(out, "  %-22s ", w);
-        pct_interval(out, f->seat_wins[s]);
+        pct_interval(x, out, &f->seat_wins[s]);
         sb_putc(out, '\n');
     }
     sb_printf(out, "  %-22s ", "draws");
-    pct_interval(out, f->draws);
+    pct_interval(x, out, &f->draws);
     sb_printf(out, "\n  %-22s ", "decisive games");
-    pct_interval(out, f->decisive);
+    pct_interval(x, out, &f->decisive);
     sb_putc(out, '\n');
     if (f->unfinished.k) {
         sb_printf(out, "  %-22s ", "stopped at ply limit");
-        pct_interval(out, f->unfinished);
+        pct_interval(x, out, &f->unfinished);
         sb_putc(out, '\n');
     }
     if (x->nseats == 2 || mixed_players(x)) {
@@ -339,96 +553,115 @@ static void single_text(const ExpInfo *x, const Figures *f, StrBuf *out)
                   f->n ? 100.0 * (double)f->reason_n[i] / (double)f->n : 0);
 }
 
-/* Half the width of a Wilson interval, in percentage points. */
-static double plusminus(Count c)
+/* A metric's value: a share or score in percent, a length in plies. */
+static void metric_value_text(const ExpMetric *m, double v, StrBuf *out)
 {
-    Interval w = stats_wilson(c.k, c.n, STATS_Z95);
-    return 50 * (w.hi - w.lo);
+    if (m->kind == EXP_METRIC_PLIES)
+        sb_printf(out, "%5.1f ", v);
+    else
+        sb_printf(out, "%5.1f%%", 100 * v);
 }
 
-static void compare_row(StrBuf *out, const char *label, Count a, Count b)
+/* B - A and its interval: points of percentage or plies. */
+static void metric_diff_text(const ExpMetric *m, StrBuf *out)
 {
-    Interval d = stats_diff_proportions(a.k, a.n, b.k, b.n, STATS_Z95);
-    sb_printf(out, "  %-22s %5.1f%% +- %-4.1f  %5.1f%% +- %-4.1f  %+6.1f (%+.1f .. %+.1f)%s\n",
-              label, 100 * share(a), plusminus(a), 100 * share(b), plusminus(b),
-              100 * (share(b) - share(a)), 100 * d.lo, 100 * d.hi,
-              d.lo > 0 || d.hi < 0 ? "  *" : "");
+    double k = m->kind == EXP_METRIC_PLIES ? 1 : 100;
+    sb_printf(out, "%+6.1f (%+.1f .. %+.1f)", k * m->diff, k * m->ci.lo, k * m->ci.hi);
 }
 
-/* One verdict line for a proportion that changed clearly (the interval
- * of the difference leaves out 0). */
-static int verdict_share(StrBuf *out, const char *what, Count a, Count b,
-                         const char *up, const char *down)
+static void p_text(double p, StrBuf *out)
 {
-    Interval d = stats_diff_proportions(a.k, a.n, b.k, b.n, STATS_Z95);
-    if (!(d.lo > 0 || d.hi < 0))
-        return 0;
-    sb_printf(out, "  %s goes from %.0f%% +- %.0f to %.0f%% +- %.0f: %s.\n", what,
-              100 * share(a), plusminus(a), 100 * share(b), plusminus(b),
-              d.lo > 0 ? up : down);
-    return 1;
+    if (p < 0.001)
+        sb_puts(out, "<0.001");
+    else
+        sb_printf(out, "%.3f", p);
 }
 
-static void compare_text(const ExpInfo *x, const Figures *fa, const Figures *fb, StrBuf *out)
+static void compare_text(const ExpInfo *x, const Figures *fa, const Figures *fb,
+                         const ExpComparison *c, StrBuf *out)
 {
-    sb_puts(out, "\n                          A                B                B - A (95% interval)\n");
-    for (int s = 0; s < x->nseats; s++) {
-        char w[EXP_NAME + 8];
-        snprintf(w, sizeof w, "%s wins", x->seat[s]);
-        compare_row(out, w, fa->seat_wins[s], fb->seat_wins[s]);
+    sb_puts(out, "\n                           A        B       B - A (95% interval)        p\n");
+    int mirror = 0;
+    for (int k = 0; k < c->nmetrics; k++) {
+        const ExpMetric *m = &c->m[k];
+        StrBuf d = STRBUF_INIT;
+        metric_diff_text(m, &d);
+        sb_printf(out, "  %-22s ", m->label);
+        metric_value_text(m, m->a, out);
+        sb_puts(out, "   ");
+        metric_value_text(m, m->b, out);
+        sb_printf(out, "   %-26s", sb_str(&d));
+        sb_free(&d);
+        if (m->judged) {
+            sb_putc(out, ' ');
+            p_text(m->p_holm, out);
+            if (m->clear)
+                sb_puts(out, "  *");
+        } else if (strcmp(m->key, "decisive") == 0) {
+            sb_puts(out, " (= draws)");
+            mirror = 1;
+        }
+        /* strip the blanks a row may end with */
+        while (out->len && out->s[out->len - 1] == ' ')
+            out->s[--out->len] = 0;
+        sb_putc(out, '\n');
+        if (m->kind == EXP_METRIC_PLIES)
+            sb_printf(out, "  %-22s %5.1f    %5.1f      %+6.1f\n", "branching factor",
+                      branching(fa), branching(fb), branching(fb) - branching(fa));
     }
-    compare_row(out, "draws", fa->draws, fb->draws);
-    compare_row(out, "decisive games", fa->decisive, fb->decisive);
-    if (fa->unfinished.k || fb->unfinished.k)
-        compare_row(out, "stopped at ply limit", fa->unfinished, fb->unfinished);
-    Interval ma = stats_mean_interval(&fa->len, STATS_Z95);
-    Interval mb = stats_mean_interval(&fb->len, STATS_Z95);
-    Interval dl = stats_diff_means(&fa->len, &fb->len, STATS_Z95);
-    int len_clear = dl.lo > 0 || dl.hi < 0;
-    sb_printf(out, "  %-22s %6.1f +- %-5.1f %6.1f +- %-5.1f %+6.1f (%+.1f .. %+.1f)%s\n",
-              "length (plies)", stats_mean(&fa->len), (ma.hi - ma.lo) / 2,
-              stats_mean(&fb->len), (mb.hi - mb.lo) / 2,
-              stats_mean(&fb->len) - stats_mean(&fa->len), dl.lo, dl.hi,
-              len_clear ? "  *" : "");
-    sb_printf(out, "  %-22s %6.1f          %6.1f          %+6.1f\n", "branching factor",
-              branching(fa), branching(fb), branching(fb) - branching(fa));
-    if (x->nseats == 2) {
-        char a[32];
-        player_name(x, 0, a, sizeof a);
-        double sa = stats_score(fa->pw[0], fa->pd[0], fa->pl[0]);
-        double sb = stats_score(fb->pw[0], fb->pd[0], fb->pl[0]);
-        Interval ca = stats_score_interval(fa->pw[0], fa->pd[0], fa->pl[0], STATS_Z95);
-        Interval cb = stats_score_interval(fb->pw[0], fb->pd[0], fb->pl[0], STATS_Z95);
-        char label[48];
-        snprintf(label, sizeof label, "%s's score", a);
-        sb_printf(out, "  %-22s %5.1f%% +- %-4.1f  %5.1f%% +- %-4.1f  %+6.1f\n", label,
-                  100 * sa, 50 * (ca.hi - ca.lo), 100 * sb, 50 * (cb.hi - cb.lo),
-                  100 * (sb - sa));
-    }
-    sb_puts(out, "  (* the interval of the difference leaves out 0: a clear change)\n");
+    if (c->per_round)
+        sb_printf(out, "  (B - A paired a round at a time: %ld rounds of %d games, each "
+                       "round's games\n   sharing a start drawn from the seed)\n",
+                  c->rounds, x->nseats);
+    else
+        sb_printf(out, "  (B - A from the %ld pairs of games played on the same seed, "
+                       "same seats)\n", c->pairs);
+    sb_printf(out, "  (p: Holm-adjusted over the %d rows with one; * a clear change, "
+                   "p < 0.05)\n", c->njudged);
+    if (mirror)
+        sb_puts(out, "  (= draws: with no game stopped, decisive games are the draws' "
+                     "mirror)\n");
 
     sb_puts(out, "\nVerdict (B against A)\n");
     int said = 0;
-    for (int s = 0; s < x->nseats; s++) {
-        char what[EXP_NAME + 16], up[EXP_NAME + 32], down[EXP_NAME + 32];
-        snprintf(what, sizeof what, "%s's win rate", x->seat[s]);
-        snprintf(up, sizeof up, "B favours %s", x->seat[s]);
-        snprintf(down, sizeof down, "B is harder on %s", x->seat[s]);
-        said += verdict_share(out, what, fa->seat_wins[s], fb->seat_wins[s], up, down);
-    }
-    said += verdict_share(out, "The draw rate", fa->draws, fb->draws,
-                          "B makes games more drawish", "B makes games more decisive");
-    if (len_clear) {
-        sb_printf(out, "  Games get %s: %.0f plies on average instead of %.0f "
-                       "(difference %+.0f, %+.0f .. %+.0f).\n",
-                  dl.lo > 0 ? "longer" : "shorter", stats_mean(&fb->len),
-                  stats_mean(&fa->len), stats_mean(&fb->len) - stats_mean(&fa->len),
-                  dl.lo, dl.hi);
+    for (int k = 0; k < c->nmetrics; k++) {
+        const ExpMetric *m = &c->m[k];
+        if (!m->clear)
+            continue;
+        int up = m->diff > 0;
+        if (m->kind == EXP_METRIC_PLIES) {
+            sb_printf(out, "  Games get %s: %.1f plies on average instead of %.1f "
+                           "(%+.1f, %+.1f .. %+.1f).\n",
+                      up ? "longer" : "shorter", m->b, m->a, m->diff, m->ci.lo, m->ci.hi);
+        } else {
+            char what[EXP_NAME + 48], why[EXP_NAME + 48];
+            if (m->seat >= 0) {
+                snprintf(what, sizeof what, "%s's win rate", x->seat[m->seat]);
+                snprintf(why, sizeof why, up ? "B favours %s" : "B is harder on %s",
+                         x->seat[m->seat]);
+            } else if (m->kind == EXP_METRIC_SCORE) {
+                char p[32];
+                player_name(x, up ? 0 : 1, p, sizeof p);
+                snprintf(what, sizeof what, "%s", m->label);
+                snprintf(why, sizeof why, "B favours %s", p);
+            } else if (strcmp(m->key, "draws") == 0) {
+                str_copy(what, sizeof what, "The draw rate");
+                str_copy(why, sizeof why,
+                         up ? "B makes games more drawish" : "B makes games more decisive");
+            } else {
+                str_copy(what, sizeof what, "The share of decisive games");
+                str_copy(why, sizeof why,
+                         up ? "B makes more games decisive" : "B makes fewer games decisive");
+            }
+            sb_printf(out, "  %s goes from %.1f%% to %.1f%%: %s (%+.1f points, "
+                           "%+.1f .. %+.1f).\n", what, 100 * m->a, 100 * m->b, why,
+                      100 * m->diff, 100 * m->ci.lo, 100 * m->ci.hi);
+        }
         said++;
     }
     if (!said)
         sb_printf(out, "  No clear difference between A and B in %ld games each "
-                       "(no interval of a difference leaves out 0).\n", fa->n);
+                       "(none of the %d rows judged has p < 0.05).\n", fa->n, c->njudged);
 }
 
 void exp_report_text(const ExpInfo *x, const ExpGame *games, long n, StrBuf *out)
@@ -455,7 +688,11 @@ void exp_report_text(const ExpInfo *x, const ExpGame *games, long n, StrBuf *out
         return;
     }
     figures(x, games, n, 1, &fb);
-    compare_text(x, &fa, &fb, out);
+    ExpComparison c;
+    if (exp_compare(x, games, n, &c) == 0)
+        compare_text(x, &fa, &fb, &c, out);
+    else
+        sb_puts(out, "\n(out of memory: no comparison)\n");
     sb_puts(out, "\nA in detail");
     single_text(x, &fa, out);
     sb_puts(out, "\nB in detail");

@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "bot.h"
+#include "stats.h"
 #include "../game.h"
 #include "../json.h"
 #include "../util.h"
@@ -70,6 +71,9 @@ typedef struct ExpGame {
     char result[EXP_NAME];  /* "1-0", "white+red", "draw", "*" */
     char reason[EXP_REASON];/* the status's reason, or "ply limit" */
     int code;               /* the status's EndCode (END_NONE at the ply limit) */
+    int seeded_start;       /* the start was drawn from the game's seed (a setup
+                             * hook or the variant drew from its generator):
+                             * the games of a round then share their start */
 } ExpGame;
 
 uint64_t exp_game_seed(uint64_t seed, long round);
@@ -92,6 +96,49 @@ void exp_json(const ExpInfo *x, const ExpGame *games, long n, int shard_k, int s
               StrBuf *out);
 /* An SVG chart of the metrics and their intervals. */
 void exp_svg(const ExpInfo *x, const ExpGame *games, long n, StrBuf *out);
+
+/* ---- B against A (issue 23) -----------------------------------------------
+ * What the report, its verdict, the JSON's "compare", the chart and the
+ * browser say about B - A all come from exp_compare, so they cannot
+ * disagree.  Game i of A is paired with game i of B (the same seed, the
+ * same seats for the same players); when a start is drawn from the seed
+ * in either rule set (ExpGame.seeded_start), the games of a round share
+ * their start and the pairs are taken a round at a time (per_round).
+ * docs/EXPERIMENTS.md, "How the figures are computed", gives the methods. */
+
+enum { EXP_METRIC_SHARE, EXP_METRIC_PLIES, EXP_METRIC_SCORE };
+
+typedef struct ExpMetric {
+    char key[EXP_NAME + 8];    /* its JSON key: a seat's name (its wins), "draws",
+                                * "decisive", "unfinished", "length", "score" */
+    char label[EXP_NAME + 40]; /* "white wins", "length (plies)", "P1 greedy's score" */
+    int kind;                  /* EXP_METRIC_*: a share or a score (0..1), plies */
+    int seat;                  /* the seat whose wins it counts, else -1 */
+    double a, b;               /* its value under A and under B */
+    Interval a_ci, b_ci;       /* their own 95% intervals (as the report's
+                                * detail sections give them) */
+    double diff;               /* b - a */
+    Interval ci;               /* the paired 95% interval of b - a */
+    double p;                  /* two-sided p-value of no change */
+    int judged;                /* in the verdict's family (Holm) */
+    double p_holm;             /* Holm-adjusted p over the family (= p if not judged) */
+    int clear;                 /* judged and p_holm < 0.05: the verdict names it */
+} ExpMetric;
+
+#define EXP_MAX_METRICS (MAX_SEATS + 5)
+
+typedef struct ExpComparison {
+    long pairs;                /* games of A paired with B's */
+    int per_round;             /* 1: paired a round at a time (seeded starts) */
+    long rounds;               /* the rounds the pairs fill */
+    int nmetrics, njudged;
+    ExpMetric m[EXP_MAX_METRICS]; /* seats' wins, draws, decisive, [unfinished],
+                                   * length, [score with two seats] */
+} ExpComparison;
+
+/* Compare B with A over games[0..n-1] (all of x's games, as for the
+ * report): 0, or -1 when x has one rule set or memory ran out. */
+int exp_compare(const ExpInfo *x, const ExpGame *games, long n, ExpComparison *c);
 
 /* Read one JSON part written by exp_json: its info, its games (appended
  * to *games, *n, *cap; free() them) and its shard (0/0 when whole).  -1
