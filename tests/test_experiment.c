@@ -84,14 +84,19 @@ static void hand_games(const ExpInfo *x, ExpGame *g)
     }
 }
 
-/* Wilson intervals (z = 1.96): 5/10 -> centre 0.5, half 1.96/1.38415 *
- * sqrt(0.025 + 3.8415/400) = 1.41600 * 0.18602 = 0.2634: 23.7 - 76.3;
- * 3/10 -> 10.8 - 60.3; 2/10 -> 5.7 - 51.0; 8/10 -> 49.0 - 94.3.
+/* Shares (issue 23: the players differ, so each share is a stratified
+ * sample of the two rotations, each rotation 5 games).  Rotation 0 (P1
+ * white: games 0, 2, 4, 6, 8): white wins 3, black 1, a draw; rotation 1
+ * (games 1, 3, 5, 7, 9): white 2, black 2, a draw.  Wilson (z = 1.959964)
+ * 3/5 = 0.230724 .. 0.882379, 2/5 = 0.117621 .. 0.769276; white's 50%:
+ * lo = 0.5 - sqrt(0.25 (0.6 - 0.230724)^2 + 0.25 (0.4 - 0.117621)^2) =
+ * 0.267566, hi = 0.732434: 26.8 - 73.2, by rotation 60.0% and 40.0%;
+ * black (1/5, 2/5) 13.7 - 58.1; draws (1/5, 1/5) 8.4 - 50.0; decisive
+ * (4/5, 4/5) 50.0 - 91.6 (the same arithmetic).
  * P1 wins games 0, 2, 4 (white) and 5, 7 (black), loses 1, 3 (P2 white)
- * and 6 (P2 black), draws 8, 9: +5 =2 -3, score 6/10 = 60%; per-game
- * variance (5*0.4^2 + 2*0.1^2 + 3*0.6^2)/10 = 0.19, standard error
- * sqrt(0.019) = 0.13784, 60% -+ 27.0: 33.0 - 87.0; Elo -400 log10(1/0.6 - 1)
- * = +70, at the ends -123 and +330.
+ * and 6 (P2 black), draws 8, 9: +5 =2 -3, score 6/10 = 60%; its profile-
+ * likelihood interval 0.327484 .. 0.832310 (tests/test_stats.c), Elo
+ * -400 log10(1/0.6 - 1) = +70, at the ends -125 and +278.
  * Length: mean 55, sd sqrt(8250/9) = 30.28, 55 -+ 1.96 * 30.28/sqrt(10):
  * 36.2 - 73.8, median (50 + 60)/2 = 55.  Branching 11000/550 = 20.0. */
 static void test_experiment_figures_by_hand(void **state)
@@ -104,12 +109,13 @@ static void test_experiment_figures_by_hand(void **state)
     StrBuf out = STRBUF_INIT;
     exp_report_text(&x, g, 10, &out);
     const char *t = sb_str(&out);
-    CONTAINS(t, "white wins              50.0%  (23.7 - 76.3)");
-    CONTAINS(t, "black wins              30.0%  (10.8 - 60.3)");
-    CONTAINS(t, "draws                   20.0%  ( 5.7 - 51.0)");
-    CONTAINS(t, "decisive games          80.0%  (49.0 - 94.3)");
-    CONTAINS(t, "P1 greedy v P2 random: +5 =2 -3, score 60.0% (33.0 - 87.0), "
-                "Elo +70 (-123 .. +330)");
+    CONTAINS(t, "share   (95% interval)  P1 at white  P1 at black\n");
+    CONTAINS(t, "white wins              50.0%  (26.8 - 73.2)        60.0%        40.0%\n");
+    CONTAINS(t, "black wins              30.0%  (13.7 - 58.1)        20.0%        40.0%\n");
+    CONTAINS(t, "draws                   20.0%  ( 8.4 - 50.0)        20.0%        20.0%\n");
+    CONTAINS(t, "decisive games          80.0%  (50.0 - 91.6)        80.0%        80.0%\n");
+    CONTAINS(t, "P1 greedy v P2 random: +5 =2 -3, score 60.0% (32.7 - 83.2), "
+                "Elo +70 (-125 .. +278)");
     CONTAINS(t, "55.0 (36.2 - 73.8), sd 30.3, median 55, 10 to 100");
     CONTAINS(t, "Branching factor          20.0 play actions per ply");
     /* reasons by count, then by name */
@@ -127,13 +133,16 @@ static void test_experiment_figures_by_hand(void **state)
     const Json *fig = json_at(json_get(j, "figures"), 0);
     const Json *elo = json_get(fig, "elo");
     assert_true(fabs(json_get(elo, "value")->num - 70.4365) < 1e-3);
-    assert_true(fabs(json_get(elo, "lo")->num - -123.152) < 1e-2);
+    assert_true(fabs(json_get(elo, "lo")->num - -125.005) < 1e-2);
+    assert_true(fabs(json_get(elo, "hi")->num - 278.311) < 1e-2);
     const Json *len = json_get(fig, "length");
     assert_true(fabs(json_get(len, "sd")->num - 30.2765) < 1e-3);
     assert_true(json_get(len, "median")->num == 55);
     const Json *ww = json_get(json_get(fig, "seat_wins"), "white");
     assert_true(json_get(ww, "count")->num == 5);
-    assert_true(fabs(json_get(ww, "lo")->num - 0.236593) < 1e-5);
+    assert_true(fabs(json_get(ww, "lo")->num - 0.267566) < 1e-5);
+    const Json *rot = json_get(ww, "by_rotation");
+    assert_true(rot && rot->count == 2 && json_at(rot, 0)->num == 3 && json_at(rot, 1)->num == 2);
 
     /* read back: the same info and games */
     ExpInfo y;
@@ -160,11 +169,15 @@ static void test_experiment_figures_by_hand(void **state)
     sb_free(&out);
 }
 
-/* A: white wins 30 of 100 (the rest draws), B: 45 of 100.  Wilson: A
- * 21.9 - 39.6 (half width 8.8), B 35.6 - 54.8 (9.6).  Newcombe's method
- * 10 for 0.45 - 0.30 = 0.15: lo = 0.15 - sqrt((0.45-0.35615)^2 +
- * (0.39585-0.30)^2) = 0.0159, hi = 0.15 + sqrt((0.54755-0.45)^2 +
- * (0.30-0.21895)^2) = 0.2768: +15.0 (+1.6 .. +27.7), a clear change. */
+/* A: white wins games 0-29 of 100 (the rest draws), B: games 0-44.
+ * Issue 23: the pairs (game i of A, game i of B) differ in games 30-44
+ * only, all yes under B alone: Tango's interval of 15/100 with 0 and 15
+ * discordant pairs is +9.3 .. +23.3 (tests/test_stats.c's independent
+ * script), McNemar's p = 2 (1 - Phi(sqrt(15))) = 0.000108; the draws
+ * mirror it.  Black never wins (p 1), the lengths are equal (p 1), P1's
+ * score moves by +1/2 in games 30, 32 .. 44 (8) and -1/2 in 31 .. 43 (7):
+ * mean 0.005, far from clear.  Holm over the 5 judged rows: 0.000108 x 5
+ * = 0.00054 and x 4: both < 0.001, clear. */
 static void test_experiment_compare_verdict(void **state)
 {
     (void)state;
@@ -185,9 +198,18 @@ static void test_experiment_compare_verdict(void **state)
     exp_report_text(&x, g, 200, &out);
     const char *t = sb_str(&out);
     CONTAINS(t, "B: King of the Hill (scripts/king_of_the_hill.lua)");
-    CONTAINS(t, "white wins              30.0% +- 8.8    45.0% +- 9.6    +15.0 (+1.6 .. +27.7)  *");
-    CONTAINS(t, "white's win rate goes from 30% +- 9 to 45% +- 10: B favours white.");
-    CONTAINS(t, "B makes games more decisive.");
+    CONTAINS(t, "  white wins              30.0%    45.0%    +15.0 (+9.3 .. +23.3)     <0.001  *\n");
+    CONTAINS(t, "  decisive games          30.0%    45.0%    +15.0 (+9.3 .. +23.3)     (= draws)\n");
+    CONTAINS(t, "(B - A from the 100 pairs of games played on the same seed, same seats)");
+    CONTAINS(t, "(p: Holm-adjusted over the 5 rows with one;");
+    CONTAINS(t, "white's win rate goes from 30.0% to 45.0%: B favours white (+15.0 points, "
+                "+9.3 .. +23.3).");
+    CONTAINS(t, "The draw rate goes from 70.0% to 55.0%: B makes games more decisive "
+                "(-15.0 points, -23.3 .. -9.3).");
+    /* "decisive" is not said again: it only mirrors the draws */
+    assert_null(strstr(t, "decisive games goes"));
+    assert_null(strstr(t, "+-")); /* no symmetric form for asymmetric intervals */
+    assert_null(strstr(t, "score goes"));
     /* equal lengths: no verdict on the length, no star on its row */
     assert_null(strstr(t, "Games get"));
     sb_free(&out);
@@ -200,6 +222,167 @@ static void test_experiment_compare_verdict(void **state)
     CONTAINS(sb_str(&out), "No clear difference between A and B in 100 games each");
     sb_free(&out);
     free(g);
+}
+
+/* Issue 23: the Elo figures.  +19 =1 -0 (P1 wins games 0-18, game 19 is
+ * drawn): score 97.5%, Elo +636, its profile-likelihood interval 0.877486
+ * .. 0.998539 (tests/test_stats.c) gives Elo +342 .. +1134: finite, where
+ * the clipped normal interval reached 100% and printed +inf; and its lower
+ * end stays below +20 =0 -0's (0.908431: +399 .. +inf).  +350 =0 -351:
+ * score 350/701, Elo -0.496, printed 0, never -0. */
+static void test_experiment_elo_issue23(void **state)
+{
+    (void)state;
+    ExpInfo x;
+    hand_info(&x, 1);
+    x.games = 701;
+    ExpGame *g = calloc(701, sizeof *g);
+    assert_non_null(g);
+    /* P1 is white in even games: a P1 win is side 1 there, side 2 in odd */
+    for (long i = 0; i < 20; i++)
+        hand_game(&x, &g[i], 0, i, i == 19 ? 0 : i % 2 ? 2 : 1,
+                  i == 19 ? "stalemate" : "checkmate", 40);
+    x.games = 20;
+    StrBuf out = STRBUF_INIT;
+    exp_report_text(&x, g, 20, &out);
+    CONTAINS(sb_str(&out), "+19 =1 -0, score 97.5% (87.7 - 99.9), Elo +636 (+342 .. +1134)\n");
+    sb_free(&out);
+    hand_game(&x, &g[19], 0, 19, 2, "checkmate", 40);
+    exp_report_text(&x, g, 20, &out);
+    CONTAINS(sb_str(&out), "+20 =0 -0, score 100.0% (90.8 - 100.0), Elo +inf (+399 .. +inf)\n");
+    sb_free(&out);
+    x.games = 701;
+    for (long i = 0; i < 701; i++) {
+        unsigned p1 = i % 2 ? 2 : 1; /* the side P1 plays */
+        hand_game(&x, &g[i], 0, i, i < 350 ? p1 : 3 - p1, "checkmate", 40);
+    }
+    exp_report_text(&x, g, 701, &out);
+    CONTAINS(sb_str(&out), "+350 =0 -351, score 49.9%");
+    CONTAINS(sb_str(&out), ", Elo 0 (");
+    assert_null(strstr(sb_str(&out), "-0 "));
+    assert_null(strstr(sb_str(&out), "Elo -0"));
+    sb_free(&out);
+    free(g);
+}
+
+/* Issue 23: the score row enters the verdict.  A: 100 draws; B: P1 wins
+ * games 0-11 (as white in even games, black in odd ones), the rest drawn.
+ * P1's score: +1/2 in 12 pairs: mean 0.06, sd sqrt((12 * 0.25 - 100 *
+ * 0.0036) / 99) = 0.163299, se 0.016330, t = 3.674 with 99 df: p 0.0004,
+ * x 5 (Holm, the smallest) = 0.0019: clear.  The score's paired t interval:
+ * 0.06 -+ 1.984217 * 0.016330 = +2.8 .. +9.2 points. */
+static void test_experiment_score_verdict_issue23(void **state)
+{
+    (void)state;
+    ExpInfo x;
+    hand_info(&x, 2);
+    x.games = 100;
+    ExpGame *g = calloc(200, sizeof *g);
+    assert_non_null(g);
+    for (long i = 0; i < 100; i++) {
+        hand_game(&x, &g[i], 0, i, 0, "stalemate", 40);
+        hand_game(&x, &g[100 + i], 1, i, i < 12 ? (i % 2 ? 2 : 1) : 0,
+                  i < 12 ? "checkmate" : "stalemate", 40);
+    }
+    StrBuf out = STRBUF_INIT;
+    exp_report_text(&x, g, 200, &out);
+    const char *t = sb_str(&out);
+    CONTAINS(t, "  P1 greedy's score       50.0%    56.0%     +6.0 (+2.8 .. +9.2)      0.002  *\n");
+    CONTAINS(t, "  P1 greedy's score goes from 50.0% to 56.0%: B favours P1 greedy "
+                "(+6.0 points, +2.8 .. +9.2).\n");
+    sb_free(&out);
+    /* the JSON's "compare" says the same */
+    exp_json(&x, g, 200, 0, 0, &out);
+    Error e;
+    Json *j = json_parse(sb_str(&out), out.len, &e);
+    assert_non_null(j);
+    const Json *sc = json_get(json_get(j, "compare"), "score");
+    assert_true(json_get(sc, "clear")->type == JSON_TRUE);
+    assert_true(fabs(json_get(sc, "lo")->num - 0.027599) < 1e-4);
+    assert_string_equal(json_get(json_get(j, "compare"), "pairing")->str, "game");
+    json_free(j);
+    sb_free(&out);
+    free(g);
+}
+
+/* Issue 23: Holm's correction.  B turns 5 of A's draws into white wins
+ * (games 0, 2, 4, 6, 8: P1 white): Tango's interval, +1.1 .. +11.2 points
+ * (the independent script of tests/test_stats.c), leaves out 0 and
+ * McNemar's p = 2 (1 - Phi(sqrt 5)) = 0.025347 alone; P1's score moves
+ * +1/2 in 5 of 100 pairs: mean 0.025, se sqrt((1.25 - 0.0625)/99)/10 =
+ * 0.010952, t = 2.2827 with 99 df, p 0.024590 (Simpson-integrated t).  The
+ * verdict judges 5 rows; Holm: 0.024590 x 5 = 0.1229, then 0.025347 x 4
+ * and x 3 stay at 0.1229: nothing is clear. */
+static void test_experiment_holm_issue23(void **state)
+{
+    (void)state;
+    ExpInfo x;
+    hand_info(&x, 2);
+    x.games = 100;
+    ExpGame *g = calloc(200, sizeof *g);
+    assert_non_null(g);
+    for (long i = 0; i < 100; i++) {
+        hand_game(&x, &g[i], 0, i, 0, "stalemate", 40);
+        int won = i < 10 && i % 2 == 0;
+        hand_game(&x, &g[100 + i], 1, i, won ? 1 : 0, won ? "checkmate" : "stalemate", 40);
+    }
+    StrBuf out = STRBUF_INIT;
+    exp_report_text(&x, g, 200, &out);
+    const char *t = sb_str(&out);
+    CONTAINS(t, "  white wins               0.0%     5.0%     +5.0 (+1.1 .. +11.2)     0.123\n");
+    CONTAINS(t, "  P1 greedy's score       50.0%    52.5%     +2.5 (+0.3 .. +4.7)      0.123\n");
+    CONTAINS(t, "No clear difference between A and B in 100 games each (none of the 5 "
+                "rows judged has p < 0.05).");
+    sb_free(&out);
+    free(g);
+}
+
+/* Issue 23: a start drawn from the seed (ExpGame.seeded_start) pairs a
+ * round at a time.  8 games (4 rounds of 2), A all drawn, B: white wins
+ * games 0, 1, 2.  White's wins per round: +2, +1, 0, 0 over 2 games each:
+ * 3/8 = 0.375; residuals 1.25, 0.25, -0.75, -0.75, squares 2.75; variance
+ * 4/3 * 2.75 / 64 = 0.057292, se 0.239357, t (3 df) 3.182446: -0.387 ..
+ * 1.137, clipped to a share's +1: -38.7 .. +100.0. */
+static void test_experiment_per_round_issue23(void **state)
+{
+    (void)state;
+    ExpInfo x;
+    hand_info(&x, 2);
+    x.games = 8;
+    ExpGame g[16];
+    for (long i = 0; i < 8; i++) {
+        hand_game(&x, &g[i], 0, i, 0, "stalemate", 40);
+        hand_game(&x, &g[8 + i], 1, i, i < 3 ? 1 : 0, i < 3 ? "checkmate" : "stalemate", 40);
+        g[8 + i].seeded_start = 1; /* B's start is drawn from the seed */
+    }
+    StrBuf out = STRBUF_INIT;
+    exp_report_text(&x, g, 16, &out);
+    const char *t = sb_str(&out);
+    CONTAINS(t, "  white wins               0.0%    37.5%    +37.5 (-38.7 .. +100.0)");
+    CONTAINS(t, "(B - A paired a round at a time: 4 rounds of 2 games, each round's games\n"
+                "   sharing a start drawn from the seed)");
+    sb_free(&out);
+    /* the flag goes through the JSON and back; merge prints the same */
+    exp_json(&x, g, 16, 0, 0, &out);
+    CONTAINS(sb_str(&out), "\"pairing\":\"round\",\"pairs\":8,\"rounds\":4");
+    Error e;
+    Json *j = json_parse(sb_str(&out), out.len, &e);
+    assert_non_null(j);
+    ExpInfo y;
+    ExpGame *back = NULL;
+    long n = 0, cap = 0;
+    int k, m;
+    assert_int_equal(exp_read_part(j, &y, &back, &n, &cap, &k, &m, &e), 0);
+    assert_int_equal(n, 16);
+    for (long i = 0; i < 16; i++)
+        assert_int_equal(back[i].seeded_start, i >= 8);
+    StrBuf again = STRBUF_INIT;
+    exp_json(&y, back, n, 0, 0, &again);
+    assert_string_equal(sb_str(&again), sb_str(&out));
+    free(back);
+    json_free(j);
+    sb_free(&again);
+    sb_free(&out);
 }
 
 /* The random level's short cut in exp_play (no View built) plays exactly
@@ -618,6 +801,10 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_experiment_figures_by_hand),
         cmocka_unit_test(test_experiment_compare_verdict),
+        cmocka_unit_test(test_experiment_elo_issue23),
+        cmocka_unit_test(test_experiment_score_verdict_issue23),
+        cmocka_unit_test(test_experiment_holm_issue23),
+        cmocka_unit_test(test_experiment_per_round_issue23),
         cmocka_unit_test(test_experiment_random_shortcut_is_the_bot),
         cmocka_unit_test(test_experiment_jobs_and_shards_equal_single_run),
         cmocka_unit_test(test_experiment_every_variant),

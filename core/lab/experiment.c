@@ -434,6 +434,10 @@ int exp_compare(const ExpInfo *x, const ExpGame *games, long n, ExpComparison *c
             m->ci = stats_t_interval(&d, 0.95);
             m->p = stats_t_p(&d);
         }
+        if (m->kind != EXP_METRIC_PLIES) { /* a t interval may pass the ends */
+            m->ci.lo = m->ci.lo < -1 ? -1 : m->ci.lo;
+            m->ci.hi = m->ci.hi > 1 ? 1 : m->ci.hi;
+        }
         m->p_holm = m->p;
     }
     free(ga);
@@ -701,11 +705,26 @@ void exp_report_text(const ExpInfo *x, const ExpGame *games, long n, StrBuf *out
 
 /* ---- JSON ------------------------------------------------------------------- */
 
-static void json_count(StrBuf *out, const char *key, Count c)
+/* A share's count, value and interval (stratified with players that
+ * differ: then its count in each rotation too). */
+static void json_share(const ExpInfo *x, StrBuf *out, const Count *c)
 {
-    Interval w = stats_wilson(c.k, c.n, STATS_Z95);
-    sb_printf(out, "\"%s\":{\"count\":%ld,\"share\":%.6f,\"lo\":%.6f,\"hi\":%.6f}", key, c.k,
-              share(c), w.lo, w.hi);
+    Interval w = share_interval(x, c);
+    sb_printf(out, "{\"count\":%ld,\"share\":%.6f,\"lo\":%.6f,\"hi\":%.6f", c->k,
+              share(*c), w.lo, w.hi);
+    if (mixed_players(x)) {
+        sb_puts(out, ",\"by_rotation\":[");
+        for (int r = 0; r < x->nseats; r++)
+            sb_printf(out, "%s%ld", r ? "," : "", c->rk[r]);
+        sb_putc(out, ']');
+    }
+    sb_putc(out, '}');
+}
+
+static void json_count(const ExpInfo *x, StrBuf *out, const char *key, const Count *c)
+{
+    sb_printf(out, "\"%s\":", key);
+    json_share(x, out, c);
 }
 
 static void json_num(StrBuf *out, double v)
@@ -723,16 +742,15 @@ static void json_figures(const ExpInfo *x, const Figures *f, int set, StrBuf *ou
         if (s)
             sb_putc(out, ',');
         sb_json_str(out, x->seat[s]);
-        Interval w = stats_wilson(f->seat_wins[s].k, f->n, STATS_Z95);
-        sb_printf(out, ":{\"count\":%ld,\"share\":%.6f,\"lo\":%.6f,\"hi\":%.6f}",
-                  f->seat_wins[s].k, share(f->seat_wins[s]), w.lo, w.hi);
+        sb_putc(out, ':');
+        json_share(x, out, &f->seat_wins[s]);
     }
     sb_puts(out, "},");
-    json_count(out, "draws", f->draws);
+    json_count(x, out, "draws", &f->draws);
     sb_putc(out, ',');
-    json_count(out, "decisive", f->decisive);
+    json_count(x, out, "decisive", &f->decisive);
     sb_putc(out, ',');
-    json_count(out, "unfinished", f->unfinished);
+    json_count(x, out, "unfinished", &f->unfinished);
     Interval m = stats_mean_interval(&f->len, STATS_Z95);
     sb_printf(out, ",\"length\":{\"mean\":%.6f,\"lo\":%.6f,\"hi\":%.6f,\"sd\":%.6f,"
                    "\"median\":%g,\"min\":%d,\"max\":%d},\"branching\":%.6f,\"reasons\":{",
@@ -747,7 +765,7 @@ static void json_figures(const ExpInfo *x, const Figures *f, int set, StrBuf *ou
     sb_puts(out, "},\"players\":[");
     for (int p = 0; p < x->nseats; p++) {
         double s = stats_score(f->pw[p], f->pd[p], f->pl[p]);
-        Interval ci = stats_score_interval(f->pw[p], f->pd[p], f->pl[p], STATS_Z95);
+        Interval ci = stats_score_profile(f->pw[p], f->pd[p], f->pl[p], STATS_Z95);
         char b[32];
         sb_printf(out, "%s{\"player\":%d,\"level\":\"%s\",\"wins\":%ld,\"draws\":%ld,"
                        "\"losses\":%ld,\"score\":%.6f,\"lo\":%.6f,\"hi\":%.6f}",
@@ -757,7 +775,7 @@ static void json_figures(const ExpInfo *x, const Figures *f, int set, StrBuf *ou
     sb_puts(out, "]");
     if (x->nseats == 2) {
         double s = stats_score(f->pw[0], f->pd[0], f->pl[0]);
-        Interval ci = stats_score_interval(f->pw[0], f->pd[0], f->pl[0], STATS_Z95);
+        Interval ci = stats_score_profile(f->pw[0], f->pd[0], f->pl[0], STATS_Z95);
         sb_puts(out, ",\"elo\":{\"value\":");
         json_num(out, stats_elo(s));
         sb_puts(out, ",\"lo\":");
@@ -767,13 +785,6 @@ static void json_figures(const ExpInfo *x, const Figures *f, int set, StrBuf *ou
         sb_puts(out, "}");
     }
     sb_puts(out, "}");
-}
-
-static void json_diff(StrBuf *out, const char *key, Count a, Count b)
-{
-    Interval d = stats_diff_proportions(a.k, a.n, b.k, b.n, STATS_Z95);
-    sb_printf(out, "\"%s\":{\"difference\":%.6f,\"lo\":%.6f,\"hi\":%.6f}", key,
-              share(b) - share(a), d.lo, d.hi);
 }
 
 static void json_info(const ExpInfo *x, StrBuf *out)
@@ -863,8 +874,9 @@ void exp_json(const ExpInfo *x, const ExpGame *games, long n, int shard_k, int s
             sb_json_str(out, end_code_name(g->code));
         else
             sb_puts(out, "null");
-        sb_printf(out, ",\"finished\":%s,\"plies\":%d,\"choices\":%ld}",
-                  g->finished ? "true" : "false", g->plies, g->choices);
+        sb_printf(out, ",\"finished\":%s,\"plies\":%d,\"choices\":%ld%s}",
+                  g->finished ? "true" : "false", g->plies, g->choices,
+                  g->seeded_start ? ",\"seeded_start\":true" : "");
     }
     sb_puts(out, "],\n\"figures\":[");
     Figures f[EXP_MAX_SETS];
@@ -875,24 +887,29 @@ void exp_json(const ExpInfo *x, const ExpGame *games, long n, int shard_k, int s
         json_figures(x, &f[k], k, out);
     }
     sb_puts(out, "]");
-    if (x->nsets == 2) {
-        sb_puts(out, ",\n\"compare\":{\"seat_wins\":{");
-        for (int s = 0; s < x->nseats; s++) {
-            if (s)
+    ExpComparison c;
+    if (x->nsets == 2 && exp_compare(x, games, n, &c) == 0) {
+        /* issue 23: every metric of exp_compare, with its pairing, paired
+         * interval, p-value, Holm-adjusted p and whether it is a clear change */
+        sb_printf(out, ",\n\"compare\":{\"pairing\":\"%s\",\"pairs\":%ld,\"rounds\":%ld,"
+                       "\"judged\":%d,\"seat_wins\":{",
+                  c.per_round ? "round" : "game", c.pairs, c.rounds, c.njudged);
+        int first = 1;
+        for (int k = 0; k < c.nmetrics; k++) {
+            const ExpMetric *m = &c.m[k];
+            if (m->seat < 0 && first) {
+                sb_putc(out, '}');
+                first = 0;
+            }
+            if (k)
                 sb_putc(out, ',');
-            Interval d = stats_diff_proportions(f[0].seat_wins[s].k, f[0].n,
-                                                f[1].seat_wins[s].k, f[1].n, STATS_Z95);
-            sb_json_str(out, x->seat[s]);
-            sb_printf(out, ":{\"difference\":%.6f,\"lo\":%.6f,\"hi\":%.6f}",
-                      share(f[1].seat_wins[s]) - share(f[0].seat_wins[s]), d.lo, d.hi);
+            sb_json_str(out, m->key);
+            sb_printf(out, ":{\"a\":%.6f,\"b\":%.6f,\"difference\":%.6f,\"lo\":%.6f,"
+                           "\"hi\":%.6f,\"p\":%.6g,\"judged\":%s,\"p_holm\":%.6g,"
+                           "\"clear\":%s}",
+                      m->a, m->b, m->diff, m->ci.lo, m->ci.hi, m->p,
+                      m->judged ? "true" : "false", m->p_holm, m->clear ? "true" : "false");
         }
-        sb_puts(out, "},");
-        json_diff(out, "draws", f[0].draws, f[1].draws);
-        sb_putc(out, ',');
-        json_diff(out, "decisive", f[0].decisive, f[1].decisive);
-        Interval dl = stats_diff_means(&f[0].len, &f[1].len, STATS_Z95);
-        sb_printf(out, ",\"length\":{\"difference\":%.6f,\"lo\":%.6f,\"hi\":%.6f}",
-                  stats_mean(&f[1].len) - stats_mean(&f[0].len), dl.lo, dl.hi);
         sb_printf(out, ",\"branching\":{\"difference\":%.6f}}",
                   branching(&f[1]) - branching(&f[0]));
     }
@@ -1056,6 +1073,11 @@ static int read_game(const ExpInfo *x, const Json *j, ExpGame *g, Error *e)
     if (!f || (f->type != JSON_TRUE && f->type != JSON_FALSE))
         return err_set(e, "\"finished\" is missing or not true/false");
     g->finished = f->type == JSON_TRUE;
+    /* issue 23: written only when true (absent in files from before it) */
+    const Json *ss = json_get(j, "seeded_start");
+    if (ss && ss->type != JSON_TRUE && ss->type != JSON_FALSE)
+        return err_set(e, "\"seeded_start\" is not true/false");
+    g->seeded_start = ss && ss->type == JSON_TRUE;
     const Json *w = json_get(j, "winners");
     if (!w || w->type != JSON_ARRAY)
         return err_set(e, "\"winners\" is missing or not a list");
