@@ -24,7 +24,9 @@ typedef struct Interval {
 Interval stats_wilson(long k, long n, double z);
 
 /* Newcombe's hybrid score interval (his method 10) of p2 - p1, where
- * p1 = k1/n1 and p2 = k2/n2 are independent proportions, at z. */
+ * p1 = k1/n1 and p2 = k2/n2 are independent proportions, at z.  (The
+ * report compared A and B so before issue 23; tests/bench_calibration.c
+ * still measures it beside the paired interval.) */
 Interval stats_diff_proportions(long k1, long n1, long k2, long n2, double z);
 
 /* Mean and sample standard deviation (n - 1 in the divisor; 0 when n < 2)
@@ -43,7 +45,8 @@ Interval stats_mean_interval(const Moments *m, double z);
 Interval stats_diff_means(const Moments *a, const Moments *b, double z);
 
 /* A player's score from w wins, d draws and l losses: (w + d/2) / n, and
- * its normal interval from the per-game scores' variance (each game
+ * (before issue 23's stats_score_profile; bench_calibration compares the
+ * two) its normal interval from the per-game scores' variance (each game
  * scores 1, 1/2 or 0), clipped to [0, 1]; without draws the score is a
  * proportion of wins and gets Wilson's interval (which stays honest when
  * every game went one way, where the normal one shrinks to a point). */
