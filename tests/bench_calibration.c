@@ -25,16 +25,15 @@
  * interval) are judged on the same games, side by side.  Each rate is
  * printed with its own Wilson interval.
  *
- * Invariant: the games are exp_play's, in this process and forked
- * workers (one per core, at most 8), each game from its own seed; the
- * figures do not depend on the number of workers.
+ * Invariant: the games are exp_play's, played by forked workers (one per
+ * core, at most 8) that send them back through pipes, each game from its
+ * own seed: the figures do not depend on the number of workers.
  */
-#define _DEFAULT_SOURCE /* MAP_ANONYMOUS: the workers share the games' memory */
 #include <math.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -96,28 +95,80 @@ static int play(const ExpInfo *x, long index, int set, ExpGame *out)
     return rc;
 }
 
-/* Play every game of the experiments xs[0..n-1] (both sets) into games
- * (n * 2 * games, experiment k's at k * 2 * games, A before B), shared by
- * forked workers. */
+/* Read exactly n bytes from fd: 0, or -1 at the end or an error. */
+static int read_full(int fd, void *buf, size_t n)
+{
+    char *p = buf;
+    while (n) {
+        ssize_t k = read(fd, p, n);
+        if (k <= 0)
+            return -1;
+        p += k;
+        n -= (size_t)k;
+    }
+    return 0;
+}
+
+/* Play every game of the experiments xs[0..n-1] (both sets) into out
+ * (n * 2 * games, experiment k's at k * 2 * games, A before B): game t by
+ * worker t % workers, which sends it back through its pipe. */
 static int play_all(const ExpInfo *xs, int n, long games, ExpGame *out, int workers)
 {
     long total = (long)n * 2 * games;
+    int fd[8];
     for (int w = 0; w < workers; w++) {
+        int p[2];
+        if (pipe(p))
+            return -1;
         pid_t pid = fork();
         if (pid < 0)
             return -1;
         if (pid == 0) {
+            close(p[0]);
             for (long t = w; t < total; t += workers) {
+                ExpGame g;
                 long k = t / (2 * games), r = t % (2 * games);
-                if (play(&xs[k], r % games, (int)(r / games), &out[t]))
+                if (play(&xs[k], r % games, (int)(r / games), &g) ||
+                    write(p[1], &g, sizeof g) != (ssize_t)sizeof g)
                     _exit(1);
             }
             _exit(0);
         }
+        close(p[1]);
+        fd[w] = p[0];
     }
-    int bad = 0;
+    /* each worker's games come in its order: read whichever is ready */
+    long next[8];
+    int open = workers, bad = 0;
+    for (int w = 0; w < workers; w++)
+        next[w] = w < total ? w : -1;
+    while (open > 0 && !bad) {
+        struct pollfd pf[8];
+        int m = 0, who[8];
+        for (int w = 0; w < workers; w++)
+            if (next[w] >= 0) {
+                pf[m].fd = fd[w];
+                pf[m].events = POLLIN;
+                who[m++] = w;
+            }
+        if (poll(pf, (nfds_t)m, -1) < 0)
+            bad = 1;
+        for (int i = 0; i < m && !bad; i++) {
+            if (!(pf[i].revents & (POLLIN | POLLHUP | POLLERR)))
+                continue;
+            int w = who[i];
+            if (read_full(fd[w], &out[next[w]], sizeof out[0]))
+                bad = 1;
+            next[w] += workers;
+            if (next[w] >= total) {
+                next[w] = -1;
+                open--;
+            }
+        }
+    }
     for (int w = 0; w < workers; w++) {
         int st;
+        close(fd[w]);
         if (wait(&st) < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
             bad = 1;
     }
@@ -237,8 +288,8 @@ int main(void)
     ExpInfo tx;
     info(&tx, truth_games, TRUTH_SEED);
     size_t tsize = sizeof(ExpGame) * 2 * (size_t)truth_games;
-    ExpGame *tg = mmap(NULL, tsize, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (tg == MAP_FAILED || play_all(&tx, 1, truth_games, tg, workers)) {
+    ExpGame *tg = malloc(tsize);
+    if (!tg || play_all(&tx, 1, truth_games, tg, workers)) {
         printf("bench_calibration: the truth run failed\n");
         return 1;
     }
@@ -261,8 +312,8 @@ int main(void)
     /* the runs */
     ExpInfo *xs = calloc((size_t)runs, sizeof *xs);
     size_t rsize = sizeof(ExpGame) * 2 * (size_t)games * (size_t)runs;
-    ExpGame *rg = mmap(NULL, rsize, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (!xs || rg == MAP_FAILED)
+    ExpGame *rg = malloc(rsize);
+    if (!xs || !rg)
         return 1;
     for (long k = 0; k < runs; k++)
         info(&xs[k], games, 1000 + (uint64_t)k);
@@ -371,6 +422,10 @@ int main(void)
     rate(what, s_small, runs);
     rate("  before: clipped normal", old_s_small, runs);
     free(text);
+    free(tg);
+    free(rg);
+    free(xs);
+    free(buf);
     free(dw);
     free(sb);
     return 0;
