@@ -418,7 +418,8 @@ int main(void)
     rate("profile-likelihood interval covers the truth", s_cover, runs);
     rate("before: the clipped normal interval covers it", old_s_cover, runs);
     char what[80];
-    snprintf(what, sizeof what, "the same over each run's first %d games: profile", SMALL);
+    snprintf(what, sizeof what, "the same over each run's first %ld games: profile",
+             games < SMALL ? games : SMALL);
     rate(what, s_small, runs);
     rate("  before: clipped normal", old_s_small, runs);
     free(text);
