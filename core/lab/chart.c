@@ -176,11 +176,14 @@ static void tick_text(char *buf, size_t n, double v, int percent, int sign)
     snprintf(buf, n, sign && v != 0 ? "%+g%s" : "%g%s", v, percent ? "%" : "");
 }
 
-/* Elo as the report writes it: "+inf" for no bound. */
+/* Elo as the report writes it: "+inf" for no bound, a rounded 0 as "0"
+ * (never "-0" or "+0": issue 23). */
 static void elo_text(char *buf, size_t n, double elo)
 {
     if (isinf(elo))
         snprintf(buf, n, "%s", elo > 0 ? "+inf" : "-inf");
+    else if (fabs(elo) < 0.5)
+        snprintf(buf, n, "0");
     else
         snprintf(buf, n, "%+.0f", elo);
 }

@@ -1172,11 +1172,6 @@ static ChartEst bare(double v)
     return e;
 }
 
-static int is_clear(Interval d)
-{
-    return d.lo > 0 || d.hi < 0;
-}
-
 static ChartRow *chart_row(ExpChart *m, ChartPanel panel, const char *label)
 {
     ChartRow *r = &m->row[m->nrows++];
@@ -1185,20 +1180,37 @@ static ChartRow *chart_row(ExpChart *m, ChartPanel panel, const char *label)
     return r;
 }
 
-/* A share per set; with two sets its difference (Newcombe's interval, as
- * compare_row). */
-static void chart_share(ExpChart *m, int nsets, ChartPanel panel, const char *label,
-                        const Count *c, int diff)
+/* B - A of a row from the comparison (issue 23: the paired interval and
+ * the verdict's decision, as compare_text prints them). */
+static void chart_diff(ChartRow *r, const ExpMetric *em)
+{
+    if (!em)
+        return;
+    r->has_diff = 1;
+    r->diff = est(em->diff, em->ci);
+    r->clear = em->clear;
+}
+
+/* The metric of exp_compare with this key (a seat's wins: seat >= 0). */
+static const ExpMetric *chart_metric(const ExpComparison *c, int seat, const char *key)
+{
+    for (int k = 0; c && k < c->nmetrics; k++)
+        if (seat >= 0 ? c->m[k].seat == seat
+                      : c->m[k].seat < 0 && strcmp(c->m[k].key, key) == 0)
+            return &c->m[k];
+    return NULL;
+}
+
+/* A share per set (the report's interval: share_interval); with two sets
+ * its difference from the comparison. */
+static void chart_share(const ExpInfo *x, ExpChart *m, int nsets, ChartPanel panel,
+                        const char *label, const Count *const *c, const ExpMetric *em)
 {
     ChartRow *r = chart_row(m, panel, label);
     for (int k = 0; k < nsets; k++)
-        r->set[k] = est(share(c[k]), stats_wilson(c[k].k, c[k].n, STATS_Z95));
-    if (nsets == 2 && diff) {
-        Interval d = stats_diff_proportions(c[0].k, c[0].n, c[1].k, c[1].n, STATS_Z95);
-        r->has_diff = 1;
-        r->diff = est(share(c[1]) - share(c[0]), d);
-        r->clear = is_clear(d);
-    }
+        r->set[k] = est(share(*c[k]), share_interval(x, c[k]));
+    if (nsets == 2)
+        chart_diff(r, em);
 }
 
 /* The one place the chart's numbers come from: the figures, intervals and
@@ -1216,26 +1228,30 @@ void exp_chart_model(const ExpInfo *x, const ExpGame *games, long n, ExpChart *m
         sb_free(&d);
         m->games[k] = f[k].n;
     }
+    ExpComparison cmp, *c = NULL;
+    if (ns == 2 && exp_compare(x, games, n, &cmp) == 0)
+        c = &cmp;
     for (int p = 0; p < x->nseats; p++)
         player_name(x, p, m->player[p], sizeof m->player[p]);
-    Count c[EXP_MAX_SETS];
+    const Count *cc[EXP_MAX_SETS];
     for (int s = 0; s < x->nseats; s++) {
         char label[EXP_NAME + 8];
         snprintf(label, sizeof label, "%s wins", x->seat[s]);
         for (int k = 0; k < ns; k++)
-            c[k] = f[k].seat_wins[s];
-        chart_share(m, ns, CHART_SHARES, label, c, 1);
+            cc[k] = &f[k].seat_wins[s];
+        chart_share(x, m, ns, CHART_SHARES, label, cc, chart_metric(c, s, ""));
     }
     for (int k = 0; k < ns; k++)
-        c[k] = f[k].draws;
-    chart_share(m, ns, CHART_SHARES, "draws", c, 1);
+        cc[k] = &f[k].draws;
+    chart_share(x, m, ns, CHART_SHARES, "draws", cc, chart_metric(c, -1, "draws"));
     for (int k = 0; k < ns; k++)
-        c[k] = f[k].decisive;
-    chart_share(m, ns, CHART_SHARES, "decisive games", c, 1);
+        cc[k] = &f[k].decisive;
+    chart_share(x, m, ns, CHART_SHARES, "decisive games", cc, chart_metric(c, -1, "decisive"));
     if (f[0].unfinished.k || (ns == 2 && f[1].unfinished.k)) {
         for (int k = 0; k < ns; k++)
-            c[k] = f[k].unfinished;
-        chart_share(m, ns, CHART_SHARES, "stopped at ply limit", c, 1);
+            cc[k] = &f[k].unfinished;
+        chart_share(x, m, ns, CHART_SHARES, "stopped at ply limit", cc,
+                    chart_metric(c, -1, "unfinished"));
     }
 
     if (x->nseats == 2) { /* players_text and compare_text's score row */
@@ -1245,35 +1261,29 @@ void exp_chart_model(const ExpInfo *x, const ExpGame *games, long n, ExpChart *m
         m->has_elo = 1;
         for (int k = 0; k < ns; k++) {
             long w = f[k].pw[0], d = f[k].pd[0], l = f[k].pl[0];
-            Interval ci = stats_score_interval(w, d, l, STATS_Z95);
+            Interval ci = stats_score_profile(w, d, l, STATS_Z95);
             double sc = stats_score(w, d, l);
             r->set[k] = est(sc, ci);
             m->w[k] = w, m->d[k] = d, m->l[k] = l;
             m->elo[k] = est(stats_elo(sc), (Interval){stats_elo(ci.lo), stats_elo(ci.hi)});
         }
-        if (ns == 2) {
-            r->has_diff = 1;
-            r->diff = bare(r->set[1].v - r->set[0].v);
-        }
+        if (ns == 2)
+            chart_diff(r, chart_metric(c, -1, "score"));
     } else if (mixed_players(x)) {
         for (int p = 0; p < x->nseats; p++) {
             char label[48];
             snprintf(label, sizeof label, "%s wins", m->player[p]);
             for (int k = 0; k < ns; k++)
-                c[k] = (Count){f[k].pw[p], f[k].n};
-            chart_share(m, ns, CHART_PLAYERS, label, c, 0);
+                cc[k] = &f[k].pwin[p];
+            chart_share(x, m, ns, CHART_PLAYERS, label, cc, NULL);
         }
     }
 
     ChartRow *r = chart_row(m, CHART_LENGTH, "length (plies)");
     for (int k = 0; k < ns; k++)
         r->set[k] = est(stats_mean(&f[k].len), stats_mean_interval(&f[k].len, STATS_Z95));
-    if (ns == 2) {
-        Interval d = stats_diff_means(&f[0].len, &f[1].len, STATS_Z95);
-        r->has_diff = 1;
-        r->diff = est(stats_mean(&f[1].len) - stats_mean(&f[0].len), d);
-        r->clear = is_clear(d);
-    }
+    if (ns == 2)
+        chart_diff(r, chart_metric(c, -1, "length"));
     r = chart_row(m, CHART_BRANCHING, "branching factor");
     for (int k = 0; k < ns; k++)
         r->set[k] = bare(branching(&f[k]));
@@ -1310,6 +1320,6 @@ void exp_chart_model(const ExpInfo *x, const ExpGame *games, long n, ExpChart *m
             memcpy(m->end_n[j - 1], tn, sizeof tn);
         }
     str_copy(m->clear_means, sizeof m->clear_means,
-             "the 95% interval of B - A leaves out 0");
+             "p < 0.05 after Holm's correction over the rows judged");
 }
 
