@@ -13,6 +13,11 @@
  * O'Brien-Fleming type 4.877 3.357 2.680 2.290 2.031, Pocock type 2.438
  * 2.427 2.410 2.397 2.386.
  *
+ * The command (`chessvar experiment --until clear`): it stops early on a
+ * big change, goes to --max-games where nothing changed, decides the same
+ * with any --jobs, says so in its report and JSON (whose z is recomputed
+ * here from the games), and refuses bad values with exit status 2.
+ *
  * Invariant: the expected figures are not the program's output.
  */
 #include <stdarg.h>
@@ -23,9 +28,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
+#include "../core/json.h"
 #include "../core/lab/sequential.h"
+#include "support/testutil.h"
 
 #define NEAR(x, want, tol) assert_true(fabs((x) - (want)) < (tol))
 
@@ -210,6 +218,165 @@ static void test_sequential_error_rate(void **state)
     assert_true(power > 0.95);
 }
 
+/* ---- The command ---------------------------------------------------------- */
+
+#define CONTAINS(hay, needle)                                                         \
+    do {                                                                              \
+        if (!strstr((hay), (needle)))                                                 \
+            fail_msg("'%s' not found in:\n%s", (needle), (hay));                      \
+    } while (0)
+
+static char *run_ok(const char *args)
+{
+    TuRun r;
+    tu_run(&r, args, NULL);
+    if (r.status != 0)
+        fail_msg("chessvar %s: status %d, %s", args, r.status, r.err);
+    free(r.err);
+    return r.out;
+}
+
+static double num(const Json *o, const char *key)
+{
+    const Json *j = json_get(o, key);
+    assert_non_null(j);
+    assert_int_equal(j->type, JSON_NUMBER);
+    return j->num;
+}
+
+/* issue 23 point 2: King of the Hill shortens games so much (random v
+ * random) that the length test stops at once, far before --max-games; the
+ * JSON's z is the one recomputed here from its own games (per round,
+ * B's mean plies minus A's; Z = sum d / sqrt(sum d^2)), it crossed the
+ * boundary at the last look and at no look before. */
+static void test_until_stops_early_on_a_big_change(void **state)
+{
+    (void)state;
+    const char *args = "experiment orthodox --seed 3 --until clear:length --max-games 400 "
+                       "--json --compare --rules scripts/king_of_the_hill.lua";
+    char *out = run_ok(args);
+    Error e;
+    Json *j = json_parse(out, strlen(out), &e);
+    assert_non_null(j);
+    const Json *sq = json_get(j, "sequential"), *games = json_get(j, "games");
+    assert_non_null(sq);
+    assert_string_equal(json_get(sq, "stopped")->str, "boundary");
+    assert_string_equal(json_get(sq, "metric")->str, "length");
+    long n = (long)num(sq, "games");
+    assert_true(n >= 2 && n < 100);
+    assert_true(num(json_get(j, "info"), "games") == n);
+    assert_int_equal(games->count, 2 * n);
+    double plies[2][100] = {{0}};
+    for (const Json *g = games->child; g; g = g->next)
+        plies[strcmp(json_get(g, "set")->str, "B") == 0][(long)num(g, "index")] =
+            num(g, "plies");
+    Moments m = {0, 0, 0};
+    for (long r = 0; r < n / 2; r++)
+        stats_add(&m, (plies[1][2 * r] + plies[1][2 * r + 1]) / 2 -
+                          (plies[0][2 * r] + plies[0][2 * r + 1]) / 2);
+    double z = m.sum / sqrt(m.sumsq);
+    NEAR(num(sq, "z"), z, 1e-5);
+    assert_true(z < 0 && -z >= num(sq, "boundary"));
+    const Json *h = json_get(sq, "history");
+    assert_int_equal(h->count, (int)num(sq, "look"));
+    for (const Json *c = h->child; c && c->next; c = c->next)
+        assert_true(fabs(num(c, "z")) < num(c, "boundary"));
+    json_free(j);
+    free(out);
+    char *text = run_ok("experiment orthodox --seed 3 --until clear:length --max-games 400 "
+                        "--compare --rules scripts/king_of_the_hill.lua");
+    CONTAINS(text, "Until clear: the mean length, B - A; at most 400 games per rule set");
+    CONTAINS(text, "  Stopped after ");
+    CONTAINS(text, "  Verdict: games get shorter under B");
+    CONTAINS(text, "\nExperiment: Orthodox chess, ");
+    free(text);
+}
+
+/* Where nothing changed (B is A: every round's difference is 0) it plays
+ * to --max-games and says it found no clear answer; the rest of the report
+ * is the ordinary report of the games played: the same as a fixed run of
+ * as many games, and `chessvar merge` of its JSON gives that report. */
+static void test_until_goes_to_max_games_when_nothing_changes(void **state)
+{
+    (void)state;
+    char *text = run_ok("experiment orthodox --seed 5 --bot white=greedy --until "
+                        "clear:white-wins --max-games 41 --compare");
+    CONTAINS(text, "Until clear: white's win rate, B - A; at most 40 games per rule set");
+    CONTAINS(text, "  Went to the most, 40 games per rule set, without a clear answer: "
+                   "z = +0.00");
+    CONTAINS(text, "  Verdict: no clear change in white's win rate (white's win rate +0.0 "
+                   "points as played).\n\n");
+    char *fixed = run_ok("experiment orthodox --seed 5 --bot white=greedy --games 40 "
+                         "--compare");
+    assert_string_equal(strstr(text, "\n\n") + 2, fixed);
+    char *json = run_ok("experiment orthodox --seed 5 --bot white=greedy --until "
+                        "clear:white-wins --max-games 41 --compare --json");
+    CONTAINS(json, "\"stopped\":\"max_games\"");
+    char path[] = "/tmp/chessvar_until_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_true(write(fd, json, strlen(json)) == (ssize_t)strlen(json));
+    close(fd);
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "merge %s", path);
+    char *merged = run_ok(cmd);
+    assert_string_equal(merged, fixed);
+    unlink(path);
+    free(text), free(fixed), free(json), free(merged);
+}
+
+/* The games and the decision do not depend on --jobs (issue 23 point 2);
+ * without --compare it tests P1's score against 50%. */
+static void test_until_same_with_jobs(void **state)
+{
+    (void)state;
+    const char *base = "experiment orthodox --seed 11 --bot white=greedy --until clear "
+                       "--max-games 300 --json --compare --rules scripts/three_check.lua";
+    char cmd[512];
+    char *one = run_ok(base);
+    snprintf(cmd, sizeof cmd, "%s --jobs 3", base);
+    char *three = run_ok(cmd);
+    assert_string_equal(one, three);
+    CONTAINS(one, "\"metric\":\"score\""); /* the players differ: the score by default */
+    char *alone = run_ok("experiment orthodox --seed 11 --bot white=greedy --until clear "
+                         "--max-games 300 --jobs 2");
+    CONTAINS(alone, "Until clear: P1 greedy's score against 50%; at most 300 games");
+    CONTAINS(alone, "  Verdict: P1 greedy is the stronger player");
+    free(one), free(three), free(alone);
+}
+
+/* Bad values: one clear message, exit status 2, no report. */
+static void test_until_bad_values(void **state)
+{
+    (void)state;
+    static const struct { const char *args, *want; } BAD[] = {
+        {"orthodox --until soon --compare", "--until soon: write clear, or clear:METRIC"},
+        {"orthodox --until clear:purple-wins --compare",
+         "no metric 'purple-wins' (the metrics: white-wins, black-wins, draws, decisive, "
+         "length, score)"},
+        {"orthodox --until clear:draws", "without --compare there is nothing to compare"},
+        {"orthodox --max-games 50", "--max-games 50: it goes with --until clear"},
+        {"orthodox --until clear --games 50", "--games with --until"},
+        {"orthodox --until clear --seed 1 --shard 1/2", "--shard with --until"},
+        {"orthodox --until clear --max-games 1", "--max-games 1: fewer than one round"},
+        {"orthodox --until clear --max-games 0", "--max-games 0: give a number from 1 to "
+                                                 "100000000"},
+        {"orthodox --compare --until clear", "--until after --compare"},
+        {"echiquete --seats 3 --until clear:score --compare",
+         "the score is P1's against P2, and this game has 3 players"},
+    };
+    for (size_t i = 0; i < sizeof BAD / sizeof BAD[0]; i++) {
+        char cmd[256];
+        snprintf(cmd, sizeof cmd, "experiment %s", BAD[i].args);
+        TuRun r;
+        tu_run(&r, cmd, NULL);
+        if (r.status != 2 || !strstr(r.err, BAD[i].want) || r.out[0])
+            fail_msg("chessvar %s: status %d, stderr %s, stdout %s", cmd, r.status, r.err,
+                     r.out);
+        tu_run_free(&r);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -220,6 +387,10 @@ int main(void)
         cmocka_unit_test(test_sequential_statistic),
         cmocka_unit_test(test_sequential_design_and_decision),
         cmocka_unit_test(test_sequential_error_rate),
+        cmocka_unit_test(test_until_stops_early_on_a_big_change),
+        cmocka_unit_test(test_until_goes_to_max_games_when_nothing_changes),
+        cmocka_unit_test(test_until_same_with_jobs),
+        cmocka_unit_test(test_until_bad_values),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

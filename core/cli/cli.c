@@ -61,6 +61,7 @@ enum {
 #define OPT_MAX_GAMES ((uint64_t)1 << 36)
 #define OPT_BUDGET ((uint64_t)1 << 37)
 #define OPT_PRACTICE ((uint64_t)1 << 38)
+#define OPT_UNTIL ((uint64_t)1 << 39)
 
 typedef struct OptionDef {
     const char *name;
@@ -121,6 +122,9 @@ static const OptionDef OPTIONS[] = {
     {"--max-games", OPT_MAX_GAMES, "N", "games held in memory at most (1 .. 100000; default "
                                         "1000): when full, the oldest game over, or one idle "
                                         "an hour with --data, makes room"},
+    {"--until", OPT_UNTIL, "clear", "play round by round; stop when the answer is clear "
+                                    "or at --max-games (clear:METRIC names it: SEAT-wins, "
+                                    "draws, decisive, length, score)"},
     {"--compare", OPT_COMPARE, NULL, "the --rules and --param after it make a second "
                                      "rule set, B, played on the same seeds"},
     {"--arrows", OPT_ARROWS, "LIST", "arrows to draw: e2e4,g1f3 (the plane: 0,0-1,1;2,0-2,2); "
@@ -236,10 +240,11 @@ static const CommandDef COMMANDS[] = {
                    "                   [--rules FILE]... [--seed N] [--jobs J] [--json]\n"
                    "                   [--svg FILE] [--save-games DIR] [--shard K/N]\n"
                    "                   [--max-plies N] [--sides N] [--seats N] [--fen POS]\n"
+                   "                   [--until clear[:METRIC] [--max-games N]]\n"
                    "                   [--compare [--rules FILE]... [--param NAME=VALUE]...]",
      OPT_FEN | OPT_SEED | OPT_PARAM | OPT_SIDES | OPT_SEATS | OPT_RULES | OPT_BOT | OPT_JSON |
          OPT_GAMES | OPT_JOBS | OPT_MAX_PLIES | OPT_SHARD | OPT_SVG | OPT_SAVE_GAMES |
-         OPT_COMPARE | OPT_HOOK_MS | OPT_HOOK_GAME_MS,
+         OPT_COMPARE | OPT_HOOK_MS | OPT_HOOK_GAME_MS | OPT_UNTIL | OPT_MAX_GAMES,
      VARIANT_REQUIRED,
      "play many bot games and report what the rules do (wins, draws, length)",
      "Seats without --bot are played by the random bot; the players rotate\n"
@@ -247,7 +252,11 @@ static const CommandDef COMMANDS[] = {
      "the draws and decisive games with 95% intervals, the length, the\n"
      "branching factor, how games ended and, for two players, the score and\n"
      "Elo difference.  --compare plays a second rule set on the same seeds\n"
-     "and says what changed.  docs/EXPERIMENTS.md.", cli_experiment},
+     "and says what changed.  --until clear plays round by round and stops as\n"
+     "soon as a sequential test (5% error rate) settles B - A of the metric\n"
+     "(default: P1's score when the players differ, else the first seat's\n"
+     "wins; without --compare: P1's score against 50%).  docs/EXPERIMENTS.md.",
+     cli_experiment},
     {"merge", "FILE... [--json] [--svg FILE]", OPT_JSON | OPT_SVG, VARIANT_NONE,
      "join the --json parts of an experiment played with --shard",
      "Prints the report of the whole experiment, the same as one run would;\n"
@@ -355,6 +364,8 @@ static const char *option_doc(const CommandDef *c, const OptionDef *d)
     } OWN[] = {
         {"experiment", OPT_JSON, "print the report as JSON instead of text: the rule "
                                  "sets, every game, the figures (merge reads it)"},
+        {"experiment", OPT_MAX_GAMES, "with --until: games per rule set at most (1 .. "
+                                      "100000000; default 10000)"},
         {"merge", OPT_JSON, "print the merged report as JSON, as experiment --json does"},
         {"diagram", OPT_SVG, "write the diagram to FILE ('-': standard output)"},
         {"diff", OPT_JSON, "print the whole answer as one JSON object (docs/TEACHING.md)"},
@@ -450,7 +461,7 @@ static int option_value(const CommandDef *c, const OptionDef *d,
                         const char *val, CliOptions *o)
 {
     if (o->compare && (d->bit & (OPT_BOT | OPT_SIDES | OPT_SEATS | OPT_FEN | OPT_SEED |
-                                 OPT_GAMES | OPT_MAX_PLIES)))
+                                 OPT_GAMES | OPT_MAX_PLIES | OPT_UNTIL | OPT_MAX_GAMES)))
         return usage_error(c->name, "%s after --compare: it is the same for both rule sets, "
                                     "give it before --compare (after it, --rules and "
                                     "--param make the second rule set)", d->name);
@@ -529,10 +540,14 @@ static int option_value(const CommandDef *c, const OptionDef *d,
     case OPT_DATA: o->data = val; break;
     case OPT_SCRIPTS: o->scripts = val; break;
     case OPT_LESSONS: o->lessons = val; break;
-    case OPT_MAX_GAMES:
-        if (parse_int(val, 1, 100000, &o->max_games))
-            return usage_error(c->name, "--max-games %s: give a number from 1 to 100000", val);
+    case OPT_MAX_GAMES: {
+        int most = c->fn == cli_experiment ? 100000000 : 100000;
+        if (parse_int(val, 1, most, &o->max_games))
+            return usage_error(c->name, "--max-games %s: give a number from 1 to %d", val,
+                               most);
         break;
+    }
+    case OPT_UNTIL: o->until = val; break;
     case OPT_PORT:
         if (parse_int(val, 0, 65535, &o->port))
             return usage_error(c->name, "--port %s: give a number from 0 to 65535 (0: a "

@@ -63,6 +63,7 @@ typedef struct CliOptions {
     int jobs;                   /* --jobs, 0: not given */
     int max_plies;              /* --max-plies, 0: not given */
     int shard_k, shard_n;       /* --shard K/N, 0/0: the whole experiment */
+    const char *until;          /* --until clear[:METRIC], NULL: a fixed number of games */
     const char *svg;            /* --svg FILE */
     const char *save_games;     /* --save-games DIR */
     int compare;                /* --compare seen: --rules and --param after it */
@@ -76,7 +77,8 @@ typedef struct CliOptions {
     /* serve (core/web/) */
     const char *host;           /* --host ADDR, NULL: loopback */
     int have_port, port;        /* --port P (0: a free port) */
-    int max_games;              /* --max-games N, or 0: the server's default */
+    int max_games;              /* --max-games N, or 0: the default (serve: games held;
+                                   experiment --until: games per rule set at most) */
     const char *data;           /* --data DIR */
     const char *scripts;        /* --scripts DIR */
     /* diagram and handout (cli_diagram.c, issue 22) */

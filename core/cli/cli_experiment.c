@@ -25,6 +25,7 @@
 #include "../lab/bot.h"
 #include "cli.h"
 #include "../lab/experiment.h"
+#include "../lab/sequential.h"
 #include "../lua/house.h"
 #include "../record/record.h"
 #include "../sha256.h"
@@ -503,10 +504,14 @@ static int fail(const char *cmd, const Error *e, int status)
     return status;
 }
 
+static int experiment_until(const CliOptions *o);
+
 int cli_experiment(const CliOptions *o)
 {
     Error e = {""};
     int status = CLI_EXIT_USAGE;
+    if (o->until || o->max_games)
+        return experiment_until(o); /* issue 23 point 2 */
     if (o->shard_n && !o->have_seed) {
         err_set(&e, "--shard needs --seed: every part must play the same experiment");
         return fail("experiment", &e, CLI_EXIT_USAGE);
@@ -542,6 +547,378 @@ int cli_experiment(const CliOptions *o)
     free(r->games);
     free(r);
     return rc ? fail("experiment", &e, CLI_EXIT_FAIL) : CLI_EXIT_OK;
+}
+
+/* ---- --until clear: stop when the answer is clear (issue 23 point 2) -------- */
+
+/* Rounds: round q is the games q * nseats .. q * nseats + nseats - 1 of each
+ * rule set (one seed, every rotation of the players).  The games are
+ * played a look at a time (core/lab/sequential.h: a look every few rounds
+ * up to --max-games) with the ordinary play code, so --jobs, --save-games
+ * and the games themselves are what a fixed run of as many games has; after
+ * each look the per-round differences B - A of the metric decide whether
+ * to go on.  Nothing in the decision depends on --jobs. */
+
+#define DEFAULT_UNTIL_MAX 10000
+
+enum { M_SEAT_WINS, M_DRAWS, M_DECISIVE, M_LENGTH, M_SCORE };
+
+typedef struct Metric {
+    int kind, seat;
+    char name[EXP_NAME + 8];  /* as on the command line: "white-wins" */
+    char what[EXP_NAME + 40]; /* in words: "white's win rate" */
+} Metric;
+
+typedef struct Until {
+    Metric m;
+    SeqDesign d;
+    long max_games;  /* per rule set, as asked */
+    int look;        /* the last look taken */
+    int decision;    /* SEQ_UP, SEQ_DOWN, SEQ_UNCLEAR */
+    Moments diff;    /* one difference per round */
+    double z[SEQ_MAX_LOOKS];
+} Until;
+
+static void metric_names(const ExpInfo *x, StrBuf *b)
+{
+    for (int s = 0; s < x->nseats; s++)
+        sb_printf(b, "%s-wins, ", x->seat[s]);
+    sb_puts(b, "draws, decisive, length, score");
+}
+
+/* "P1 greedy" */
+static void player_label(const ExpInfo *x, int p, char *buf, size_t n)
+{
+    char b[32];
+    snprintf(buf, n, "P%d %s", p + 1, bot_spec_name(&x->players[p], b, sizeof b));
+}
+
+/* The metric --until names, or its default: P1's score when two players
+ * differ (and always without --compare), else the first seat's wins. */
+static int until_metric(const CliOptions *o, const ExpInfo *x, Metric *m, Error *e)
+{
+    const char *u = o->until, *name = NULL;
+    memset(m, 0, sizeof *m);
+    if (strncmp(u, "clear:", 6) == 0 && u[6])
+        name = u + 6;
+    else if (strcmp(u, "clear") != 0) {
+        StrBuf b = STRBUF_INIT;
+        metric_names(x, &b);
+        err_set(e, "--until %s: write clear, or clear:METRIC to name what to test (%s)", u,
+                sb_str(&b));
+        sb_free(&b);
+        return -1;
+    }
+    int mixed = 0;
+    for (int p = 1; p < x->nseats; p++)
+        mixed |= !bot_spec_eq(&x->players[p], &x->players[0]);
+    if (!name)
+        name = x->nseats == 2 && (mixed || x->nsets == 1) ? "score" : NULL;
+    if (!name)
+        m->kind = M_SEAT_WINS, m->seat = 0;
+    else if (strcmp(name, "draws") == 0)
+        m->kind = M_DRAWS;
+    else if (strcmp(name, "decisive") == 0)
+        m->kind = M_DECISIVE;
+    else if (strcmp(name, "length") == 0)
+        m->kind = M_LENGTH;
+    else if (strcmp(name, "score") == 0)
+        m->kind = M_SCORE;
+    else {
+        size_t n = strlen(name);
+        m->seat = -1;
+        for (int s = 0; s < x->nseats; s++)
+            if (n == strlen(x->seat[s]) + 5 && strncmp(name, x->seat[s], n - 5) == 0 &&
+                strcmp(name + n - 5, "-wins") == 0)
+                m->seat = s;
+        if (m->seat < 0) {
+            StrBuf b = STRBUF_INIT;
+            metric_names(x, &b);
+            err_set(e, "--until %s: no metric '%s' (the metrics: %s)", u, name, sb_str(&b));
+            sb_free(&b);
+            return -1;
+        }
+        m->kind = M_SEAT_WINS;
+    }
+    if (m->kind == M_SCORE && x->nseats != 2)
+        return err_set(e, "--until %s: the score is P1's against P2, and this game has %d "
+                          "players", u, x->nseats);
+    if (x->nsets == 1 && m->kind != M_SCORE)
+        return err_set(e, "--until %s: without --compare there is nothing to compare %s "
+                          "with; --until clear then tests P1's score against 50%%", u, name);
+    char p1[48];
+    player_label(x, 0, p1, sizeof p1);
+    switch (m->kind) {
+    case M_SEAT_WINS:
+        snprintf(m->name, sizeof m->name, "%s-wins", x->seat[m->seat]);
+        snprintf(m->what, sizeof m->what, "%s's win rate", x->seat[m->seat]);
+        break;
+    case M_DRAWS: str_copy(m->name, sizeof m->name, "draws");
+        str_copy(m->what, sizeof m->what, "the draw rate"); break;
+    case M_DECISIVE: str_copy(m->name, sizeof m->name, "decisive");
+        str_copy(m->what, sizeof m->what, "the share of decisive games"); break;
+    case M_LENGTH: str_copy(m->name, sizeof m->name, "length");
+        str_copy(m->what, sizeof m->what, "the mean length"); break;
+    default: str_copy(m->name, sizeof m->name, "score");
+        snprintf(m->what, sizeof m->what, "%s's score", p1);
+    }
+    return 0;
+}
+
+/* The metric's value in the nseats games of one round of one rule set. */
+static double round_value(const ExpInfo *x, const Metric *m, const ExpGame *g)
+{
+    double v = 0;
+    for (int k = 0; k < x->nseats; k++) {
+        const ExpGame *a = &g[k];
+        switch (m->kind) {
+        case M_SEAT_WINS: v += (a->seat_won >> m->seat) & 1; break;
+        case M_DRAWS: v += a->finished && !a->winners; break;
+        case M_DECISIVE: v += a->winners != 0; break;
+        case M_LENGTH: v += a->plies; break;
+        default: /* P1's score; a game stopped at the ply limit is a draw, as in the report */
+            v += (a->seat_won >> exp_player_seat(x, a->index, 0)) & 1 ? 1
+               : a->winners                                          ? 0 : 0.5;
+        }
+    }
+    return v / x->nseats;
+}
+
+/* The estimate of B - A (or P1's score, alone) and its unit, in words. */
+static void until_estimate(const ExpInfo *x, const Until *u, StrBuf *out)
+{
+    double mean = stats_mean(&u->diff);
+    if (x->nsets == 1)
+        sb_printf(out, "%s %.1f%%", u->m.what, 100 * (mean + 0.5));
+    else if (u->m.kind == M_LENGTH)
+        sb_printf(out, "%s %+.1f plies", u->m.what, mean);
+    else
+        sb_printf(out, "%s %+.1f points", u->m.what, 100 * mean);
+}
+
+static void until_verdict(const ExpInfo *x, const Until *u, StrBuf *out)
+{
+    int up = u->decision == SEQ_UP;
+    char p[2][32];
+    for (int k = 0; k < 2 && k < x->nseats; k++)
+        player_label(x, k, p[k], sizeof p[k]);
+    if (u->decision == SEQ_UNCLEAR) {
+        if (x->nsets == 1)
+            sb_printf(out, "no clear difference between %s and %s", p[0], p[1]);
+        else
+            sb_printf(out, "no clear change in %s", u->m.what);
+        return;
+    }
+    if (x->nsets == 1) {
+        sb_printf(out, "%s is the stronger player", p[up ? 0 : 1]);
+        return;
+    }
+    switch (u->m.kind) {
+    case M_SEAT_WINS:
+        sb_printf(out, up ? "B favours %s" : "B is harder on %s", x->seat[u->m.seat]);
+        break;
+    case M_DRAWS: sb_puts(out, up ? "B makes games more drawish" : "B makes games more decisive");
+        break;
+    case M_DECISIVE:
+        sb_puts(out, up ? "B makes games more decisive" : "B makes games more drawish");
+        break;
+    case M_LENGTH: sb_puts(out, up ? "games get longer under B" : "games get shorter under B");
+        break;
+    default: sb_printf(out, "B favours %s", p[up ? 0 : 1]);
+    }
+}
+
+static void until_text(const ExpInfo *x, const Until *u, StrBuf *out)
+{
+    const SeqDesign *d = &u->d;
+    long ns = x->nseats, games = d->rounds[u->look] * ns;
+    sb_printf(out, "Until clear: %s%s; at most %ld games%s, a look every %ld\n", u->m.what,
+              x->nsets > 1 ? ", B - A" : " against 50%", d->rounds_max * ns,
+              x->nsets > 1 ? " per rule set" : "", d->every * ns);
+    if (u->decision == SEQ_UNCLEAR)
+        sb_printf(out, "  Went to the most, %ld games%s, without a clear answer: z = %+.2f "
+                       "stayed inside +-%.2f at the last look (%d).\n", games,
+                  x->nsets > 1 ? " per rule set" : "", u->z[u->look], d->b[u->look],
+                  d->nlooks);
+    else
+        sb_printf(out, "  Stopped after %ld games%s: z = %+.2f crossed +-%.2f at look %d of "
+                       "%d.\n", games, x->nsets > 1 ? " per rule set" : "", u->z[u->look],
+                  d->b[u->look], u->look + 1, d->nlooks);
+    sb_puts(out, "  Verdict: ");
+    until_verdict(x, u, out);
+    sb_puts(out, " (");
+    until_estimate(x, u, out);
+    sb_printf(out, " as played%s).\n", u->decision == SEQ_UNCLEAR ? ""
+                   : "; a run stopped early tends to overstate the change");
+}
+
+static void until_json(const ExpInfo *x, const Until *u, StrBuf *out)
+{
+    const SeqDesign *d = &u->d;
+    long ns = x->nseats;
+    sb_puts(out, "{\"metric\":");
+    sb_json_str(out, u->m.name);
+    sb_puts(out, ",\"what\":");
+    sb_json_str(out, u->m.what);
+    sb_printf(out, ",\"method\":\"group-sequential\",\"spending\":\"pocock\",\"alpha\":%g,"
+                   "\"max_games\":%ld,\"look_every\":%ld,\"looks\":%d,\"stopped\":\"%s\","
+                   "\"look\":%d,\"games\":%ld,\"rounds\":%ld,\"estimate\":%.6f,\"z\":%.6f,"
+                   "\"boundary\":%.6f,\"verdict\":",
+              d->alpha, d->rounds_max * ns, d->every * ns, d->nlooks,
+              u->decision == SEQ_UNCLEAR ? "max_games" : "boundary", u->look + 1,
+              d->rounds[u->look] * ns, d->rounds[u->look],
+              stats_mean(&u->diff) + (x->nsets == 1 ? 0.5 : 0), u->z[u->look], d->b[u->look]);
+    StrBuf v = STRBUF_INIT;
+    until_verdict(x, u, &v);
+    sb_json_str(out, sb_str(&v));
+    sb_free(&v);
+    sb_puts(out, ",\"history\":[");
+    for (int i = 0; i <= u->look; i++)
+        sb_printf(out, "%s{\"games\":%ld,\"z\":%.6f,\"boundary\":%.6f}", i ? "," : "",
+                  d->rounds[i] * ns, u->z[i], d->b[i]);
+    sb_puts(out, "]}");
+}
+
+static int until_report(const CliOptions *o, const ExpInfo *x, ExpGame *games, long n,
+                        const Until *u, Error *e)
+{
+    qsort(games, (size_t)n, sizeof *games, cmp_game);
+    StrBuf out = STRBUF_INIT;
+    if (o->json) { /* the ordinary JSON, with "sequential" added to its object */
+        exp_json(x, games, n, 0, 0, &out);
+        if (out.len >= 2 && out.s[out.len - 2] == '}' && out.s[out.len - 1] == '\n') {
+            out.len -= 2;
+            out.s[out.len] = 0;
+            sb_puts(&out, ",\n\"sequential\":");
+            until_json(x, u, &out);
+            sb_puts(&out, "}\n");
+        }
+    } else {
+        until_text(x, u, &out);
+        sb_putc(&out, '\n');
+        exp_report_text(x, games, n, &out);
+    }
+    int rc = 0;
+    if (sb_failed(&out))
+        rc = err_set(e, "out of memory");
+    else if (fwrite(out.s, 1, out.len, stdout) != out.len || fflush(stdout))
+        rc = err_set(e, "cannot write the report: %s", strerror(errno));
+    sb_free(&out);
+    if (rc == 0 && o->svg) {
+        StrBuf svg = STRBUF_INIT;
+        exp_svg(x, games, n, &svg);
+        rc = sb_failed(&svg) ? err_set(e, "out of memory") : write_file(o->svg, &svg, e);
+        sb_free(&svg);
+    }
+    return rc;
+}
+
+/* Play the rounds of look L (after `played` rounds) into r->games; add
+ * their differences to u. */
+static int until_look(Run *r, Until *u, int L, long played, int jobs, Error *e)
+{
+    const ExpInfo *x = &r->x;
+    long ns = x->nseats, m = (u->d.rounds[L] - played) * ns;
+    r->lo = played * ns;
+    r->hi = u->d.rounds[L] * ns;
+    r->ntasks = m * x->nsets;
+    r->done = 0;
+    if (jobs > 1 ? play_jobs(r, jobs, e) : play_here(r, e))
+        return -1;
+    for (long q = 0; q < m; q += ns) {
+        double a = round_value(x, &u->m, &r->games[q]);
+        stats_add(&u->diff, x->nsets > 1 ? round_value(x, &u->m, &r->games[m + q]) - a
+                                          : a - 0.5);
+    }
+    return 0;
+}
+
+static int until_fail(Run *r, CliOptions *oo, Until *u, ExpGame *all, const Error *e,
+                      int status)
+{
+    free(all);
+    free(u);
+    free(oo);
+    free(r);
+    return fail("experiment", e, status);
+}
+
+static int experiment_until(const CliOptions *o)
+{
+    Error e = {""};
+    int status = CLI_EXIT_USAGE;
+    if (!o->until)
+        err_set(&e, "--max-games %d: it goes with --until clear (a run of a fixed number of "
+                    "games takes --games N)", o->max_games);
+    else if (o->games)
+        err_set(&e, "--games with --until: --until clear decides how many games to play; "
+                    "give the most with --max-games N");
+    else if (o->shard_n)
+        err_set(&e, "--shard with --until: whether to stop is decided on all the games "
+                    "played so far, which no part sees; --jobs J plays them in parallel");
+    if (e.msg[0])
+        return fail("experiment", &e, CLI_EXIT_USAGE);
+    if (check_targets(o, "experiment", &e))
+        return fail("experiment", &e, CLI_EXIT_FAIL);
+    Run *r = cv_calloc(sizeof *r);
+    CliOptions *oo = cv_calloc(sizeof *oo);
+    Until *u = cv_calloc(sizeof *u);
+    if (!r || !oo || !u) {
+        err_set(&e, "out of memory");
+        return until_fail(r, oo, u, NULL, &e, CLI_EXIT_FAIL);
+    }
+    *oo = *o;
+    oo->games = o->max_games ? o->max_games : DEFAULT_UNTIL_MAX;
+    r->o = oo;
+    if (run_setup(r, &e, &status))
+        return until_fail(r, oo, u, NULL, &e, status);
+    ExpInfo *x = &r->x;
+    long ns = x->nseats, rounds_max = oo->games / ns;
+    if (until_metric(o, x, &u->m, &e))
+        return until_fail(r, oo, u, NULL, &e, CLI_EXIT_USAGE);
+    if (rounds_max < 1) {
+        err_set(&e, "--max-games %ld: fewer than one round (%ld games, one for each seat "
+                    "the players rotate through)", oo->games, ns);
+        return until_fail(r, oo, u, NULL, &e, CLI_EXIT_USAGE);
+    }
+    if (seq_design(&u->d, rounds_max, 1, SEQ_POCOCK, SEQ_ALPHA)) {
+        err_set(&e, "out of memory");
+        return until_fail(r, oo, u, NULL, &e, CLI_EXIT_FAIL);
+    }
+    int jobs = o->jobs ? o->jobs : 1, tty = isatty(STDERR_FILENO), rc = 0;
+    ExpGame *all = NULL;
+    long played = 0, n = 0;
+    u->decision = SEQ_GO_ON;
+    for (int L = 0; L < u->d.nlooks && u->decision == SEQ_GO_ON; L++) {
+        size_t want = (size_t)(u->d.rounds[L] * ns * x->nsets);
+        ExpGame *more = realloc(all, sizeof *all * want);
+        if (!more) {
+            rc = err_set(&e, "out of memory");
+            break;
+        }
+        all = more;
+        r->games = all + n;
+        if ((rc = until_look(r, u, L, played, jobs, &e)) != 0)
+            break;
+        n = (long)want;
+        played = u->d.rounds[L];
+        u->look = L;
+        u->z[L] = seq_z(&u->diff);
+        u->decision = seq_decide(&u->d, L, &u->diff);
+        if (tty) {
+            fprintf(stderr, "\r\033[Klook %d of %d: %ld games%s, z %+.2f (stops at +-%.2f)",
+                    L + 1, u->d.nlooks, played * ns, x->nsets > 1 ? " per rule set" : "",
+                    u->z[L], u->d.b[L]);
+            fflush(stderr);
+        }
+    }
+    if (tty)
+        fputs("\r\033[K", stderr);
+    x->games = played * ns;
+    if (rc == 0)
+        rc = until_report(o, x, all, n, u, &e);
+    return rc ? until_fail(r, oo, u, all, &e, CLI_EXIT_FAIL)
+              : (free(all), free(u), free(oo), free(r), CLI_EXIT_OK);
 }
 
 /* ---- merge ------------------------------------------------------------------ */
