@@ -732,8 +732,8 @@ static void until_text(const ExpInfo *x, const Until *u, StrBuf *out)
 {
     const SeqDesign *d = &u->d;
     long ns = x->nseats, games = d->rounds[u->look] * ns;
-    sb_printf(out, "Until clear: %s%s; at most %ld games%s, a look every %ld\n", u->m.what,
-              x->nsets > 1 ? ", B - A" : " against 50%", d->rounds_max * ns,
+    sb_printf(out, "Until clear: %s%s; at most %ld games%s, a look every %ld games\n",
+              u->m.what, x->nsets > 1 ? ", B - A" : " against 50%", d->rounds_max * ns,
               x->nsets > 1 ? " per rule set" : "", d->every * ns);
     if (u->decision == SEQ_UNCLEAR)
         sb_printf(out, "  Went to the most, %ld games%s, without a clear answer: z = %+.2f "
