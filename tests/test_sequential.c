@@ -364,6 +364,9 @@ static void test_until_bad_values(void **state)
         {"orthodox --compare --until clear", "--until after --compare"},
         {"echiquete --seats 3 --until clear:score --compare",
          "the score is P1's against P2, and this game has 3 players"},
+        {"echiquete --seats 3 --until clear",
+         "without --compare it tests P1's score against 50%, but the score is P1's "
+         "against P2, and this game has 3 players"},
     };
     for (size_t i = 0; i < sizeof BAD / sizeof BAD[0]; i++) {
         char cmd[256];

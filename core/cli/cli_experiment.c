@@ -613,7 +613,7 @@ static int until_metric(const CliOptions *o, const ExpInfo *x, Metric *m, Error 
     for (int p = 1; p < x->nseats; p++)
         mixed |= !bot_spec_eq(&x->players[p], &x->players[0]);
     if (!name)
-        name = x->nseats == 2 && (mixed || x->nsets == 1) ? "score" : NULL;
+        name = x->nsets == 1 || (x->nseats == 2 && mixed) ? "score" : NULL;
     if (!name)
         m->kind = M_SEAT_WINS, m->seat = 0;
     else if (strcmp(name, "draws") == 0)
@@ -641,8 +641,9 @@ static int until_metric(const CliOptions *o, const ExpInfo *x, Metric *m, Error 
         m->kind = M_SEAT_WINS;
     }
     if (m->kind == M_SCORE && x->nseats != 2)
-        return err_set(e, "--until %s: the score is P1's against P2, and this game has %d "
-                          "players", u, x->nseats);
+        return err_set(e, "--until %s: %sthe score is P1's against P2, and this game has %d "
+                          "players", u, x->nsets == 1 ? "without --compare it tests P1's "
+                          "score against 50%, but " : "", x->nseats);
     if (x->nsets == 1 && m->kind != M_SCORE)
         return err_set(e, "--until %s: without --compare there is nothing to compare %s "
                           "with; --until clear then tests P1's score against 50%%", u, name);
@@ -786,13 +787,14 @@ static int until_report(const CliOptions *o, const ExpInfo *x, ExpGame *games, l
     StrBuf out = STRBUF_INIT;
     if (o->json) { /* the ordinary JSON, with "sequential" added to its object */
         exp_json(x, games, n, 0, 0, &out);
-        if (out.len >= 2 && out.s[out.len - 2] == '}' && out.s[out.len - 1] == '\n') {
-            out.len -= 2;
-            out.s[out.len] = 0;
-            sb_puts(&out, ",\n\"sequential\":");
-            until_json(x, u, &out);
-            sb_puts(&out, "}\n");
-        }
+        while (out.len && out.s[out.len - 1] == '\n')
+            out.len--;
+        if (!out.len || out.s[out.len - 1] != '}')
+            return sb_free(&out), err_set(e, "the JSON report does not end its object");
+        out.s[--out.len] = 0;
+        sb_puts(&out, ",\n\"sequential\":");
+        until_json(x, u, &out);
+        sb_puts(&out, "}\n");
     } else {
         until_text(x, u, &out);
         sb_putc(&out, '\n');
