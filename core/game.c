@@ -1711,7 +1711,18 @@ int game_view_brief(const Game *g, int seat, const Status *s, int to_act, View *
 
 int game_playout(const Game *g, Rng *rng, int max, Status *out)
 {
+    PlayoutSeats ps;
+    for (int i = 0; i < MAX_SEATS; i++)
+        ps.rng[i] = rng;
+    return game_playout_seats(g, &ps, max, out);
+}
+
+int game_playout_seats(const Game *g, PlayoutSeats *ps, int max, Status *out)
+{
     memset(out, 0, sizeof *out);
+    ps->choices = 0;
+    memset(ps->commands, 0, sizeof ps->commands);
+    str_copy(ps->result, sizeof ps->result, "*");
     fail_clear(g);
     Game *c = game_clone(g);
     if (!c)
@@ -1723,12 +1734,14 @@ int game_playout(const Game *g, Rng *rng, int max, Status *out)
         int seat = game_to_act(c); /* the status first: the end of the game */
         if (seat < 0)
             break;
+        Rng *rng = ps->rng[seat];
         al_clear(&l);
         if (c->hooks.react) { /* a reaction may change anything: the whole path */
             Error e;
             failed = game_legal_play(c, &l);
             if (!failed && !l.failed && !l.n)
                 break; /* nothing to play: the status says why */
+            ps->choices += l.n;
             failed = failed || l.failed ||
                      game_apply(c, &l.v[rng_below(rng, (uint32_t)l.n)], &e);
             continue;
@@ -1736,14 +1749,17 @@ int game_playout(const Game *g, Rng *rng, int max, Status *out)
         const Action *a;
         Action drawn;
         if (!c->hooks.veto && v->version >= 5 && v->legal_draw) {
-            if (v->legal_draw(c, c->st, seat, rng, &drawn) <= 0)
+            int n = v->legal_draw(c, c->st, seat, rng, &drawn);
+            if (n <= 0)
                 break; /* nothing to play: the status says why */
+            ps->choices += n;
             a = &drawn;
         } else {
             /* the actions played so far are in no history: the veto is told */
             failed = legal_play(c, c->st, plies, seat, &l) || l.failed;
             if (failed || !l.n)
                 break;
+            ps->choices += l.n;
             a = &l.v[rng_below(rng, (uint32_t)l.n)];
         }
         memcpy(c->scratch, c->st, v->state_size);
@@ -1759,6 +1775,9 @@ int game_playout(const Game *g, Rng *rng, int max, Status *out)
         failed = push_key(c, v->hash(c, c->st));
     }
     game_status(c, out);
+    for (int i = 0; i < c->cfg.nseats && i < MAX_SEATS; i++)
+        ps->commands[i] = seat_sides(c, i);
+    game_result_text(c, ps->result, sizeof ps->result);
     al_free(&l);
     fail_pass(c, g);
     game_free(c);

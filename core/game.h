@@ -283,6 +283,20 @@ int game_view(const Game *g, int seat, View *out);
  * *out, or -1 when memory ran out or a house rule's hook failed
  * (game_hook_error). */
 int game_playout(const Game *g, Rng *rng, int max, Status *out);
+/* game_playout with a generator per seat: the seat to act draws from
+ * ps->rng[seat].  Also told, of the game played out: the play actions on
+ * offer summed over the plies (ps->choices), the sides each seat commands
+ * at the end (ps->commands, as game_seat_sides) and the result
+ * (ps->result, as game_result_text).  A playout stops early, not over,
+ * when the seat to act has no play action (its random bot would take a
+ * meta action): plies < max with out->over 0 says so. */
+typedef struct PlayoutSeats {
+    Rng *rng[MAX_SEATS];          /* in */
+    long choices;                 /* out */
+    unsigned commands[MAX_SEATS]; /* out */
+    char result[64];              /* out */
+} PlayoutSeats;
+int game_playout_seats(const Game *g, PlayoutSeats *ps, int max, Status *out);
 
 /* Look-ahead (the search bot): game_push applies a play action of
  * game_legal_play's list by the variant alone -- no texts, no history

@@ -25,6 +25,7 @@
 #include "../core/lab/bot.h"
 #include "../core/lab/experiment.h"
 #include "../core/json.h"
+#include "../core/lua/house.h"
 #include "support/testutil.h"
 
 #define CONTAINS(hay, needle)                                                         \
@@ -430,6 +431,109 @@ static void test_experiment_random_shortcut_is_the_bot(void **state)
     }
 }
 
+/* Issue 23 point 4: exp_play_quick, the playout that `chessvar experiment`
+ * plays random games by, gives exp_play's ExpGame field for field (plies,
+ * play actions on offer, result, reason, winners, seats that won), in
+ * every variant, at the ply limit, under house rules (a reaction, a veto,
+ * a rule that changes the start), and the same error when a hook fails
+ * (scripts/atomic.lua fails in game 29 of seed 6); the game it is given is
+ * left at its start.  With a bot other than random it is exp_play. */
+static void assert_same_game(const ExpGame *a, const ExpGame *b)
+{
+    assert_int_equal(a->set, b->set);
+    assert_int_equal(a->index, b->index);
+    assert_true(a->seed == b->seed);
+    assert_int_equal(a->finished, b->finished);
+    assert_int_equal(a->winners, b->winners);
+    assert_int_equal(a->seat_won, b->seat_won);
+    assert_int_equal(a->plies, b->plies);
+    assert_int_equal(a->choices, b->choices);
+    assert_string_equal(a->result, b->result);
+    assert_string_equal(a->reason, b->reason);
+    assert_int_equal(a->code, b->code);
+}
+
+static void test_experiment_quick_is_exp_play(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *v;
+        int sides, seats, max_plies;
+        const char *script; /* scripts/..., or NULL */
+        uint64_t seed;
+        long first, last;   /* the games played */
+        int greedy;         /* P1 greedy */
+    } cases[] = {
+        {"orthodox", 0, 0, 1000, NULL, 11, 0, 7, 0},
+        {"orthodox", 0, 0, 40, NULL, 11, 0, 3, 0},
+        {"orthodox", 0, 0, 1000, NULL, 11, 0, 1, 1},
+        {"masques", 0, 0, 1000, NULL, 11, 0, 3, 0},
+        {"ambigus", 0, 0, 1000, NULL, 11, 0, 3, 0},
+        {"echiquete", 0, 3, 1000, NULL, 11, 0, 5, 0},
+        {"tile", 3, 0, 300, NULL, 11, 0, 2, 0},
+        {"orthodox", 0, 0, 1000, "king_of_the_hill.lua", 11, 0, 3, 0},
+        {"orthodox", 0, 0, 1000, "no_queen_before_5.lua", 11, 0, 3, 0},
+        {"orthodox", 0, 0, 1000, "chess960.lua", 11, 0, 3, 0},
+        {"orthodox", 0, 0, 1000, "atomic.lua", 6, 28, 29, 0},
+    };
+    int failures = 0;
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        House *h = NULL;
+        char *text = NULL;
+        GameHooks hooks;
+        TuGame spec = {.variant = tu_variant(cases[c].v), .nsides = cases[c].sides,
+                       .nseats = cases[c].seats};
+        if (cases[c].script) {
+            char path[256];
+            snprintf(path, sizeof path, "scripts/%s", cases[c].script);
+            text = tu_read_file(path);
+            assert_non_null(text);
+            HouseSource src = {path, text, strlen(text)};
+            HouseLimits lim = {0};
+            Error e;
+            h = house_load(spec.variant, 0, &src, 1, &lim, &e);
+            if (!h)
+                fail_msg("%s: %s", path, e.msg);
+            hooks = house_hooks(h);
+            spec.hooks = &hooks;
+        }
+        Game *probe = tu_game(&spec);
+        ExpInfo x;
+        memset(&x, 0, sizeof x);
+        x.nseats = game_nseats(probe);
+        x.nsides = game_nsides(probe);
+        x.max_plies = cases[c].max_plies;
+        x.seed = cases[c].seed;
+        x.nsets = 1;
+        x.games = cases[c].last + 1;
+        x.players[0].level = cases[c].greedy ? BOT_GREEDY : BOT_RANDOM;
+        game_free(probe);
+        for (long index = cases[c].first; index <= cases[c].last; index++) {
+            spec.seed = exp_game_seed(x.seed, index / x.nseats);
+            Game *a = tu_game(&spec), *b = tu_game(&spec), *start = tu_game(&spec);
+            ExpGame slow, quick;
+            Error es = {""}, eq = {""};
+            int rs = exp_play(&x, index, 0, a, &slow, &es);
+            int rq = exp_play_quick(&x, index, 0, b, &quick, &eq);
+            assert_int_equal(rq, rs);
+            if (rs) {
+                assert_string_equal(eq.msg, es.msg);
+                failures++;
+            } else {
+                assert_same_game(&quick, &slow);
+            }
+            /* the playout's copy is played, b is not; greedy plays b itself */
+            assert_int_equal(game_same(b, start), !cases[c].greedy && rs == 0);
+            game_free(a);
+            game_free(b);
+            game_free(start);
+        }
+        house_free(h);
+        free(text);
+    }
+    assert_int_equal(failures, 1); /* atomic.lua's game 29 */
+}
+
 /* ---- Through the program --------------------------------------------------- */
 
 static char *run_ok(const char *args)
@@ -806,6 +910,7 @@ int main(void)
         cmocka_unit_test(test_experiment_holm_issue23),
         cmocka_unit_test(test_experiment_per_round_issue23),
         cmocka_unit_test(test_experiment_random_shortcut_is_the_bot),
+        cmocka_unit_test(test_experiment_quick_is_exp_play),
         cmocka_unit_test(test_experiment_jobs_and_shards_equal_single_run),
         cmocka_unit_test(test_experiment_every_variant),
         cmocka_unit_test(test_experiment_saved_games_replay),

@@ -177,7 +177,8 @@ static int task_play(Run *r, long t, ExpGame *out, Error *e)
     so.seed = exp_game_seed(r->x.seed, index / r->x.nseats);
     int status;
     Game *g = cli_start_game(&so, 0, e, &status);
-    if (!g || exp_play(&r->x, index, set, g, out, e)) {
+    /* a game to save is played whole; otherwise the fastest way */
+    if (!g || (r->o->save_games ? exp_play : exp_play_quick)(&r->x, index, set, g, out, e)) {
         game_free(g);
         return err_prefix(e, "game %ld%s%s (seed %llu)", index,
                           r->x.nsets > 1 ? " of rule set " : "",

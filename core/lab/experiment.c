@@ -42,6 +42,36 @@ uint64_t exp_player_seed(uint64_t game_seed, int p)
 
 /* ---- Playing ---------------------------------------------------------------- */
 
+/* The players' bots and generators of game index, by seat. */
+static void seat_players(const ExpInfo *x, long index, uint64_t seed, BotSpec *level,
+                         Rng *rng)
+{
+    for (int p = 0; p < x->nseats; p++) {
+        int seat = exp_player_seat(x, index, p);
+        level[seat] = x->players[p];
+        rng_seed(&rng[seat], exp_player_seed(seed, p));
+    }
+}
+
+/* How the game ended, into out: its status s, result text and the sides
+ * each seat commands at the end. */
+static void fill_end(const ExpInfo *x, const Status *s, const char *result,
+                     const unsigned *commands, ExpGame *out)
+{
+    out->finished = s->over;
+    str_copy(out->result, sizeof out->result, result);
+    if (s->over) {
+        out->winners = s->winners;
+        out->code = s->code;
+        str_copy(out->reason, sizeof out->reason, s->reason[0] ? s->reason : "no reason given");
+        for (int k = 0; k < x->nseats; k++)
+            if (commands[k] & s->winners)
+                out->seat_won |= 1u << k;
+    } else {
+        str_copy(out->reason, sizeof out->reason, "ply limit");
+    }
+}
+
 int exp_play(const ExpInfo *x, long index, int set, Game *g, ExpGame *out, Error *e)
 {
     memset(out, 0, sizeof *out);
@@ -54,11 +84,7 @@ int exp_play(const ExpInfo *x, long index, int set, Game *g, ExpGame *out, Error
     out->seeded_start = memcmp(&fresh, game_rng(g), sizeof fresh) != 0;
     BotSpec level[MAX_SEATS];
     Rng rng[MAX_SEATS];
-    for (int p = 0; p < x->nseats; p++) {
-        int seat = exp_player_seat(x, index, p);
-        level[seat] = x->players[p];
-        rng_seed(&rng[seat], exp_player_seed(out->seed, p));
-    }
+    seat_players(x, index, out->seed, level, rng);
     int seat;
     ActionList l = ACTIONLIST_INIT;
     while ((seat = game_to_act(g)) >= 0 && out->plies < x->max_plies) {
@@ -99,18 +125,39 @@ int exp_play(const ExpInfo *x, long index, int set, Game *g, ExpGame *out, Error
     al_free(&l);
     Status s;
     game_status(g, &s);
-    out->finished = s.over;
-    game_result_text(g, out->result, sizeof out->result);
-    if (s.over) {
-        out->winners = s.winners;
-        out->code = s.code;
-        str_copy(out->reason, sizeof out->reason, s.reason[0] ? s.reason : "no reason given");
-        for (int k = 0; k < x->nseats; k++)
-            if (game_seat_sides(g, k) & s.winners)
-                out->seat_won |= 1u << k;
-    } else {
-        str_copy(out->reason, sizeof out->reason, "ply limit");
-    }
+    char result[EXP_NAME];
+    unsigned commands[MAX_SEATS];
+    game_result_text(g, result, sizeof result);
+    for (int k = 0; k < x->nseats; k++)
+        commands[k] = game_seat_sides(g, k);
+    fill_end(x, &s, result, commands, out);
+    return 0;
+}
+
+int exp_play_quick(const ExpInfo *x, long index, int set, Game *g, ExpGame *out, Error *e)
+{
+    for (int p = 0; p < x->nseats; p++)
+        if (x->players[p].level != BOT_RANDOM)
+            return exp_play(x, index, set, g, out, e);
+    memset(out, 0, sizeof *out);
+    out->set = set;
+    out->index = index;
+    out->seed = game_config(g)->seed;
+    BotSpec level[MAX_SEATS];
+    Rng rng[MAX_SEATS];
+    seat_players(x, index, out->seed, level, rng);
+    PlayoutSeats ps;
+    for (int k = 0; k < MAX_SEATS; k++)
+        ps.rng[k] = &rng[k < x->nseats ? k : 0];
+    Status s;
+    int plies = game_playout_seats(g, &ps, x->max_plies, &s);
+    /* a failed hook, or a seat with no play action before the end (its
+     * bot takes a meta action): exp_play says what, or plays it through */
+    if (plies < 0 || (plies < x->max_plies && !s.over))
+        return exp_play(x, index, set, g, out, e);
+    out->plies = plies;
+    out->choices = ps.choices;
+    fill_end(x, &s, ps.result, ps.commands, out);
     return 0;
 }
 

@@ -87,6 +87,12 @@ uint64_t exp_player_seed(uint64_t game_seed, int p);
  * x->max_plies with bots: 0 and *out, or -1 with e (a bot or a rule
  * failed: the message names the ply and the action). */
 int exp_play(const ExpInfo *x, long index, int set, Game *g, ExpGame *out, Error *e);
+/* exp_play's ExpGame, played the fastest way: when every player is
+ * random, game g is played out on a copy without history texts or
+ * messages (game_playout_seats: the same draws, so the same game, several
+ * times faster) and g is left at its start; otherwise g is played by
+ * exp_play.  For the report: what g holds afterwards is not to be read. */
+int exp_play_quick(const ExpInfo *x, long index, int set, Game *g, ExpGame *out, Error *e);
 
 /* The readable report (a table, and with two sets the comparison and its
  * verdict) of games[0..n-1]; all of x's games must be there. */
