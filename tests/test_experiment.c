@@ -15,10 +15,14 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -556,7 +560,9 @@ static void write_text(const char *path, const char *text)
 
 /* The games depend on the seed only: --jobs 3 and two shards merged give
  * the single run's bytes, as JSON and as the table, with and without
- * --compare (docs/EXPERIMENTS.md, "Many machines"). */
+ * --compare (docs/EXPERIMENTS.md, "Many machines"); random players too,
+ * whose games are playouts (issue 23 point 4), in a number of games that
+ * the workers' ranges do not divide. */
 static void test_experiment_jobs_and_shards_equal_single_run(void **state)
 {
     (void)state;
@@ -564,6 +570,8 @@ static void test_experiment_jobs_and_shards_equal_single_run(void **state)
         "experiment orthodox --games 24 --bot white=greedy --seed 9",
         "experiment orthodox --games 12 --bot black=greedy --seed 4 --compare "
         "--rules scripts/king_of_the_hill.lua",
+        "experiment orthodox --games 301 --seed 3 --compare --rules scripts/three_check.lua",
+        "experiment echiquete --seats 3 --games 31 --seed 3",
     };
     char dir[] = "/tmp/chessvar_exp_XXXXXX";
     assert_non_null(mkdtemp(dir));
@@ -671,6 +679,87 @@ static void test_experiment_saved_games_replay(void **state)
     snprintf(cmd, sizeof cmd, "%s/games", dir);
     assert_int_equal(rmdir(cmd), 0);
     rmdir(dir);
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+/* The processes whose parent is pid, at most max of them (from /proc). */
+static int children_of(pid_t pid, pid_t *out, int max)
+{
+    int n = 0;
+    DIR *d = opendir("/proc");
+    assert_non_null(d);
+    for (struct dirent *de; n < max && (de = readdir(d));) {
+        char path[300], line[512];
+        if (de->d_name[0] < '1' || de->d_name[0] > '9')
+            continue;
+        snprintf(path, sizeof path, "/proc/%s/stat", de->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        const char *close_paren = fgets(line, sizeof line, f) ? strrchr(line, ')') : NULL;
+        fclose(f);
+        int ppid;
+        char st;
+        if (close_paren && sscanf(close_paren + 1, " %c %d", &st, &ppid) == 2 && ppid == pid)
+            out[n++] = (pid_t)atoi(de->d_name);
+    }
+    closedir(d);
+    return n;
+}
+
+/* Issue 23 point 4: a worker that dies while it has games to play (here
+ * killed) stops the experiment at once (in seconds, not after the other
+ * worker's minute of games) with exit status 1 and says so; the parent,
+ * which hands the worker its games through a socket, neither hangs nor
+ * dies of the broken socket, and prints no report. */
+static void test_experiment_lost_worker(void **state)
+{
+    (void)state;
+    char out[] = "/tmp/chessvar_lost_XXXXXX", err[] = "/tmp/chessvar_lost_err_XXXXXX";
+    int fo = mkstemp(out), fe = mkstemp(err);
+    assert_true(fo >= 0 && fe >= 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        dup2(fo, 1);
+        dup2(fe, 2);
+        execl(tu_program(), "chessvar", "experiment", "orthodox", "--games", "1000000",
+              "--seed", "1", "--jobs", "2", (char *)NULL);
+        _exit(127);
+    }
+    pid_t kids[4];
+    int n = 0;
+    for (int i = 0; i < 1000 && (n = children_of(pid, kids, 4)) < 2; i++)
+        sleep_ms(10);
+    assert_int_equal(n, 2);
+    sleep_ms(100); /* under way */
+    assert_int_equal(kill(kids[0], SIGKILL), 0);
+    int st = 0;
+    pid_t w = 0;
+    for (int i = 0; i < 1000 && (w = waitpid(pid, &st, WNOHANG)) == 0; i++)
+        sleep_ms(10);
+    if (w == 0) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &st, 0);
+        fail_msg("the experiment did not stop within 10 s when a worker died");
+    }
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 1);
+    char *o = tu_read_file(out), *e = tu_read_file(err);
+    assert_string_equal(o, "");
+    CONTAINS(e, "chessvar experiment: a worker stopped before its games were played (");
+    CONTAINS(e, " of 1000000 games came back)\n");
+    free(o);
+    free(e);
+    close(fo);
+    close(fe);
+    unlink(out);
+    unlink(err);
 }
 
 /* On a terminal a progress bar goes to standard error (games done, rate,
@@ -912,6 +1001,7 @@ int main(void)
         cmocka_unit_test(test_experiment_random_shortcut_is_the_bot),
         cmocka_unit_test(test_experiment_quick_is_exp_play),
         cmocka_unit_test(test_experiment_jobs_and_shards_equal_single_run),
+        cmocka_unit_test(test_experiment_lost_worker),
         cmocka_unit_test(test_experiment_every_variant),
         cmocka_unit_test(test_experiment_saved_games_replay),
         cmocka_unit_test(test_experiment_progress_bar),

@@ -7,8 +7,9 @@
  * Invariant: the games and the report depend only on the command line
  * (variant, rules, bots, seed, games), never on --jobs or --shard: game i
  * has its own seed and its own bots' generators, and the results are
- * sorted before they are reported.  A worker process only plays games and
- * sends their ExpGame back through its pipe; the parent does all output.
+ * sorted before they are reported.  A worker process only plays the games
+ * the parent hands it and sends their ExpGame back through its socket; the
+ * parent does all output.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,6 +17,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -33,12 +35,18 @@
 #define DEFAULT_GAMES 100
 #define DEFAULT_MAX_PLIES 1000
 
-/* One message from a worker: a game, or the error that stopped it. */
+/* One message from a worker: task's game, or (error 1) the error that
+ * stopped it, whose text follows as sizeof Error.msg bytes. */
 typedef struct WorkerMsg {
+    long task;
     int error;
     ExpGame game;
-    char msg[sizeof ((Error *)0)->msg]; /* the whole error, as --jobs 1 prints it */
 } WorkerMsg;
+
+/* The parent's message to a worker: play tasks [lo, hi). */
+typedef struct TaskRange {
+    long lo, hi;
+} TaskRange;
 
 typedef struct Run {
     const CliOptions *o;
@@ -247,62 +255,179 @@ static int write_all(int fd, const void *p, size_t n)
     return 0;
 }
 
-/* A worker: the tasks t with (t + t / jobs) % jobs == j, each sent back
- * as a WorkerMsg.  Not simply t % jobs == j: with as many jobs as seats,
- * each worker would get one rotation of the seats only (P1 always white),
- * and games of one rotation may be much longer than the other's. */
-static void worker(Run *r, int j, int jobs, int fd)
+/* Read n bytes: 1, 0 at the end of the stream before any, -1 otherwise. */
+static int read_all(int fd, void *p, size_t n)
 {
-    for (long t = 0; t < r->ntasks; t++) {
-        if ((t + t / jobs) % jobs != j)
+    char *c = p;
+    size_t have = 0;
+    while (have < n) {
+        ssize_t got = read(fd, c + have, n - have);
+        if (got < 0 && errno == EINTR)
             continue;
-        WorkerMsg m;
-        Error e = {""};
-        memset(&m, 0, sizeof m);
-        if (task_play(r, t, &m.game, &e)) {
-            m.error = 1;
-            str_copy(m.msg, sizeof m.msg, e.msg);
-        }
-        m.game.index = t; /* the task: the parent files it */
-        if (write_all(fd, &m, sizeof m) || m.error)
-            _exit(1);
+        if (got <= 0)
+            return got == 0 && have == 0 ? 0 : -1;
+        have += (size_t)got;
     }
-    _exit(0);
+    return 1;
+}
+
+/* A worker: plays the ranges of tasks the parent sends, in order, until
+ * the parent says there are no more (the end of its stream).  Each game
+ * goes back as a WorkerMsg, the games of a range together (one write for
+ * many short games) unless 20 ms have passed since the last were sent. */
+#define RANGE_MAX 16
+static void worker(Run *r, int fd)
+{
+    TaskRange tr;
+    WorkerMsg m[RANGE_MAX];
+    int got;
+    double sent = now_seconds();
+    while ((got = read_all(fd, &tr, sizeof tr)) == 1) {
+        int n = 0;
+        for (long t = tr.lo; t < tr.hi; t++) {
+            Error e = {""};
+            memset(&m[n], 0, sizeof m[n]);
+            m[n].task = t;
+            m[n].error = task_play(r, t, &m[n].game, &e) != 0;
+            int error = m[n++].error;
+            if (t + 1 < tr.hi && n < RANGE_MAX && !error && now_seconds() - sent < 0.02)
+                continue;
+            if (write_all(fd, m, sizeof m[0] * (size_t)n) ||
+                (error && write_all(fd, e.msg, sizeof e.msg)) || error)
+                _exit(1);
+            n = 0;
+            sent = now_seconds();
+        }
+    }
+    _exit(got == 0 ? 0 : 1);
+}
+
+/* The parent's side of one worker.  Tasks are handed out in ranges as
+ * workers become free (a worker in long games takes fewer), at most two
+ * ranges ahead of what came back, so a worker never waits for its next
+ * task; the ranges shrink as the tasks left do, so that at the end no
+ * worker has games queued while another is idle. */
+#define WORKER_BUF (64 * sizeof(WorkerMsg))
+typedef struct Worker {
+    pid_t pid;
+    int fd;            /* the socket to the worker, -1 once it is closed */
+    int sending;       /* 0 once told there are no more tasks */
+    TaskRange range[2]; /* the ranges handed out, oldest first */
+    int nranges;
+    long expect;       /* the next task due back: in range[0] */
+    size_t have;       /* bytes in buf */
+    char buf[WORKER_BUF + sizeof(Error)];
+} Worker;
+
+/* Hand w its next range, or tell it there is none when no range of it is
+ * outstanding.  A worker that cannot be reached has stopped: it gets no
+ * more, and the games that do not come back say so at the end. */
+static void worker_feed(Run *r, Worker *w, long *next, int jobs)
+{
+    long left = r->ntasks - *next;
+    /* two ranges ahead while there are many tasks left, one near the end */
+    int want = left > 4L * jobs ? 2 : 1;
+    while (w->sending && w->nranges < want && left > 0) {
+        long n = left / (4L * jobs);
+        n = n < 1 ? 1 : n > RANGE_MAX ? RANGE_MAX : n;
+        TaskRange tr = {*next, *next + n};
+        if (send(w->fd, &tr, sizeof tr, MSG_NOSIGNAL) != (ssize_t)sizeof tr) {
+            w->sending = 0;
+            return;
+        }
+        if (w->nranges == 0)
+            w->expect = tr.lo;
+        w->range[w->nranges++] = tr;
+        *next += n;
+        left -= n;
+    }
+    if (w->sending && w->nranges == 0 && left == 0) {
+        w->sending = 0;
+        shutdown(w->fd, SHUT_WR); /* the worker's end of its stream: it exits */
+    }
+}
+
+/* The messages complete in w's buffer: filed into r->games.  0, or -1 with
+ * e (a worker's error, or a message that makes no sense). */
+static int worker_take(Run *r, Worker *w, long *next, int jobs, Error *e)
+{
+    size_t at = 0;
+    while (w->have - at >= sizeof(WorkerMsg)) {
+        WorkerMsg m;
+        memcpy(&m, w->buf + at, sizeof m);
+        if (m.error) {
+            if (w->have - at < sizeof m + sizeof e->msg)
+                break;
+            char msg[sizeof e->msg];
+            memcpy(msg, w->buf + at + sizeof m, sizeof msg);
+            msg[sizeof msg - 1] = '\0';
+            return err_set(e, "%s", msg);
+        }
+        at += sizeof m;
+        if (w->nranges == 0 || m.task != w->expect)
+            return err_set(e, "a worker sent a game that was not asked for");
+        r->games[m.task] = m.game;
+        r->done++;
+        w->expect++;
+        if (w->expect == w->range[0].hi) { /* a range done: the next one */
+            w->range[0] = w->range[1];
+            w->expect = w->range[0].lo;
+            w->nranges--;
+            worker_feed(r, w, next, jobs);
+        }
+        progress_draw(r, 0);
+    }
+    memmove(w->buf, w->buf + at, w->have - at);
+    w->have -= at;
+    return 0;
 }
 
 static int play_jobs(Run *r, int jobs, Error *e)
 {
-    pid_t pid[64];
-    struct pollfd pf[64];
+    if (jobs > r->ntasks)
+        jobs = (int)r->ntasks; /* a worker with nothing to play is not started */
+    Worker *w = cv_calloc(sizeof *w * (size_t)jobs);
+    struct pollfd *pf = cv_calloc(sizeof *pf * (size_t)jobs);
+    if (!w || !pf) {
+        free(w);
+        free(pf);
+        return err_set(e, "out of memory");
+    }
     int n = 0, rc = 0;
+    long next = 0;
     fflush(NULL);
     for (; n < jobs; n++) {
-        int fds[2];
-        if (pipe(fds)) {
+        int sv[2];
+        if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv)) {
             rc = err_set(e, "cannot start a worker: %s", strerror(errno));
             break;
         }
-        pid[n] = fork();
-        if (pid[n] < 0) {
-            close(fds[0]);
-            close(fds[1]);
+        w[n].pid = fork();
+        if (w[n].pid < 0) {
+            close(sv[0]);
+            close(sv[1]);
             rc = err_set(e, "cannot start a worker: %s", strerror(errno));
             break;
         }
-        if (pid[n] == 0) {
-            close(fds[0]);
+        if (w[n].pid == 0) {
+            close(sv[0]);
             for (int k = 0; k < n; k++)
-                close(pf[k].fd);
-            worker(r, n, jobs, fds[1]);
+                close(w[k].fd);
+            worker(r, sv[1]);
         }
-        close(fds[1]);
-        pf[n].fd = fds[0];
-        pf[n].events = POLLIN;
+        close(sv[1]);
+        w[n].fd = sv[0];
+        w[n].sending = 1;
     }
-    int open = rc ? 0 : n;
-    size_t have[64] = {0};
-    WorkerMsg buf[64];
-    while (open > 0 && rc == 0) {
+    for (int k = 0; k < n && rc == 0; k++)
+        worker_feed(r, &w[k], &next, jobs);
+    int open = rc ? 0 : n, lost = 0;
+    while (open > 0 && rc == 0 && !lost) {
+        for (int k = 0; k < n; k++) {
+            pf[k].fd = w[k].fd;
+            pf[k].events = POLLIN;
+            pf[k].revents = 0;
+        }
         /* a second at most between two draws of the bar, so that it moves
          * (the time so far) while every worker is in a long game */
         int ready = poll(pf, (nfds_t)n, r->progress ? 1000 : -1);
@@ -317,51 +442,39 @@ static int play_jobs(Run *r, int jobs, Error *e)
             continue;
         }
         for (int k = 0; k < n && rc == 0; k++) {
-            if (pf[k].fd < 0 || !(pf[k].revents & (POLLIN | POLLHUP | POLLERR)))
+            if (w[k].fd < 0 || !(pf[k].revents & (POLLIN | POLLHUP | POLLERR)))
                 continue;
-            ssize_t got = read(pf[k].fd, (char *)&buf[k] + have[k], sizeof buf[k] - have[k]);
+            ssize_t got = read(w[k].fd, w[k].buf + w[k].have, sizeof w[k].buf - w[k].have);
             if (got < 0 && errno == EINTR)
                 continue;
             if (got <= 0) {
-                close(pf[k].fd);
-                pf[k].fd = -1;
+                close(w[k].fd);
+                w[k].fd = -1;
                 open--;
+                if (w[k].nranges || w[k].sending) { /* it had games to play: stop now */
+                    lost = 1;
+                    break;
+                }
                 continue;
             }
-            have[k] += (size_t)got;
-            if (have[k] < sizeof buf[k])
-                continue;
-            have[k] = 0;
-            WorkerMsg *m = &buf[k];
-            if (m->error) {
-                rc = err_set(e, "%s", m->msg);
-                break;
-            }
-            long t = m->game.index;
-            if (t < 0 || t >= r->ntasks) {
-                rc = err_set(e, "a worker sent a game that was not asked for");
-                break;
-            }
-            long mm = r->hi - r->lo;
-            m->game.index = r->lo + t % mm;
-            r->games[t] = m->game;
-            r->done++;
-            progress_draw(r, 0);
+            w[k].have += (size_t)got;
+            rc = worker_take(r, &w[k], &next, jobs, e);
         }
     }
     for (int k = 0; k < n; k++) {
-        if (rc)
-            kill(pid[k], SIGTERM);
-        if (pf[k].fd >= 0)
-            close(pf[k].fd);
+        if (rc || lost)
+            kill(w[k].pid, SIGTERM);
+        if (w[k].fd >= 0)
+            close(w[k].fd);
     }
-    int lost = 0;
     for (int k = 0; k < n; k++) {
         int st;
-        while (waitpid(pid[k], &st, 0) < 0 && errno == EINTR)
+        while (waitpid(w[k].pid, &st, 0) < 0 && errno == EINTR)
             ;
         lost |= !WIFEXITED(st) || WEXITSTATUS(st) != 0;
     }
+    free(w);
+    free(pf);
     if (rc == 0 && (lost || r->done != r->ntasks))
         rc = err_set(e, "a worker stopped before its games were played (%ld of %ld "
                         "games came back)", r->done, r->ntasks);
