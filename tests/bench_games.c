@@ -8,21 +8,26 @@
  *   bot   the random bot (core/lab/bot.h): the same, but through the seat's
  *         BotInput (its View, legal list and messages built each ply);
  *   playout  game_playout: the same draws, on a copy, without history
- *         texts or messages (the same games: tests/test_bot.c).
+ *         texts or messages (the same games: tests/test_bot.c);
+ *   command (orthodox) `chessvar experiment orthodox` random v random, as
+ *         people run it (issue 23 point 4): the process, its setup, every
+ *         game's start and the report are in the time.
  * Each game runs to its end or 2,000 plies; the figures are games/s and
  * plies/s, and for orthodox the ratios to chess.js playing random games
  * in node (tests/bench_chessjs.cjs: moves(), move(), isGameOver() a ply),
  * measured in the same run when make bench could install it
- * (build/chessjs), else to the issue's figure of 6 games/s, said so.  This
- * machine's speed wanders by a third from one second to the next, so the
- * orthodox playout is measured three times, each round right after a round
- * of chess.js, and each keeps its best round.
+ * (build/chessjs), else to the issue's figure of 6 games/s, said so, and
+ * the command's to the playout's.  This machine's speed wanders by a third
+ * from one second to the next, so the orthodox playout and command (4,000
+ * games each) are measured three times, each round right after a round of
+ * chess.js, and each keeps its best round.
  *
  * Invariant: every game is played by the public API only, and a failed
  * action stops the bench with exit status 1.
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -161,6 +166,28 @@ static int measure(const Config *c, int path, int rounds, int with_chessjs, Meas
     return 0;
 }
 
+/* One round of the command: its games (to 2,000 plies, as here) timed as
+ * a whole; m keeps the best round.  0, or 1 when it failed. */
+static int command_round(int games, Measure *m)
+{
+    const char *prog = getenv("CHESSVAR") ? getenv("CHESSVAR") : "./chessvar";
+    char cmd[512];
+    static char out[1 << 16];
+    snprintf(cmd, sizeof cmd, "%s experiment orthodox --seed 1 --games %d --max-plies %d",
+             prog, games, MAX_PLIES);
+    double t = tu_timed_command(cmd, out, sizeof out);
+    const char *len = strstr(out, "Game length (plies)");
+    double mean;
+    if (t < 0 || !len || sscanf(len, "Game length (plies) %lf", &mean) != 1) {
+        printf("bench_games: %s failed\n", cmd);
+        return 1;
+    }
+    if (m->rounds++ == 0 || t < m->seconds)
+        m->seconds = t;
+    m->plies = (long)(mean * games + 0.5);
+    return 0;
+}
+
 static void report(const Config *c, int path, const Measure *m)
 {
     double s = m->seconds;
@@ -176,6 +203,24 @@ static void report(const Config *c, int path, const Measure *m)
     printf("\n");
 }
 
+/* Issue 23 point 4: the command people run, against the playout and
+ * chess.js of the same rounds. */
+static void report_command(const Config *c, const Measure *cmd, const Measure *po)
+{
+    double gs = c->games / cmd->seconds;
+    printf("random games %-22s %-7s %5d games in %6.2f s = %8.1f games/s, %9.0f plies/s "
+           "(%.0f plies a game, the best of %d rounds), x%.0f chess.js's games/s",
+           c->label, "command", c->games, cmd->seconds, gs, cmd->plies / cmd->seconds,
+           (double)cmd->plies / c->games, cmd->rounds, gs / ref_games);
+    if (ref_plies > 0)
+        printf(", x%.0f its plies/s", cmd->plies / cmd->seconds / ref_plies);
+    printf(", x%.2f the playout's games/s, x%.2f its plies/s\n", gs / (c->games / po->seconds),
+           (cmd->plies / cmd->seconds) / (po->plies / po->seconds));
+    printf("  (the command: %s experiment orthodox --seed 1 --games %d --max-plies %d, "
+           "its process and report included)\n",
+           getenv("CHESSVAR") ? getenv("CHESSVAR") : "./chessvar", c->games, MAX_PLIES);
+}
+
 int main(void)
 {
     static const Config configs[] = {
@@ -188,18 +233,31 @@ int main(void)
         {"tile, 4 sides", "tile", 4, 0, 50, 1},
         {"tile, 6 sides", "tile", 6, 0, 30, 1},
     };
-    /* orthodox's playout first, each round after one of chess.js, so the
-     * two are measured in the same moments of this machine */
-    Measure po;
-    if (measure(&configs[0], PATH_PLAYOUT, configs[0].rounds, have_chessjs(), &po))
-        return 1;
+    /* orthodox's playout and the command first, each round after one of
+     * chess.js, so the three are measured in the same moments of this
+     * machine */
+    Config fast = configs[0]; /* 4,000 games: a fraction of a second each */
+    fast.games = 4000;
+    Measure po, cmd = {0, 0, 0};
+    for (int round = 0; round < fast.rounds; round++) {
+        Measure m;
+        if (measure(&fast, PATH_PLAYOUT, 1, have_chessjs(), &m) ||
+            command_round(fast.games, &cmd))
+            return 1;
+        if (round == 0 || m.seconds < po.seconds)
+            po = m;
+    }
+    po.rounds = fast.rounds;
     printf("reference: %s\n", ref_what);
     for (size_t i = 0; i < sizeof configs / sizeof configs[0]; i++)
         for (int path = PATH_CORE; path <= PATH_PLAYOUT; path++) {
-            Measure m = po;
-            if (!(i == 0 && path == PATH_PLAYOUT) &&
-                measure(&configs[i], path, path == PATH_PLAYOUT ? configs[i].rounds : 1, 0,
-                        &m))
+            Measure m;
+            if (i == 0 && path == PATH_PLAYOUT) {
+                report(&fast, path, &po);
+                report_command(&fast, &cmd, &po);
+                continue;
+            }
+            if (measure(&configs[i], path, path == PATH_PLAYOUT ? configs[i].rounds : 1, 0, &m))
                 return 1;
             report(&configs[i], path, &m);
         }
