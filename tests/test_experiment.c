@@ -455,6 +455,7 @@ static void assert_same_game(const ExpGame *a, const ExpGame *b)
     assert_string_equal(a->result, b->result);
     assert_string_equal(a->reason, b->reason);
     assert_int_equal(a->code, b->code);
+    assert_int_equal(a->seeded_start, b->seeded_start); /* chess960.lua: 1 */
 }
 
 static void test_experiment_quick_is_exp_play(void **state)

@@ -72,16 +72,23 @@ static void fill_end(const ExpInfo *x, const Status *s, const char *result,
     }
 }
 
+/* Did g's start draw from the game's generator (a Chess960 script, a
+ * setup from math.random)?  Then A and B are paired a round at a time
+ * (issue 23). */
+static int seeded_start(Game *g, uint64_t seed)
+{
+    Rng fresh;
+    rng_seed(&fresh, seed);
+    return memcmp(&fresh, game_rng(g), sizeof fresh) != 0;
+}
+
 int exp_play(const ExpInfo *x, long index, int set, Game *g, ExpGame *out, Error *e)
 {
     memset(out, 0, sizeof *out);
     out->set = set;
     out->index = index;
     out->seed = game_config(g)->seed;
-    /* the start drew from the game's generator (issue 23: pairing per round) */
-    Rng fresh;
-    rng_seed(&fresh, out->seed);
-    out->seeded_start = memcmp(&fresh, game_rng(g), sizeof fresh) != 0;
+    out->seeded_start = seeded_start(g, out->seed);
     BotSpec level[MAX_SEATS];
     Rng rng[MAX_SEATS];
     seat_players(x, index, out->seed, level, rng);
@@ -143,6 +150,7 @@ int exp_play_quick(const ExpInfo *x, long index, int set, Game *g, ExpGame *out,
     out->set = set;
     out->index = index;
     out->seed = game_config(g)->seed;
+    out->seeded_start = seeded_start(g, out->seed);
     BotSpec level[MAX_SEATS];
     Rng rng[MAX_SEATS];
     seat_players(x, index, out->seed, level, rng);
