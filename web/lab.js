@@ -169,6 +169,7 @@ export async function labPage() {
   function changed() {
     number();
     clearTimeout(timer);
+    seq++; // a check of the text before this change answers too late: dropped
     main.dataset.check = 'waiting';
     timer = setTimeout(() => { checking = check(); }, 350);
   }
