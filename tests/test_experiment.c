@@ -713,6 +713,56 @@ static int children_of(pid_t pid, pid_t *out, int max)
     return n;
 }
 
+/* Issue 23 point 4: when games fail (tests/house/react_error.lua errs on
+ * any move to e4, in most random games), --jobs J prints what --jobs 1
+ * does, byte for byte: the error of the first game in task order that
+ * fails, exit status 1, nothing on standard output; so does --until clear.
+ * Game 0 fails late (ply 83 with seed 30) and the other workers' first
+ * games early, so a worker that is not game 0's reports first in most
+ * runs: a command that printed the first error to come back named another
+ * game in a few of these runs (measured before the fix: 2 to 9 runs in 10
+ * for each J). */
+static void test_experiment_first_failure_whatever_jobs(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *args, *want;
+    } runs[] = {
+        {"experiment orthodox --games 200 --seed 30 --rules tests/house/react_error.lua",
+         "chessvar experiment: game 0 (seed "},
+        {"experiment orthodox --games 200 --seed 30 --compare "
+         "--rules tests/house/react_error.lua", /* A's 200 games play, then B fails */
+         "chessvar experiment: game 0 of rule set B (seed "},
+        {"experiment orthodox --until clear --max-games 400 --seed 30 "
+         "--rules tests/house/react_error.lua",
+         "chessvar experiment: game 0 (seed "},
+    };
+    static const int jobs[] = {2, 3, 5};
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        TuRun one;
+        tu_run(&one, runs[i].args, NULL);
+        assert_int_equal(one.status, 1);
+        assert_string_equal(one.out, "");
+        if (strncmp(one.err, runs[i].want, strlen(runs[i].want)) != 0)
+            fail_msg("chessvar %s: '%s' (want '%s...')", runs[i].args, one.err, runs[i].want);
+        CONTAINS(one.err, "): ply 83, white's random bot: after Ne4: house rule "
+                          "tests/house/react_error.lua, react: ");
+        for (int rep = 0; rep < 3; rep++)
+            for (size_t j = 0; j < sizeof jobs / sizeof jobs[0]; j++) {
+                char cmd[512];
+                snprintf(cmd, sizeof cmd, "%s --jobs %d", runs[i].args, jobs[j]);
+                TuRun r;
+                tu_run(&r, cmd, NULL);
+                if (r.status != one.status || strcmp(r.out, one.out) || strcmp(r.err, one.err))
+                    fail_msg("chessvar %s: status %d, '%s' on stderr, '%s' on stdout; "
+                             "--jobs 1: status %d, '%s', '%s'", cmd, r.status, r.err, r.out,
+                             one.status, one.err, one.out);
+                tu_run_free(&r);
+            }
+        tu_run_free(&one);
+    }
+}
+
 /* Issue 23 point 4: a worker that dies while it has games to play (here
  * killed) stops the experiment at once (in seconds, not after the other
  * worker's minute of games) with exit status 1 and says so; the parent,
@@ -1002,6 +1052,7 @@ int main(void)
         cmocka_unit_test(test_experiment_random_shortcut_is_the_bot),
         cmocka_unit_test(test_experiment_quick_is_exp_play),
         cmocka_unit_test(test_experiment_jobs_and_shards_equal_single_run),
+        cmocka_unit_test(test_experiment_first_failure_whatever_jobs),
         cmocka_unit_test(test_experiment_lost_worker),
         cmocka_unit_test(test_experiment_every_variant),
         cmocka_unit_test(test_experiment_saved_games_replay),

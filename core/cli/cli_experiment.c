@@ -56,6 +56,7 @@ typedef struct Run {
     long ntasks;          /* (hi - lo) * nsets */
     ExpGame *games;       /* ntasks results, in task order */
     long done;
+    long failed;          /* play_jobs: the first task whose error came back (ntasks: none) */
     double t0, last_draw; /* the progress bar's clock */
     int progress;         /* draw a progress bar on stderr */
 } Run;
@@ -324,7 +325,7 @@ typedef struct Worker {
  * more, and the games that do not come back say so at the end. */
 static void worker_feed(Run *r, Worker *w, long *next, int jobs)
 {
-    long left = r->ntasks - *next;
+    long left = r->failed - *next; /* none after a game that failed */
     /* two ranges ahead while there are many tasks left, one near the end */
     int want = left > 4L * jobs ? 2 : 1;
     while (w->sending && w->nranges < want && left > 0) {
@@ -341,31 +342,40 @@ static void worker_feed(Run *r, Worker *w, long *next, int jobs)
         *next += n;
         left -= n;
     }
-    if (w->sending && w->nranges == 0 && left == 0) {
+    if (w->sending && w->nranges == 0 && left <= 0) {
         w->sending = 0;
         shutdown(w->fd, SHUT_WR); /* the worker's end of its stream: it exits */
     }
 }
 
-/* The messages complete in w's buffer: filed into r->games.  0, or -1 with
- * e (a worker's error, or a message that makes no sense). */
+/* The messages complete in w's buffer: filed into r->games.  A game that
+ * failed ends w (the worker stops there); its error goes to e when it is
+ * the first in task order so far (r->failed).  0, or -1 with e for a
+ * message that makes no sense. */
 static int worker_take(Run *r, Worker *w, long *next, int jobs, Error *e)
 {
     size_t at = 0;
     while (w->have - at >= sizeof(WorkerMsg)) {
         WorkerMsg m;
         memcpy(&m, w->buf + at, sizeof m);
+        if (w->nranges == 0 || m.task != w->expect)
+            return err_set(e, "a worker sent a game that was not asked for");
         if (m.error) {
             if (w->have - at < sizeof m + sizeof e->msg)
                 break;
-            char msg[sizeof e->msg];
-            memcpy(msg, w->buf + at + sizeof m, sizeof msg);
-            msg[sizeof msg - 1] = '\0';
-            return err_set(e, "%s", msg);
+            if (m.task < r->failed) {
+                char msg[sizeof e->msg];
+                memcpy(msg, w->buf + at + sizeof m, sizeof msg);
+                msg[sizeof msg - 1] = '\0';
+                err_set(e, "%s", msg);
+                r->failed = m.task;
+            }
+            w->nranges = 0; /* it has stopped: nothing more of it to wait for */
+            w->sending = 0;
+            w->have = 0;
+            return 0;
         }
         at += sizeof m;
-        if (w->nranges == 0 || m.task != w->expect)
-            return err_set(e, "a worker sent a game that was not asked for");
         r->games[m.task] = m.game;
         r->done++;
         w->expect++;
@@ -382,6 +392,19 @@ static int worker_take(Run *r, Worker *w, long *next, int jobs, Error *e)
     return 0;
 }
 
+/* Does the run still need games of w: some handed to it and not back yet
+ * that come before the first failure, or (none so far) more to play? */
+static int worker_owes(const Run *r, const Worker *w)
+{
+    return (w->nranges && w->expect < r->failed) || (w->sending && r->failed == r->ntasks);
+}
+
+/* Play the tasks in jobs workers.  A game that fails stops the run as
+ * play_here does, with the same error: that of the first game in task
+ * order that fails, whichever worker comes back first.  So the run goes
+ * on until every game before the first failure known is back (one of
+ * them may fail too), hands out nothing after it, and then stops the
+ * workers still playing later games. */
 static int play_jobs(Run *r, int jobs, Error *e)
 {
     if (jobs > r->ntasks)
@@ -395,6 +418,7 @@ static int play_jobs(Run *r, int jobs, Error *e)
     }
     int n = 0, rc = 0;
     long next = 0;
+    r->failed = r->ntasks;
     fflush(NULL);
     for (; n < jobs; n++) {
         int sv[2];
@@ -421,8 +445,8 @@ static int play_jobs(Run *r, int jobs, Error *e)
     }
     for (int k = 0; k < n && rc == 0; k++)
         worker_feed(r, &w[k], &next, jobs);
-    int open = rc ? 0 : n, lost = 0;
-    while (open > 0 && rc == 0 && !lost) {
+    int open = rc ? 0 : n, lost = 0, settled = 0;
+    while (open > 0 && rc == 0 && !lost && !settled) {
         for (int k = 0; k < n; k++) {
             pf[k].fd = w[k].fd;
             pf[k].events = POLLIN;
@@ -451,7 +475,7 @@ static int play_jobs(Run *r, int jobs, Error *e)
                 close(w[k].fd);
                 w[k].fd = -1;
                 open--;
-                if (w[k].nranges || w[k].sending) { /* it had games to play: stop now */
+                if (worker_owes(r, &w[k])) { /* it had games to play: stop now */
                     lost = 1;
                     break;
                 }
@@ -460,7 +484,12 @@ static int play_jobs(Run *r, int jobs, Error *e)
             w[k].have += (size_t)got;
             rc = worker_take(r, &w[k], &next, jobs, e);
         }
+        settled = r->failed < r->ntasks;
+        for (int k = 0; k < n && settled; k++)
+            settled = !worker_owes(r, &w[k]);
     }
+    if (rc == 0 && !lost && r->failed < r->ntasks)
+        rc = -1; /* e: the first game that failed */
     for (int k = 0; k < n; k++) {
         if (rc || lost)
             kill(w[k].pid, SIGTERM);
@@ -654,7 +683,7 @@ int cli_experiment(const CliOptions *o)
         rc = jobs > 1 ? play_jobs(r, jobs, &e) : play_here(r, &e);
     if (r->progress && rc == 0)
         progress_draw(r, 1);
-    else if (r->progress && r->done)
+    else if (r->progress) /* the bar, drawn at once: gone before the error */
         fputs("\r\033[K", stderr);
     if (rc == 0)
         rc = report(o, &r->x, r->games, r->ntasks, o->shard_k, o->shard_n, &e);
