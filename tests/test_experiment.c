@@ -842,6 +842,17 @@ static void test_experiment_progress_bar(void **state)
     CONTAINS(tty, "] 0/40 games, 0 s so far");
     CONTAINS(tty, "40 games in ");
     free(tty);
+    /* a run that fails clears the bar first, also when no game came back
+     * (game 0 fails): the error is on a line of its own */
+    snprintf(cmd, sizeof cmd, "script -qec \"'%s' experiment orthodox --games 40 --seed 30 "
+                              "--rules tests/house/react_error.lua >/dev/null\" /dev/null",
+             tu_program());
+    p = popen(cmd, "r");
+    assert_non_null(p);
+    tty = tu_read_stream(p);
+    pclose(p);
+    CONTAINS(tty, " 0 s so far \r\033[Kchessvar experiment: game 0 (seed ");
+    free(tty);
     TuRun r;
     tu_run(&r, "experiment orthodox --games 30 --seed 1", NULL);
     assert_int_equal(r.status, 0);
