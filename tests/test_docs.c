@@ -32,6 +32,9 @@
  * lines before and after it as it had; one with several "..." lines is
  * refused (and fails) unless it still matches.
  *
+ * The blocks' lines, "..." matching and the doc files are
+ * tests/support/docblock.c's.
+ *
  * Invariant: a doc file is written only in update mode and only its
  * expected-output lines change; every expected line is compared with the
  * program's real output, never assumed.
@@ -57,157 +60,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "support/docblock.h"
 #include "support/testutil.h"
 
 #define CMD_TIMEOUT_MS 60000
-#define ELLIPSIS "..."
-#define NOT_RUN_OPEN "<!-- not run:"
-#define NOT_RUN_CLOSE "-->"
-
-/* ---- Lines of text -------------------------------------------------------- */
-
-typedef struct Lines {
-    char **v;
-    int n, cap;
-} Lines;
-
-static void lines_push(Lines *l, const char *s, size_t len)
-{
-    if (l->n == l->cap) {
-        l->cap = l->cap ? 2 * l->cap : 16;
-        l->v = realloc(l->v, (size_t)l->cap * sizeof *l->v);
-        assert_non_null(l->v);
-    }
-    char *c = malloc(len + 1);
-    assert_non_null(c);
-    memcpy(c, s, len);
-    c[len] = '\0';
-    l->v[l->n++] = c;
-}
-
-static void lines_free(Lines *l)
-{
-    for (int i = 0; i < l->n; i++)
-        free(l->v[i]);
-    free(l->v);
-    *l = (Lines){0};
-}
-
-/* Split text at '\n'; a final newline ends the last line (no empty line
- * after it).  Returns 1 if the text ended with a newline (or was empty). */
-static int lines_split(Lines *l, const char *text)
-{
-    const char *p = text;
-    while (*p) {
-        const char *nl = strchr(p, '\n');
-        size_t len = nl ? (size_t)(nl - p) : strlen(p);
-        lines_push(l, p, len);
-        p += len + (nl != NULL);
-        if (!nl)
-            return 0;
-    }
-    return 1;
-}
-
-static int is_ellipsis(const char *s)
-{
-    return strcmp(s, ELLIPSIS) == 0;
-}
-
-static int count_ellipses(char *const *e, int ne)
-{
-    int k = 0;
-    for (int i = 0; i < ne; i++)
-        k += is_ellipsis(e[i]);
-    return k;
-}
-
-/* Does a (na lines) match the expected lines e (ne), where an "..." line
- * matches zero or more lines?  Greedy with backtracking to the last "...",
- * as for '*' in a glob. */
-static int lines_match(char *const *e, int ne, char *const *a, int na)
-{
-    int i = 0, j = 0, star = -1, mark = 0;
-    while (j < na) {
-        if (i < ne && is_ellipsis(e[i])) {
-            star = i++;
-            mark = j;
-        } else if (i < ne && strcmp(e[i], a[j]) == 0) {
-            i++;
-            j++;
-        } else if (star >= 0) {
-            i = star + 1;
-            j = ++mark;
-        } else {
-            return 0;
-        }
-    }
-    while (i < ne && is_ellipsis(e[i]))
-        i++;
-    return i == ne;
-}
-
-/* Where a fails to match e: the 0-based index of the first differing line
- * in each (-1 for "past the end"), counting from the start up to the first
- * "..." and from the end after the last one.  Returns 0 if those all match
- * (the difference is then between "..." lines), 1 otherwise. */
-static int lines_first_diff(char *const *e, int ne, char *const *a, int na,
-                            int *ei, int *ai)
-{
-    int i = 0;
-    for (; i < ne && !is_ellipsis(e[i]); i++)
-        if (i >= na || strcmp(e[i], a[i]) != 0)
-            break;
-    if (i < ne && !is_ellipsis(e[i])) {
-        *ei = i;
-        *ai = i < na ? i : -1;
-        return 1;
-    }
-    if (i == ne) { /* no "..." and every expected line matched: extra lines */
-        *ei = -1;
-        *ai = i < na ? i : -1;
-        return i < na;
-    }
-    for (int k = 1; k <= ne && !is_ellipsis(e[ne - k]); k++)
-        if (k > na - i || strcmp(e[ne - k], a[na - k]) != 0) {
-            *ei = ne - k;
-            *ai = k <= na - i ? na - k : -1;
-            return 1;
-        }
-    *ei = *ai = -1;
-    return 0;
-}
-
-/* The expected lines that update mode writes for the actual output a:
- * e itself if it matches, else a, shaped like e around its one "...".
- * Returns 0, or -1 (nothing in out) when e has several "..." lines. */
-static int lines_update(char *const *e, int ne, char *const *a, int na,
-                        Lines *out)
-{
-    if (lines_match(e, ne, a, na)) {
-        for (int i = 0; i < ne; i++)
-            lines_push(out, e[i], strlen(e[i]));
-        return 0;
-    }
-    int k = count_ellipses(e, ne);
-    if (k > 1)
-        return -1;
-    int head = 0;
-    while (k && !is_ellipsis(e[head]))
-        head++;
-    int tail = k ? ne - head - 1 : 0;
-    if (!k || na <= head + tail) { /* too short to elide anything */
-        for (int j = 0; j < na; j++)
-            lines_push(out, a[j], strlen(a[j]));
-        return 0;
-    }
-    for (int j = 0; j < head; j++)
-        lines_push(out, a[j], strlen(a[j]));
-    lines_push(out, ELLIPSIS, strlen(ELLIPSIS));
-    for (int j = na - tail; j < na; j++)
-        lines_push(out, a[j], strlen(a[j]));
-    return 0;
-}
 
 /* ---- Growing buffers and files ------------------------------------------- */
 
@@ -226,22 +82,6 @@ static void buf_add(Buf *b, const char *s, size_t n)
     memcpy(b->s + b->len, s, n);
     b->len += n;
     b->s[b->len] = '\0';
-}
-
-/* The whole file at path, or NULL if it cannot be read. */
-static char *file_read(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    Buf b = {0};
-    buf_add(&b, "", 0);
-    char chunk[8192];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        buf_add(&b, chunk, n);
-    fclose(f);
-    return b.s;
 }
 
 /* Remove dir and everything under it. */
@@ -268,73 +108,10 @@ static void dir_remove(const char *dir)
 
 /* ---- A doc file ----------------------------------------------------------- */
 
-typedef struct Doc {
-    char path[PATH_MAX];
-    Lines lines;
-    int final_newline;
-    int changed; /* update mode rewrote some expected output */
-} Doc;
-
-static void doc_from_text(Doc *d, const char *path, const char *text)
+static void doc_save(const Doc *d)
 {
-    *d = (Doc){0};
-    snprintf(d->path, sizeof d->path, "%s", path);
-    d->final_newline = lines_split(&d->lines, text);
-}
-
-static int doc_load(Doc *d, const char *path)
-{
-    char *text = file_read(path);
-    if (!text)
-        return -1;
-    doc_from_text(d, path, text);
-    free(text);
-    return 0;
-}
-
-static void doc_write(const Doc *d)
-{
-    char tmp[PATH_MAX + 8];
-    snprintf(tmp, sizeof tmp, "%s.new", d->path);
-    FILE *f = fopen(tmp, "wb");
-    if (!f)
-        fail_msg("%s: cannot write: %s", tmp, strerror(errno));
-    for (int i = 0; i < d->lines.n; i++)
-        fprintf(f, "%s%s", d->lines.v[i],
-                i + 1 < d->lines.n || d->final_newline ? "\n" : "");
-    if (fclose(f) != 0 || rename(tmp, d->path) != 0)
+    if (doc_write(d) != 0)
         fail_msg("%s: cannot write: %s", d->path, strerror(errno));
-}
-
-static int starts_with(const char *s, const char *prefix)
-{
-    return strncmp(s, prefix, strlen(prefix)) == 0;
-}
-
-static int is_fence(const char *s)
-{
-    return starts_with(s, "```");
-}
-
-static int is_command(const char *s)
-{
-    return starts_with(s, "$ ");
-}
-
-/* Is line i of d a "not run" mark with a reason? */
-static int is_not_run_mark(const Doc *d, int i)
-{
-    if (i < 0)
-        return 0;
-    const char *s = d->lines.v[i];
-    size_t n = strlen(s), a = strlen(NOT_RUN_OPEN), z = strlen(NOT_RUN_CLOSE);
-    if (!starts_with(s, NOT_RUN_OPEN) || n < a + z ||
-        strcmp(s + n - z, NOT_RUN_CLOSE) != 0)
-        return 0;
-    for (size_t k = a; k < n - z; k++)
-        if (s[k] != ' ')
-            return 1;
-    return 0;
 }
 
 /* ---- Running commands ----------------------------------------------------- */
@@ -845,7 +622,7 @@ static void test_docs_sessions_match_the_program(void **state)
             fail_msg("%s: cannot read: %s", paths.v[i], strerror(errno));
         doc_check(&d, &c);
         if (d.changed)
-            doc_write(&d);
+            doc_save(&d);
         lines_free(&d.lines);
     }
     lines_free(&paths);
