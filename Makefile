@@ -116,7 +116,9 @@ $(BUILD)/gen/web_files.o: $(WEB_GEN)
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(SUPPORT_OBJ) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(CMOCKA_LIBS)
 
-tests-build: $(PROGRAM) $(TEST_BIN)
+# The benches are built with the tests: test_bench_docs runs two of them in
+# a tiny size (their check of the output docs/EXPERIMENTS.md quotes).
+tests-build: $(PROGRAM) $(TEST_BIN) $(BENCH_BIN)
 
 # Every test binary runs, then the browser tests (tests/web/, issue 21);
 # tests/run.sh prints one summary line.

@@ -25,6 +25,13 @@
  * interval) are judged on the same games, side by side.  Each rate is
  * printed with its own Wilson interval.
  *
+ * docs/EXPERIMENTS.md quotes the report; after printing it the bench
+ * compares it with that block (tests/support/docblock.h: only the seconds
+ * and the number of workers may differ) and fails when they differ;
+ * CHESSVAR_DOCS_UPDATE=1 rewrites the block.  CALIBRATION_RUNS,
+ * CALIBRATION_GAMES and CALIBRATION_TRUTH change the sizes (test_bench_docs
+ * runs it tiny).
+ *
  * Invariant: the games are exp_play's, played by forked workers (one per
  * core, at most 8) that send them back through pipes, each game from its
  * own seed: the figures do not depend on the number of workers.
@@ -41,6 +48,7 @@
 #include "../core/lab/stats.h"
 #include "../core/lua/house.h"
 #include "../core/variant.h"
+#include "support/docblock.h"
 #include "support/testutil.h"
 
 #define RUNS 200
@@ -225,10 +233,10 @@ static Old old_methods(const ExpInfo *x, const ExpGame *a, const ExpGame *b, lon
 
 /* ---- Reporting ---------------------------------------------------------- */
 
-static void rate(const char *what, long k, long n)
+static void rate(FILE *out, const char *what, long k, long n)
 {
     Interval w = stats_wilson(k, n, STATS_Z95);
-    printf("  %-58s %5.1f%%  (%4.1f - %4.1f), %ld of %ld\n", what, 100.0 * (double)k / (double)n,
+    fprintf(out, "  %-58s %5.1f%%  (%4.1f - %4.1f), %ld of %ld\n", what, 100.0 * (double)k / (double)n,
            100 * w.lo, 100 * w.hi, k, n);
 }
 
@@ -256,6 +264,24 @@ static const ExpMetric *metric(const ExpComparison *c, const char *key)
             return &c->m[k];
     fprintf(stderr, "bench_calibration: no metric %s\n", key);
     exit(1);
+}
+
+/* Compare the report with the block docs/EXPERIMENTS.md quotes: the one of
+ * "$ ./build/tests/bench_calibration" at the bench's own sizes (it must be
+ * there), else of the command with the sizes set ("$ CALIBRATION_RUNS=3
+ * ... ./build/tests/bench_calibration", compared when the docs have one). */
+static int docs_check(long runs, long games, long truth_games, const char *report)
+{
+    char cmd[256] = "";
+    size_t n = 0;
+    if (runs != RUNS)
+        n += (size_t)snprintf(cmd + n, sizeof cmd - n, "CALIBRATION_RUNS=%ld ", runs);
+    if (games != GAMES)
+        n += (size_t)snprintf(cmd + n, sizeof cmd - n, "CALIBRATION_GAMES=%ld ", games);
+    if (truth_games != TRUTH)
+        n += (size_t)snprintf(cmd + n, sizeof cmd - n, "CALIBRATION_TRUTH=%ld ", truth_games);
+    snprintf(cmd + n, sizeof cmd - n, "./build/tests/bench_calibration");
+    return bench_docs_check(cmd, report, n == 0);
 }
 
 static long env_long(const char *name, long def)
@@ -387,41 +413,52 @@ int main(void)
     }
     double t_all = tu_seconds() - t0;
 
-    printf("Calibration (issue 23): orthodox, P1 greedy v P2 random, A plain, B three-check\n");
+    /* the report, kept to be compared with the block the docs quote */
+    char *report = NULL;
+    size_t report_len = 0;
+    FILE *out = open_memstream(&report, &report_len);
+    if (!out)
+        return 1;
+    fprintf(out, "Calibration (issue 23): orthodox, P1 greedy v P2 random, A plain, B three-check\n");
     double all = (double)runs * (double)games + (double)truth_games;
-    printf("truth run, %ld games a set (seed %llu): white's wins B - A %+.2f points "
+    fprintf(out, "truth run, %ld games a set (seed %llu): white's wins B - A %+.2f points "
            "(%+.2f .. %+.2f);\n  P1's score under three-check %.2f%% (%.2f - %.2f)\n",
            truth_games, (unsigned long long)TRUTH_SEED, 100 * tw, 100 * twi.lo, 100 * twi.hi,
            100 * ts, 100 * tsi.lo, 100 * tsi.hi);
-    printf("  paired per game %+.2f .. %+.2f, per round %+.2f .. %+.2f\n", 100 * twi.lo,
+    fprintf(out, "  paired per game %+.2f .. %+.2f, per round %+.2f .. %+.2f\n", 100 * twi.lo,
            100 * twi.hi, 100 * twr.lo, 100 * twr.hi);
-    printf("truth each run is judged by: the truth run and the other runs pooled, about "
+    fprintf(out, "truth each run is judged by: the truth run and the other runs pooled, about "
            "%.0f games a set:\n  white's wins B - A %+.2f points, P1's score %.2f%%\n",
            pool, 100 * (sum_w * (double)games + tw * (double)truth_games) / all,
            100 * (sum_s * (double)games + ts * (double)truth_games) / all);
-    printf("%ld runs of %ld games a set (seeds 1000 ..); %d workers; %.0f s (truth %.0f s)\n",
+    fprintf(out, "%ld runs of %ld games a set (seeds 1000 ..); %d workers; %.0f s (truth %.0f s)\n",
            runs, games, workers, t_all, t_truth);
-    printf("(a) a real effect: white's wins B - A\n");
-    rate("paired (Tango) interval covers the truth", cover, runs);
-    rate("the verdict names the change (Holm)", found, runs);
-    rate("the paired interval alone leaves out 0", found_alone, runs);
-    rate("before: independent (Newcombe) interval covers the truth", old_cover, runs);
-    rate("before: its interval leaves out 0 (the change found)", old_found, runs);
-    printf("  the runs' B - A: mean %+.2f points, sd %.2f; the intervals' mean half-width "
+    fprintf(out, "(a) a real effect: white's wins B - A\n");
+    rate(out, "paired (Tango) interval covers the truth", cover, runs);
+    rate(out, "the verdict names the change (Holm)", found, runs);
+    rate(out, "the paired interval alone leaves out 0", found_alone, runs);
+    rate(out, "before: independent (Newcombe) interval covers the truth", old_cover, runs);
+    rate(out, "before: its interval leaves out 0 (the change found)", old_found, runs);
+    fprintf(out, "  the runs' B - A: mean %+.2f points, sd %.2f; the intervals' mean half-width "
            "%.2f (/1.96 = %.2f)\n", 100 * stats_mean(&est), 100 * stats_sd(&est), 100 * half,
            100 * half / STATS_Z95);
-    printf("(b) A/A: the same rules on other seeds\n");
-    rate("the verdict names a change (Holm over its metrics)", aa, runs);
-    rate("a judged metric's interval leaves out 0 (each alone)", aa_metric, aa_metrics);
-    rate("before: the verdict named a change (no correction)", old_aa, runs);
-    printf("(c) a near-certain player: P1's score under three-check\n");
-    rate("profile-likelihood interval covers the truth", s_cover, runs);
-    rate("before: the clipped normal interval covers it", old_s_cover, runs);
+    fprintf(out, "(b) A/A: the same rules on other seeds\n");
+    rate(out, "the verdict names a change (Holm over its metrics)", aa, runs);
+    rate(out, "a judged metric's interval leaves out 0 (each alone)", aa_metric, aa_metrics);
+    rate(out, "before: the verdict named a change (no correction)", old_aa, runs);
+    fprintf(out, "(c) a near-certain player: P1's score under three-check\n");
+    rate(out, "profile-likelihood interval covers the truth", s_cover, runs);
+    rate(out, "before: the clipped normal interval covers it", old_s_cover, runs);
     char what[80];
     snprintf(what, sizeof what, "the same over each run's first %ld games: profile",
              games < SMALL ? games : SMALL);
-    rate(what, s_small, runs);
-    rate("  before: clipped normal", old_s_small, runs);
+    rate(out, what, s_small, runs);
+    rate(out, "  before: clipped normal", old_s_small, runs);
+    if (fclose(out) != 0)
+        return 1;
+    fputs(report, stdout);
+    int rc = docs_check(runs, games, truth_games, report);
+    free(report);
     free(text);
     free(tg);
     free(rg);
@@ -429,5 +466,5 @@ int main(void)
     free(buf);
     free(dw);
     free(sb);
-    return 0;
+    return rc;
 }

@@ -22,7 +22,9 @@
  * sanitizer error on standard error fails.
  *
  * A session is skipped only when the line before its fence is
- * "<!-- not run: REASON -->" (`make ...`, long commands: keep it rare).
+ * "<!-- not run: REASON -->" (`make ...`, long commands: keep it rare; the
+ * benches whose output docs/EXPERIMENTS.md quotes check their own block
+ * when `make bench` runs them, tests/support/docblock.h).
  * A "$ " line inside a block that is not a session, and a "not run" mark
  * before a block that is not a session, are errors.
  *
@@ -33,7 +35,7 @@
  * refused (and fails) unless it still matches.
  *
  * The blocks' lines, "..." matching and the doc files are
- * tests/support/docblock.c's.
+ * tests/support/docblock.c's, shared with those benches.
  *
  * Invariant: a doc file is written only in update mode and only its
  * expected-output lines change; every expected line is compared with the
