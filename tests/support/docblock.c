@@ -353,8 +353,9 @@ int bench_doc_compare(Doc *d, const char *command, const char *output, int requi
                              "order\n");
             }
             if (!update)
-                fprintf(msg, "(a time or the machine's workers may differ, nothing else; "
-                             "CHESSVAR_DOCS_UPDATE=1 rewrites the block: review the diff)\n");
+                fprintf(msg, "(only a number of seconds, of workers or after --jobs may "
+                             "differ; CHESSVAR_DOCS_UPDATE=1 rewrites the block: review the "
+                             "diff)\n");
             rc = 1;
         }
         lines_free(&with);
