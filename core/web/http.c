@@ -403,14 +403,14 @@ static int check_players(const Json *players, Error *e)
     return 0;
 }
 
-static WebGame *finish_game(WebServer *s, Batch *b, const Json *players, Error *e,
-                            int *status);
+static WebGame *finish_game(WebServer *s, Batch *b, const Json *players, StrBuf *answer,
+                            Error *e, int *status);
 
 /* POST /api/games with "record": the game a record holds (docs/RECORDS.md),
  * as `chessvar play --load` would start it; a record that carries house
  * rules is refused (they are code, and the server runs only its own). */
-static WebGame *game_from_record(WebServer *s, const Json *req, const Json *rec, Error *e,
-                                 int *status)
+static WebGame *game_from_record(WebServer *s, const Json *req, const Json *rec,
+                                 StrBuf *answer, Error *e, int *status)
 {
     static const char *const ALONE[] = {"variant", "params", "rules", "sides", "seats", "seed"};
     for (size_t i = 0; i < ARRAY_LEN(ALONE); i++) {
@@ -455,13 +455,14 @@ static WebGame *game_from_record(WebServer *s, const Json *req, const Json *rec,
         }
         return NULL;
     }
-    return finish_game(s, b, players, e, status);
+    return finish_game(s, b, players, answer, e, status);
 }
 
-static WebGame *create_with(WebServer *s, const Json *req, CliOptions *o, Error *e,
-                            int *status);
+static WebGame *create_with(WebServer *s, const Json *req, CliOptions *o, StrBuf *answer,
+                            Error *e, int *status);
 
-WebGame *web_create_game(WebServer *s, const Json *req, Error *e, int *status)
+WebGame *web_create_game(WebServer *s, const Json *req, StrBuf *answer, Error *e,
+                         int *status)
 {
     *status = 400;
     CliOptions *op = calloc(1, sizeof *op);
@@ -469,14 +470,14 @@ WebGame *web_create_game(WebServer *s, const Json *req, Error *e, int *status)
         *status = 500;
         return err_set(e, "out of memory"), NULL;
     }
-    WebGame *g = create_with(s, req, op, e, status);
+    WebGame *g = create_with(s, req, op, answer, e, status);
     free(op);
     return g;
 }
 
 /* web_create_game with its options in o (large: kept off the stack). */
-static WebGame *create_with(WebServer *s, const Json *req, CliOptions *o, Error *e,
-                            int *status)
+static WebGame *create_with(WebServer *s, const Json *req, CliOptions *o, StrBuf *answer,
+                            Error *e, int *status)
 {
     o->command = "serve";
     o->json = 1;
@@ -486,7 +487,7 @@ static WebGame *create_with(WebServer *s, const Json *req, CliOptions *o, Error 
                NULL;
     const Json *rec = json_get(req, "record");
     if (rec && rec->type != JSON_NULL)
-        return game_from_record(s, req, rec, e, status);
+        return game_from_record(s, req, rec, answer, e, status);
     const Json *var = json_get(req, "variant");
     if (!var || var->type != JSON_STRING)
         return err_set(e, "give the variant as \"variant\" (GET /api/variants lists them)"),
@@ -543,13 +544,14 @@ static WebGame *create_with(WebServer *s, const Json *req, CliOptions *o, Error 
     sb_free(&paths);
     if (!b)
         return NULL;
-    return finish_game(s, b, players, e, status);
+    return finish_game(s, b, players, answer, e, status);
 }
 
-/* A new game around b: its players set, written, added to the table; it
- * comes with a reference for the caller (web_game_put). */
-static WebGame *finish_game(WebServer *s, Batch *b, const Json *players, Error *e,
-                            int *status)
+/* A new game around b: its players set, written, its answer to the maker
+ * in `answer`, added to the table; it comes with a reference for the
+ * caller (web_game_put). */
+static WebGame *finish_game(WebServer *s, Batch *b, const Json *players, StrBuf *answer,
+                            Error *e, int *status)
 {
     WebGame *g = web_game_new(b, e);
     if (!g) {
@@ -576,6 +578,24 @@ static WebGame *finish_game(WebServer *s, Batch *b, const Json *players, Error *
         web_game_free(g);
         return NULL;
     }
+    /* the answer before the table has it: from then on the bots' thread
+     * may hold it while a bot thinks, and the maker would wait for that */
+    sb_puts(answer, "{\"game\":");
+    sb_json_str(answer, g->id);
+    sb_puts(answer, ",\"seats\":[");
+    for (int k = 0; k < g->nseats; k++) {
+        sb_puts(answer, k ? ",{\"seat\":" : "{\"seat\":");
+        sb_json_str(answer, game_seat_name(gm, k));
+        sb_puts(answer, ",\"bot\":");
+        if (g->bot[k][0])
+            sb_json_str(answer, g->bot[k]);
+        else
+            sb_puts(answer, "null");
+        sb_printf(answer, ",\"token\":\"%s\",\"link\":\"/#g=%s&t=%s\"}", g->token[k], g->id,
+                  g->token[k]);
+    }
+    sb_printf(answer, "],\"spectator\":\"/#g=%s\",\"board\":\"/#g=%s&board=1\"}", g->id,
+              g->id);
     if (web_add_game(s, g, 1, e)) {
         *status = 503;
         web_store_remove(s, g);
@@ -590,6 +610,7 @@ typedef struct CreateCall {
     const Json *req;
     Error *e;
     int status;
+    StrBuf *answer;
     WebGame *g;
 } CreateCall;
 
@@ -645,7 +666,7 @@ int web_params_texts(const Json *params, char ptext[][128], const char **list, i
 static void create_big(void *arg)
 {
     CreateCall *c = arg;
-    c->g = web_create_game(c->s, c->req, c->e, &c->status);
+    c->g = web_create_game(c->s, c->req, c->answer, c->e, &c->status);
 }
 
 static int post_game(WebServer *s, struct mg_connection *conn)
@@ -654,7 +675,8 @@ static int post_game(WebServer *s, struct mg_connection *conn)
     Json *req = read_json_body(s, conn, &e);
     if (!req)
         return e.msg[0] == '\0' ? 1 : send_error(conn, 400, e.msg);
-    CreateCall call = {s, req, &e, 400, NULL};
+    StrBuf out = STRBUF_INIT;
+    CreateCall call = {s, req, &e, 400, &out, NULL};
     int status = 503;
     if (web_run_big(create_big, &call))
         err_set(&e, "the server is out of threads: no game was made, try again");
@@ -662,30 +684,8 @@ static int post_game(WebServer *s, struct mg_connection *conn)
         status = call.status;
     WebGame *g = call.g;
     json_free(req);
-    if (!g)
-        return send_error(conn, status, e.msg);
-    StrBuf out = STRBUF_INIT;
-    pthread_mutex_lock(&g->mu);
-    Game *gm = batch_game(g->b);
-    sb_puts(&out, "{\"game\":");
-    sb_json_str(&out, g->id);
-    sb_puts(&out, ",\"seats\":[");
-    for (int k = 0; k < g->nseats; k++) {
-        sb_puts(&out, k ? ",{\"seat\":" : "{\"seat\":");
-        sb_json_str(&out, game_seat_name(gm, k));
-        sb_puts(&out, ",\"bot\":");
-        if (g->bot[k][0])
-            sb_json_str(&out, g->bot[k]);
-        else
-            sb_puts(&out, "null");
-        sb_printf(&out, ",\"token\":\"%s\",\"link\":\"/#g=%s&t=%s\"}", g->token[k], g->id,
-                  g->token[k]);
-    }
-    sb_printf(&out, "],\"spectator\":\"/#g=%s\",\"board\":\"/#g=%s&board=1\"}", g->id,
-              g->id);
-    pthread_mutex_unlock(&g->mu);
+    int rc = g ? send_json(conn, 201, &out) : send_error(conn, status, e.msg);
     web_game_put(s, g);
-    int rc = send_json(conn, 201, &out);
     sb_free(&out);
     return rc;
 }

@@ -203,8 +203,10 @@ int web_send_json(struct mg_connection *conn, int status, StrBuf *b);
 Json *web_read_json_body(WebServer *s, struct mg_connection *conn, Error *e);
 
 /* http.c: a new game from the JSON body of POST /api/games: the game
- * (added to the table), or NULL with e and *status (400, 503). */
-WebGame *web_create_game(WebServer *s, const Json *req, Error *e, int *status);
+ * (added to the table) and the request's answer in `answer` (its id, seats
+ * and tokens), or NULL with e and *status (400, 503). */
+WebGame *web_create_game(WebServer *s, const Json *req, StrBuf *answer, Error *e,
+                         int *status);
 /* http.c: a body of any type; "rules" as the scripts' paths (offered
  * files and lab:ID rules) and "params" as --param texts, as POST /api/games
  * reads them. */
