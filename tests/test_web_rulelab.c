@@ -606,6 +606,290 @@ static void test_lab_api_is_the_docs(void **state)
     free(doc);
 }
 
+/* ---- Lab rules under the lab's limits (issue 23) ----------------------- */
+
+static long long now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/* Slow in every hook, under each call's budgets (40,000 and a million
+ * instructions, milliseconds a call): it passes the check (a few hundred
+ * ms), but a search bot's look-ahead calls its hooks at every node. */
+static const char *SLOW = "rule {\n"
+                          "  name = \"Slow\",\n"
+                          "  veto = function(game, action)\n"
+                          "    local x = 0 for i = 1, 20000 do x = x + i end\n"
+                          "  end,\n"
+                          "  react = function(game, action)\n"
+                          "    local x = 0 for i = 1, 500000 do x = x + i end\n"
+                          "  end,\n"
+                          "}\n";
+
+/* POST /api/games with body (201 wanted): the game's id into id. */
+static void made(int port, const char *body, char *id)
+{
+    StrBuf out = STRBUF_INIT;
+    int st = wc_http(port, "POST", "/api/games", body, strlen(body), &out);
+    if (st != 201)
+        fail_msg("POST /api/games %s: %d %s", body, st, sb_str(&out));
+    Json *j = parse(sb_str(&out));
+    snprintf(id, 32, "%s", str_of(j, "game"));
+    json_free(j);
+    sb_free(&out);
+}
+
+/* A spectator of game id waits until the game has ply plies, at most
+ * until the deadline (now_ms): 1 when it had, 0 when time ran out. */
+static int reaches(int port, const char *id, int ply, long long deadline)
+{
+    WcSocket w;
+    assert_int_equal(wc_ws_open(&w, port, "/ws"), 0);
+    char hello[96];
+    snprintf(hello, sizeof hello, "{\"type\":\"hello\",\"game\":\"%s\"}", id);
+    assert_int_equal(wc_ws_send(&w, hello, strlen(hello)), 0);
+    int got = 0;
+    long long left;
+    while (!got && (left = deadline - now_ms()) > 0) {
+        int op;
+        char *text = wc_ws_recv(&w, (int)left, &op);
+        if (!text)
+            break;
+        Json *f = parse(text);
+        const Json *p = json_get(f, "ply");
+        got = str_of(f, "type") && strcmp(str_of(f, "type"), "state") == 0 && p &&
+              (int)p->num >= ply;
+        json_free(f);
+        free(text);
+    }
+    wc_ws_close(&w);
+    return got;
+}
+
+static void pause_ms(long ms)
+{
+    struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&t, NULL);
+}
+
+/* The seat's entry of game id in GET /api/games: its "stuck" text, or ""
+ * (a copy). */
+static char *stuck_of(int port, const char *id, int seat)
+{
+    int st;
+    Json *list = get(port, "/api/games", &st);
+    assert_int_equal(st, 200);
+    char *out = NULL;
+    for (const Json *x = json_get(list, "games")->child; x; x = x->next)
+        if (strcmp(str_of(x, "game"), id) == 0) {
+            const char *t = str_of(json_at(json_get(x, "seats"), seat), "stuck");
+            out = strdup(t ? t : "");
+        }
+    json_free(list);
+    assert_non_null(out);
+    return out;
+}
+
+/* The ply game id is at: its spectator's first frame. */
+static int ply_now(int port, const char *id)
+{
+    WcSocket w;
+    assert_int_equal(wc_ws_open(&w, port, "/ws"), 0);
+    char hello[96];
+    snprintf(hello, sizeof hello, "{\"type\":\"hello\",\"game\":\"%s\"}", id);
+    assert_int_equal(wc_ws_send(&w, hello, strlen(hello)), 0);
+    int ply = -1, op;
+    for (char *text; ply < 0 && (text = wc_ws_recv(&w, WAIT_MS, &op)); free(text)) {
+        Json *f = parse(text);
+        if (str_of(f, "type") && strcmp(str_of(f, "type"), "state") == 0)
+            ply = (int)json_get(f, "ply")->num;
+        json_free(f);
+    }
+    wc_ws_close(&w);
+    assert_true(ply >= 0);
+    return ply;
+}
+
+/* The "stuck" text of a seat of game id, within 30 s of t0 (a copy), or
+ * NULL; *seat: whose. */
+static char *stuck_within(int port, const char *id, long long t0, int *seat)
+{
+    for (;;) {
+        for (*seat = 0; *seat < 2; (*seat)++) {
+            char *why = stuck_of(port, id, *seat);
+            if (*why)
+                return why;
+            free(why);
+        }
+        if (now_ms() - t0 > 30000)
+            return NULL;
+        pause_ms(100);
+    }
+}
+
+/* issue 23: a lab rule slow in every hook, played by search bots, held
+ * the server's one bots' thread for its game's whole hook budget (300 s,
+ * issue 20's) while every other game's bot waited.  A game with a lab
+ * rule has the lab's limits (5 s of hooks a game, a search bot's decision
+ * 2 s at most): the other game's bot answers within seconds, and the slow
+ * game's bot fails with the limit named, its game left as it was. With
+ * --data the game keeps those limits when it is read back. */
+static void test_lab_slow_rule_frees_the_bots(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/chessvar-lab-slow-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    WebServer *s = start_with(dir, 0);
+    int port = web_port(s);
+    char id[65], slow[32], other[32], body[320];
+    keep(port, SLOW, id);
+    snprintf(body, sizeof body, "{\"variant\":\"orthodox\",\"seed\":\"1\",\"rules\":"
+                                "[\"lab:%s\"],\"players\":[{\"seat\":\"white\",\"bot\":"
+                                "\"search\"},{\"seat\":\"black\",\"bot\":\"search\"}]}", id);
+    made(port, body, slow);
+    pause_ms(500); /* the bots' thread takes it up at once */
+    long long t0 = now_ms();
+    made(port, "{\"variant\":\"orthodox\",\"seed\":\"2\",\"players\":[{\"seat\":\"white\","
+               "\"bot\":\"random\"}]}", other);
+    /* one decision of the slow game (2 s and the 256 nodes after which the
+     * search looks at the clock) and room for a loaded machine; without
+     * the bounds the search thought for minutes */
+    if (!reaches(port, other, 1, t0 + 10000))
+        fail_msg("the other game's bot did not move within 10 s: the lab rule's game holds "
+                 "the bots' thread");
+    /* the slow game's bots spend its 5 s of hooks within a few decisions */
+    static const char LIMIT[] = "the game's total time budget for house-rule hooks (5 s) is "
+                                "exceeded";
+    int seat;
+    char *why = stuck_within(port, slow, t0, &seat);
+    if (!why || !strstr(why, LIMIT))
+        fail_msg("the slow game's bots say '%s' after %lld ms", why ? why : "nothing",
+                 now_ms() - t0);
+    /* the bot, the rule by its file and the hook that met the limit */
+    char bot[64];
+    snprintf(bot, sizeof bot, "the bot of %s (search) failed: ", seat ? "black" : "white");
+    if (strncmp(why, bot, strlen(bot)) || !strstr(why, "house rule ") || !strstr(why, "/lab-"))
+        fail_msg("the slow game's bot says '%s'", why);
+    free(why);
+    /* left as it was: no ply more is played */
+    int ply = ply_now(port, slow);
+    assert_false(reaches(port, slow, ply + 1, now_ms() + 1000));
+    /* the lab's limits, and the lab's 2 s and 5 s in its editor's panel */
+    int st;
+    Json *api = get(port, "/api/lab/api", &st);
+    assert_int_equal((int)json_get(json_get(api, "limits"), "game_ms")->num, 5000);
+    assert_int_equal((int)json_get(json_get(api, "limits"), "bot_ms")->num, 2000);
+    json_free(api);
+    web_stop(s);
+    /* read back from --data, the game keeps the lab's limits: its bots try
+     * again, and meet the 5 s again */
+    s = start_with(dir, 0);
+    port = web_port(s);
+    t0 = now_ms();
+    why = stuck_within(port, slow, t0, &seat);
+    if (!why || !strstr(why, LIMIT))
+        fail_msg("read back, the slow game's bots say '%s' after %lld ms",
+                 why ? why : "nothing", now_ms() - t0);
+    free(why);
+    web_stop(s);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* issue 23: a lab rule whose every call is short (under the 1000
+ * instructions after which a call reads the clock, so no hook budget
+ * counts it) still makes each of a search's nodes dear: a search bot of a
+ * lab rule's game thinks 2 s a decision at most (beside its nodes), so the
+ * bots' thread moves on; it plays its move, it does not fail. */
+static const char *MANY = "rule {\n"
+                          "  name = \"Many\",\n"
+                          "  veto = function(game, action)\n"
+                          "    local x = 0 for i = 1, 450 do x = x + i end\n"
+                          "  end,\n"
+                          "  react = function(game, action)\n"
+                          "    local x = 0 for i = 1, 450 do x = x + i end\n"
+                          "  end,\n"
+                          "}\n";
+
+static void test_lab_bot_decision_bounded(void **state)
+{
+    (void)state;
+    WebServer *s = start_with(NULL, 0);
+    int port = web_port(s);
+    char id[65], busy[32], other[32], body[256];
+    keep(port, MANY, id);
+    snprintf(body, sizeof body, "{\"variant\":\"orthodox\",\"seed\":\"1\",\"rules\":"
+                                "[\"lab:%s\"],\"players\":[{\"seat\":\"white\",\"bot\":"
+                                "\"search:2000000\"}]}", id);
+    made(port, body, busy);
+    pause_ms(500);
+    long long t0 = now_ms();
+    made(port, "{\"variant\":\"orthodox\",\"seed\":\"2\",\"players\":[{\"seat\":\"white\","
+               "\"bot\":\"random\"}]}", other);
+    /* 2 s and room; the whole search took about 20 s of a core */
+    if (!reaches(port, other, 1, t0 + 10000))
+        fail_msg("the other game's bot did not move within 10 s: the lab rule's game holds "
+                 "the bots' thread");
+    assert_true(reaches(port, busy, 1, now_ms() + WAIT_MS));
+    char *why = stuck_of(port, busy, 0);
+    assert_string_equal(why, "");
+    free(why);
+    web_stop(s);
+}
+
+/* issue 23: an experiment of a lab rule slow in every hook played each of
+ * its games up to the 300 s budget, the experiment worker held for
+ * minutes (up to its 30-minute cap); under the lab's limits its first game
+ * with the rule fails within seconds, the experiment with it, saying
+ * which limit. */
+static void test_lab_slow_rule_experiment_bounded(void **state)
+{
+    (void)state;
+    WebServer *s = start_with(NULL, 0);
+    int port = web_port(s);
+    char id[65], body[512];
+    keep(port, SLOW, id);
+    snprintf(body, sizeof body, "{\"variant\":\"orthodox\",\"seed\":\"5\",\"games\":1,"
+                                "\"rules\":[\"lab:%s\"],\"bots\":{\"white\":\"search:200\","
+                                "\"black\":\"search:200\"}}", id);
+    StrBuf out = STRBUF_INIT;
+    int st = wc_http(port, "POST", "/api/experiments", body, strlen(body), &out);
+    if (st != 202)
+        fail_msg("POST /api/experiments: %d %s", st, sb_str(&out));
+    Json *j = parse(sb_str(&out));
+    char job[96];
+    snprintf(job, sizeof job, "/api/experiments/%s", str_of(j, "id"));
+    json_free(j);
+    long long t0 = now_ms();
+    Json *a = NULL;
+    for (;;) {
+        a = get(port, job, &st);
+        assert_int_equal(st, 200);
+        const char *state_now = str_of(a, "state");
+        if (strcmp(state_now, "queued") && strcmp(state_now, "running"))
+            break;
+        json_free(a);
+        a = NULL;
+        /* A's quick game, then B's 5 s, and room */
+        if (now_ms() - t0 > 60000)
+            fail_msg("the experiment of a slow lab rule still runs after 60 s");
+        pause_ms(100);
+    }
+    assert_string_equal(str_of(a, "state"), "failed");
+    const char *err = str_of(a, "error");
+    if (!strstr(err, "the game's total time budget for house-rule hooks (5 s) is exceeded") ||
+        !strstr(err, "of rule set B"))
+        fail_msg("the experiment failed with '%s'", err);
+    /* the same experiment on the command line, under the same limit */
+    assert_non_null(strstr(str_of(a, "command"), " --hook-game-ms 5000 "));
+    json_free(a);
+    sb_free(&out);
+    web_stop(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -616,6 +900,9 @@ int main(void)
         cmocka_unit_test(test_lab_api_is_the_docs),
         cmocka_unit_test(test_lab_too_many_rules),
         cmocka_unit_test(test_lab_rule_plays_and_comes_back),
+        cmocka_unit_test(test_lab_slow_rule_frees_the_bots),
+        cmocka_unit_test(test_lab_bot_decision_bounded),
+        cmocka_unit_test(test_lab_slow_rule_experiment_bounded),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

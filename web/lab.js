@@ -63,7 +63,8 @@ function apiPanel(api) {
   const l = api.limits;
   box.append(h('p', { class: 'summary' }, `Bounded as untrusted code: a text of at most ` +
     `${l.text_bytes} bytes; each hook call within the sandbox's instruction, time and memory ` +
-    `limits; a check's hooks ${l.check_ms / 1000} s together; the server keeps the ` +
+    `limits; a check's hooks ${l.check_ms / 1000} s together, a game's ${l.game_ms / 1000} s ` +
+    `(a bot's search ${l.bot_ms / 1000} s a move); the server keeps the ` +
     `${l.rules_kept} rules used the most recently.`));
   return box;
 }

@@ -811,6 +811,12 @@ static int help_on(const char *topic)
 House *cli_load_house(const VariantOps *v, int nsides, const char *const *paths, int n,
                          Error *e)
 {
+    return cli_load_house_limited(v, nsides, paths, n, NULL, e);
+}
+
+House *cli_load_house_limited(const VariantOps *v, int nsides, const char *const *paths,
+                              int n, const HouseLimits *lim, Error *e)
+{
     HouseSource src[CLI_MAX_RULES];
     StrBuf text[CLI_MAX_RULES];
     int k = 0;
@@ -826,7 +832,7 @@ House *cli_load_house(const VariantOps *v, int nsides, const char *const *paths,
         src[k].len = text[k].len;
     }
     if (k == n)
-        h = house_load(v, nsides, src, n, NULL, e);
+        h = house_load(v, nsides, src, n, lim, e);
     while (k-- > 0)
         sb_free(&text[k]);
     return h;
@@ -1012,7 +1018,7 @@ static Game *load_game(const CliOptions *o, CliAsk ask, void *ctx, Error *e,
     }
     *status = CLI_EXIT_FAIL;
     Consent c = {o, ask, ctx, 0};
-    Game *g = record_load_file_asking(o->load, consent_asked, &c, e);
+    Game *g = record_load_file_asking(o->load, consent_asked, &c, o->record_limits, e);
     if (!g) {
         if (c.declined)
             *status = CLI_EXIT_OK; /* the user's own choice */

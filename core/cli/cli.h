@@ -33,6 +33,7 @@ enum {
 #define CLI_MAX_DRAW 32
 
 typedef struct House House;
+struct HouseLimits;
 #define CHESSVAR_VERSION "0.4.0"
 
 typedef struct CliOptions {
@@ -55,6 +56,9 @@ typedef struct CliOptions {
     const char *rules[CLI_MAX_RULES]; /* --rules FILE, in order */
     int trust_rules;            /* --trust-rules: a record's scripts may run */
     House *house;               /* the scripts of --rules, loaded once per command */
+    /* serve: a game with rules of the house-rule lab (issue 23) */
+    const struct HouseLimits *record_limits; /* --load: its scripts' (NULL: the defaults) */
+    long bot_ms;                /* `bot search`: wall ms a decision at most (0: none) */
     int nbots;
     const char *bots[CLI_MAX_SEATS_BOTS]; /* --bot SEAT=LEVEL, in order */
     int delay_ms;               /* --delay */
@@ -107,6 +111,9 @@ int cli_menu_rules(const char *line, int n, int *picked, int *npicked, Error *e)
  * (0: the default): NULL with e naming the file and the problem. */
 House *cli_load_house(const VariantOps *v, int nsides, const char *const *paths, int n,
                       Error *e);
+/* The same under the limits lim (core/lua/house.h; NULL: the defaults). */
+House *cli_load_house_limited(const VariantOps *v, int nsides, const char *const *paths,
+                              int n, const struct HouseLimits *lim, Error *e);
 
 /* What `chessvar check` does with a loaded House h (issue 19 point 4; the
  * house-rule lab's check, issue 23): a game of v made with it (its setup

@@ -257,6 +257,13 @@ static int cmd_bot(Batch *b, const char *arg, Error *e)
     BotSpec spec;
     if (bot_spec_parse(arg[0] ? arg : "", &spec, e))
         return -1;
+    if (b->o->bot_ms > 0 && spec.level == BOT_SEARCH) {
+        /* a time cap beside its own budget (serve: a lab rule's game) */
+        if (!spec.lim.nodes && !spec.lim.ms)
+            spec.lim.nodes = BOT_SEARCH_NODES;
+        if (!spec.lim.ms || spec.lim.ms > b->o->bot_ms)
+            spec.lim.ms = b->o->bot_ms;
+    }
     int seat = asking_seat(b);
     if (game_to_act(b->g) < 0)
         return err_set(e, "the game is over: no bot can act");

@@ -368,6 +368,7 @@ typedef struct Loader {
     const VariantOps *const *variants; /* where Variant names are found */
     RecordConsent consent;       /* asked before the scripts run; NULL: not */
     void *consent_ctx;
+    const HouseLimits *lim;      /* the scripts' limits; NULL: the defaults */
     Game *g;                     /* started at the first action line */
 } Loader;
 
@@ -706,7 +707,7 @@ static int load_rules(Loader *L, const VariantOps *v, int nsides, House **out)
         if (L->consent(L->consent_ctx, v, rs, L->nrules, &he))
             return err_set(L->e, "%s", he.msg);
     }
-    *out = house_load(v, nsides, src, L->nrules, NULL, &he);
+    *out = house_load(v, nsides, src, L->nrules, L->lim, &he);
     if (!*out)
         return load_fail(L, L->rules[0].line, "%s", he.msg);
     return 0;
@@ -960,17 +961,17 @@ Game *record_load(const char *text, const char *source_name, Error *e)
 
 static Game *load_text(const char *text, const char *source_name,
                        const VariantOps *const *variants, RecordConsent consent,
-                       void *ctx, Error *e);
+                       void *ctx, const HouseLimits *lim, Error *e);
 
 Game *record_load_from(const char *text, const char *source_name,
                        const VariantOps *const *variants, Error *e)
 {
-    return load_text(text, source_name, variants, NULL, NULL, e);
+    return load_text(text, source_name, variants, NULL, NULL, NULL, e);
 }
 
 static Game *load_text(const char *text, const char *source_name,
                        const VariantOps *const *variants, RecordConsent consent,
-                       void *ctx, Error *e)
+                       void *ctx, const HouseLimits *lim, Error *e)
 {
     Loader L;
     memset(&L, 0, sizeof L);
@@ -978,6 +979,7 @@ static Game *load_text(const char *text, const char *source_name,
     L.variants = variants;
     L.consent = consent;
     L.consent_ctx = ctx;
+    L.lim = lim;
     Error local;
     L.e = e ? e : &local;
     for (int i = 0; i < TAG__COUNT; i++)
@@ -1065,11 +1067,11 @@ int record_read_file(const char *path, const char *what, size_t max, StrBuf *out
 
 Game *record_load_file(const char *path, Error *e)
 {
-    return record_load_file_asking(path, NULL, NULL, e);
+    return record_load_file_asking(path, NULL, NULL, NULL, e);
 }
 
 Game *record_load_file_asking(const char *path, RecordConsent consent, void *ctx,
-                              Error *e)
+                              const HouseLimits *lim, Error *e)
 {
     char clip[100];
     const char *named = str_clip(clip, sizeof clip, path);
@@ -1084,7 +1086,7 @@ Game *record_load_file_asking(const char *path, RecordConsent consent, void *ctx
                 line += *q == '\n';
             err_set(e, "%s:%d: a NUL byte (this is not a text record)", named, line);
         } else {
-            g = load_text(sb_str(&text), named, variant_registry, consent, ctx, e);
+            g = load_text(sb_str(&text), named, variant_registry, consent, ctx, lim, e);
         }
     }
     sb_free(&text);

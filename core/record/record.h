@@ -58,9 +58,11 @@ typedef struct RecordScript {
 typedef int (*RecordConsent)(void *ctx, const VariantOps *v, const RecordScript *s,
                              int n, Error *e);
 /* record_load_file that asks `consent` (NULL: the scripts run unasked, for
- * callers that made the record themselves). */
+ * callers that made the record themselves); lim: the limits its scripts
+ * run under (core/lua/house.h; NULL: the defaults), the replay included. */
+struct HouseLimits;
 Game *record_load_file_asking(const char *path, RecordConsent consent, void *ctx,
-                              Error *e);
+                              const struct HouseLimits *lim, Error *e);
 /* The bytes of the regular file at path (what names it in messages: "a
  * record", "a script"; no FIFO or device is waited on), at most max,
  * appended to out.  -1 with e naming the file and the reason. */

@@ -339,10 +339,13 @@ static int int_member(const Json *req, const char *key, int lo, int hi, int *out
 }
 
 /* The scripts named by "rules": each one of the offered files, by name,
- * or a rule of the house-rule lab, "lab:" and its SHA-256 (issue 23). */
+ * or a rule of the house-rule lab, "lab:" and its SHA-256 (issue 23);
+ * *lab: 1 when one of them is a lab rule (its game runs under the lab's
+ * limits, web_lab_house). */
 static int rules_paths(WebServer *s, const Json *rules, StrBuf *paths, const char **list,
-                       int *n, Error *e)
+                       int *n, int *lab, Error *e)
 {
+    *lab = 0;
     if (!rules || rules->type == JSON_NULL)
         return 0;
     if (rules->type != JSON_ARRAY || rules->count > CLI_MAX_RULES)
@@ -354,6 +357,7 @@ static int rules_paths(WebServer *s, const Json *rules, StrBuf *paths, const cha
             offs[*n] = paths->len;
             if (web_rulelab_path(s, r->str + 4, paths, e))
                 return -1;
+            *lab = 1;
             (*n)++;
             continue;
         }
@@ -403,8 +407,8 @@ static int check_players(const Json *players, Error *e)
     return 0;
 }
 
-static WebGame *finish_game(WebServer *s, Batch *b, const Json *players, StrBuf *answer,
-                            Error *e, int *status);
+static WebGame *finish_game(WebServer *s, Batch *b, const Json *players, int lab,
+                            StrBuf *answer, Error *e, int *status);
 
 /* POST /api/games with "record": the game a record holds (docs/RECORDS.md),
  * as `chessvar play --load` would start it; a record that carries house
@@ -455,7 +459,7 @@ static WebGame *game_from_record(WebServer *s, const Json *req, const Json *rec,
         }
         return NULL;
     }
-    return finish_game(s, b, players, answer, e, status);
+    return finish_game(s, b, players, 0, answer, e, status); /* it carries no rules */
 }
 
 static WebGame *create_with(WebServer *s, const Json *req, CliOptions *o, StrBuf *answer,
@@ -527,37 +531,41 @@ static WebGame *create_with(WebServer *s, const Json *req, CliOptions *o, StrBuf
     if (check_players(players, e))
         return NULL;
     StrBuf paths = STRBUF_INIT;
-    if (rules_paths(s, json_get(req, "rules"), &paths, o->rules, &o->nrules, e)) {
+    int lab;
+    if (rules_paths(s, json_get(req, "rules"), &paths, o->rules, &o->nrules, &lab, e)) {
         sb_free(&paths);
         return NULL;
     }
     if (o->nrules) {
-        o->house = cli_load_house(o->variant, o->sides, o->rules, o->nrules, e);
+        o->house = web_lab_house(s, lab, o->variant, o->sides, o->rules, o->nrules, e);
         if (!o->house) {
             sb_free(&paths);
             return NULL;
         }
     }
+    if (lab)
+        o->bot_ms = s->cfg.lab_bot_ms;
     int st;
     Batch *b = batch_open(o, e, &st);
     house_free(o->house);
     sb_free(&paths);
     if (!b)
         return NULL;
-    return finish_game(s, b, players, answer, e, status);
+    return finish_game(s, b, players, lab, answer, e, status);
 }
 
-/* A new game around b: its players set, written, its answer to the maker
- * in `answer`, added to the table; it comes with a reference for the
- * caller (web_game_put). */
-static WebGame *finish_game(WebServer *s, Batch *b, const Json *players, StrBuf *answer,
-                            Error *e, int *status)
+/* A new game around b (lab: its rules include a lab rule): its players
+ * set, written, its answer to the maker in `answer`, added to the table;
+ * it comes with a reference for the caller (web_game_put). */
+static WebGame *finish_game(WebServer *s, Batch *b, const Json *players, int lab,
+                            StrBuf *answer, Error *e, int *status)
 {
     WebGame *g = web_game_new(b, e);
     if (!g) {
         *status = 500;
         return NULL;
     }
+    g->lab = lab;
     Game *gm = batch_game(b);
     for (const Json *p = players && players->type == JSON_ARRAY ? players->child : NULL; p;
          p = p->next) {
@@ -652,9 +660,9 @@ Json *web_read_json_body(WebServer *s, struct mg_connection *conn, Error *e)
 }
 
 int web_rules_paths(WebServer *s, const Json *rules, StrBuf *paths, const char **list, int *n,
-                    Error *e)
+                    int *lab, Error *e)
 {
-    return rules_paths(s, rules, paths, list, n, e);
+    return rules_paths(s, rules, paths, list, n, lab, e);
 }
 
 int web_params_texts(const Json *params, char ptext[][128], const char **list, int *n,
@@ -728,11 +736,11 @@ static int diff_set(WebServer *s, const Json *set, int side, CliOptions *o,
                      e))
         return err_prefix(e, "%s", label), -1;
     const char **rlist = side ? o->cmp_rules : o->rules;
-    int nr = 0;
-    if (rules_paths(s, json_get(set, "rules"), paths, rlist, &nr, e))
+    int nr = 0, lab;
+    if (rules_paths(s, json_get(set, "rules"), paths, rlist, &nr, &lab, e))
         return err_prefix(e, "%s", label), -1;
     House *h = NULL;
-    if (nr && !(h = cli_load_house(v, 0, rlist, nr, e)))
+    if (nr && !(h = web_lab_house(s, lab, v, 0, rlist, nr, e)))
         return err_prefix(e, "%s", label), -1;
     if (side) {
         o->variant_b = v;
@@ -1064,6 +1072,8 @@ void web_config_defaults(WebConfig *c)
     c->lab_max_games = 1000;
     c->lab_max_ms = 30LL * 60 * 1000;
     c->max_lab_rules = 256;
+    c->lab_game_ms = WEB_LAB_GAME_MS;
+    c->lab_bot_ms = WEB_LAB_BOT_MS;
 }
 
 int web_host_is_loopback(const char *host)
@@ -1125,6 +1135,11 @@ WebServer *web_start(const WebConfig *cfg, Error *e)
     if (!s)
         return err_set(e, "out of memory"), NULL;
     s->cfg = *cfg;
+    if (s->cfg.lab_game_ms <= 0)
+        s->cfg.lab_game_ms = WEB_LAB_GAME_MS;
+    if (s->cfg.lab_bot_ms <= 0)
+        s->cfg.lab_bot_ms = WEB_LAB_BOT_MS;
+    s->lab_limits.game_ms = s->cfg.lab_game_ms; /* the others: every rule's */
     pthread_mutex_init(&s->mu, NULL);
     pthread_mutex_init(&s->load_mu, NULL);
     pthread_mutex_init(&s->bot_mu, NULL);

@@ -9,7 +9,10 @@
  * The server runs code from the network here, so: a rule's text is at most
  * LAB_TEXT_MAX bytes; it runs only in the sandbox of docs/HOUSE-RULES.md
  * with its limits (instructions, wall time per call, memory), and a check's
- * hooks have LAB_CHECK_MS together; at most LAB_CHECKS checks run at once;
+ * hooks have LAB_CHECK_MS together, a game's with a lab rule
+ * cfg.lab_game_ms (web_lab_house), its search bots cfg.lab_bot_ms a
+ * decision (the bots' thread serves every game); at most LAB_CHECKS checks
+ * run at once;
  * at most cfg.max_lab_rules rules are kept, the least recently used leaving
  * first (its file removed).
  *
@@ -272,6 +275,12 @@ int web_rulelab_path(WebServer *s, const char *id, StrBuf *paths, Error *e)
                           "the most recently): POST its text to /api/lab/rules again",
                        id, lab->max);
     return paths->failed ? err_set(e, "out of memory") : 0;
+}
+
+House *web_lab_house(const WebServer *s, int lab, const VariantOps *v, int nsides,
+                     const char *const *paths, int n, Error *e)
+{
+    return cli_load_house_limited(v, nsides, paths, n, lab ? &s->lab_limits : NULL, e);
 }
 
 /* ---- Checking a rule ----------------------------------------------------- */
@@ -610,8 +619,9 @@ static int get_api(WebServer *s, struct mg_connection *conn)
         sb_putc(&out, '}');
     }
     sb_printf(&out, "],\"limits\":{\"text_bytes\":%d,\"rules_kept\":%d,\"check_ms\":%d,"
-                    "\"checks_at_once\":%d}}", LAB_TEXT_MAX, s->rulelab->max, LAB_CHECK_MS,
-              LAB_CHECKS);
+                    "\"checks_at_once\":%d,\"game_ms\":%ld,\"bot_ms\":%ld}}", LAB_TEXT_MAX,
+              s->rulelab->max, LAB_CHECK_MS, LAB_CHECKS, s->lab_limits.game_ms,
+              s->cfg.lab_bot_ms);
     int rc = web_send_json(conn, 200, &out);
     sb_free(&out);
     return rc;

@@ -180,13 +180,16 @@ static int read_bots(const Json *bots, LabJob *j, CliOptions *o, Error *e)
     return 0;
 }
 
-/* The command line of the same experiment (for people, and the tests). */
-static void job_command(LabJob *j)
+/* The command line of the same experiment (for people, and the tests);
+ * game_ms: the hook budget of a game with a lab rule, 0: the default. */
+static void job_command(LabJob *j, long game_ms)
 {
     const CliOptions *o = j->o;
     StrBuf c = STRBUF_INIT;
     sb_printf(&c, "chessvar experiment %s --games %ld --seed %llu", o->variant->name, o->games,
               (unsigned long long)o->seed);
+    if (game_ms)
+        sb_printf(&c, " --hook-game-ms %ld", game_ms);
     for (int i = 0; i < o->nbots; i++)
         sb_printf(&c, " --bot %s", o->bots[i]);
     for (int i = 0; i < o->nparams; i++)
@@ -227,6 +230,7 @@ static LabJob *job_from_request(WebServer *s, const Json *req, Error *e, int *st
     const Json *seed = json_get(req, "seed");
     const Json *rules = json_get(req, "rules");
     char *end;
+    int lab = 0;
     if (!var || var->type != JSON_STRING) {
         err_set(e, "give the variant as \"variant\" (GET /api/variants lists them)");
     } else if (!(o->variant = variant_find(var->str))) {
@@ -249,7 +253,7 @@ static LabJob *job_from_request(WebServer *s, const Json *req, Error *e, int *st
                    "(GET /api/variants lists them): A plays without them, B with them");
     } else if (!web_params_texts(json_get(req, "params"), ptext, o->params, &o->nparams, e) &&
                !read_bots(json_get(req, "bots"), j, o, e) &&
-               !web_rules_paths(s, rules, &j->paths, o->cmp_rules, &o->cmp_nrules, e)) {
+               !web_rules_paths(s, rules, &j->paths, o->cmp_rules, &o->cmp_nrules, &lab, e)) {
         o->games = games && games->type == JSON_NUMBER ? (long)games->num : LAB_DEFAULT_GAMES;
         o->have_seed = 1;
         if (!seed || seed->type == JSON_NULL)
@@ -257,12 +261,14 @@ static LabJob *job_from_request(WebServer *s, const Json *req, Error *e, int *st
         o->cmp_nparams = o->nparams; /* B: the same parameters */
         memcpy(o->cmp_params, o->params, sizeof o->params);
         int st = CLI_EXIT_USAGE;
-        o->cmp_house = cli_load_house(o->variant, 0, o->cmp_rules, o->cmp_nrules, e);
+        /* a lab rule's games run under the lab's limits (docs/WEB.md):
+         * a rule slow in every hook fails its first game in seconds */
+        o->cmp_house = web_lab_house(s, lab, o->variant, 0, o->cmp_rules, o->cmp_nrules, e);
         if (o->cmp_house && (j->run = cli_exp_open(o, e, &st))) {
             j->info = *cli_exp_info(j->run);
             j->total = cli_exp_tasks(j->run);
             j->games = calloc((size_t)(j->total ? j->total : 1), sizeof *j->games);
-            job_command(j);
+            job_command(j, lab ? s->lab_limits.game_ms : 0);
             if (j->games)
                 return j;
             *status = 500;

@@ -1,7 +1,8 @@
 /*
  * store.c -- the data folder of `chessvar serve --data DIR`: each game is
  * GAME.rec, its record (docs/RECORDS.md, full truth: every seat's secrets,
- * as the server keeps them) and GAME.meta, its tokens and players (JSON).
+ * as the server keeps them) and GAME.meta, its tokens and players (JSON),
+ * and whether its rules include a lab rule (its limits: web_lab_house).
  * Both are written after every change, each atomically (a temporary file,
  * fsync, rename, then the folder synced); on start every game is read back.
  *
@@ -82,7 +83,7 @@ int web_store_meta(WebServer *s, WebGame *g, Error *e)
             sb_puts(&t, "null");
         sb_putc(&t, '}');
     }
-    sb_puts(&t, "]}\n");
+    sb_puts(&t, g->lab ? "],\"lab\":true}\n" : "]}\n");
     sb_printf(&path, "%s/%s.meta", s->data, g->id);
     int rc = t.failed || path.failed ? err_set(e, "out of memory")
                                      : web_write_atomic(s->data, sb_str(&path), &t, e);
@@ -162,7 +163,13 @@ static int load_one(WebServer *s, const char *name, time_t mtime, const char *wa
     o.json = 1;
     o.depth = -1;
     o.load = sb_str(&rec);
-    o.trust_rules = 1; /* the server wrote it, with scripts it offered */
+    o.trust_rules = 1; /* the server wrote it, with scripts it offered or its lab's */
+    const Json *lab = json_get(meta, "lab");
+    int is_lab = lab && lab->type == JSON_TRUE;
+    if (is_lab) { /* its replay and its play under the lab's limits */
+        o.record_limits = &s->lab_limits;
+        o.bot_ms = s->cfg.lab_bot_ms;
+    }
     int st;
     Batch *b = batch_open(&o, e, &st);
     if (!b)
@@ -171,6 +178,7 @@ static int load_one(WebServer *s, const char *name, time_t mtime, const char *wa
     if (!g)
         goto done;
     str_copy(g->id, sizeof g->id, id->str);
+    g->lab = is_lab;
     if (seats->count != g->nseats) {
         err_set(e, "%s: %d seats, the record has %d", sb_str(&path), seats->count,
                 g->nseats);

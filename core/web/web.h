@@ -31,6 +31,10 @@ typedef struct WebConfig {
     long long idle_ms;     /* with data: a game without viewers or change
                             * this long may leave memory for a new one */
     int max_lab_rules;     /* house-rule lab rules kept (issue 23) */
+    /* a game, experiment or comparison with a lab rule: all of a game's
+     * hook calls together, and a search bot's decision of such a game, in
+     * wall ms (0: WEB_LAB_GAME_MS, WEB_LAB_BOT_MS) */
+    long lab_game_ms, lab_bot_ms;
     int quiet;             /* 1: no lines on standard error (tests) */
     /* experiments (labjobs.c, issue 23): the worker threads that play
      * them, the jobs queued or running at once (overall, per client
@@ -43,6 +47,8 @@ typedef struct WebConfig {
 
 #define WEB_MAX_FRAME (64 * 1024)
 #define WEB_MAX_BODY (64 * 1024)
+#define WEB_LAB_GAME_MS 5000
+#define WEB_LAB_BOT_MS 2000
 
 /* The defaults of docs/WEB.md: loopback, port 8080, 1000 games, 1000
  * connections, 64 KiB frames and bodies, 50 frames a second. */

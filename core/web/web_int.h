@@ -13,6 +13,7 @@
 
 #include "../cli/cli.h"
 #include "../json.h"
+#include "../lua/house.h"
 #include "web.h"
 
 struct mg_connection;
@@ -55,6 +56,7 @@ struct WebGame {
     long bot_failed;         /* the change after which a bot failed, -1: it */
     int bot_failed_seat;     /* is not tried again until the next change */
     char bot_error[400];     /* what its viewers were told */
+    int lab;                 /* its rules include a lab rule: the lab's limits */
     int tb_seat;             /* the seat asking a takeback (issue 21), -1: none; */
     int tb_n;                /* the actions it takes back, */
     unsigned tb_need;        /* the seats whose consent it needs (bits), */
@@ -101,6 +103,10 @@ struct WebServer {
     WebClasses *classes;     /* the teacher's boards (class.c) */
     WebLab *lab;             /* the experiments (labjobs.c) */
     WebRuleLab *rulelab;     /* the house-rule lab's rules (lab.c) */
+    /* The limits of a game whose rules include a lab rule (one of the
+     * page's, an experiment's, a comparison's): every house rule's, with
+     * cfg.lab_game_ms for all of a game's hook calls together (lab.c). */
+    HouseLimits lab_limits;
 };
 
 long long web_now_ms(void);
@@ -191,6 +197,11 @@ void web_rulelab_free(WebRuleLab *lab);
  * paths with its NUL, as the resolver of "rules" names scripts: 0, or -1
  * with e saying the rule is unknown (never stored, or left to make room). */
 int web_rulelab_path(WebServer *s, const char *id, StrBuf *paths, Error *e);
+/* The scripts at paths loaded as cli_load_house does, under the lab's
+ * limits (s->lab_limits) when lab is 1 (one of them is a lab rule): NULL
+ * with e. */
+House *web_lab_house(const WebServer *s, int lab, const VariantOps *v, int nsides,
+                     const char *const *paths, int n, Error *e);
 /* A request under /api/lab/ or /api/scripts/: answered, its status. */
 int web_rulelab_request(WebServer *s, struct mg_connection *conn, const char *path, int get,
                     int post);
@@ -208,12 +219,12 @@ Json *web_read_json_body(WebServer *s, struct mg_connection *conn, Error *e);
 WebGame *web_create_game(WebServer *s, const Json *req, StrBuf *answer, Error *e,
                          int *status);
 /* http.c: a body of any type; "rules" as the scripts' paths (offered
- * files and lab:ID rules) and "params" as --param texts, as POST /api/games
- * reads them. */
+ * files and lab:ID rules; *lab: 1 when one is a lab rule) and "params" as
+ * --param texts, as POST /api/games reads them. */
 int web_send_body(struct mg_connection *conn, int status, const char *type, const void *body,
                   size_t n);
 int web_rules_paths(WebServer *s, const Json *rules, StrBuf *paths, const char **list, int *n,
-                    Error *e);
+                    int *lab, Error *e);
 int web_params_texts(const Json *params, char ptext[][128], const char **list, int *n,
                      Error *e);
 
