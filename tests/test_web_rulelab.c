@@ -840,6 +840,19 @@ static void test_lab_bot_decision_bounded(void **state)
     web_stop(s);
 }
 
+/* Slow in every hook, each call a fraction of a millisecond: far from
+ * each call's 1 s even on a worker at nice 19 on a loaded machine, so the
+ * game's budget is what stops it. */
+static const char *SLOWER = "rule {\n"
+                            "  name = \"Slower\",\n"
+                            "  veto = function(game, action)\n"
+                            "    local x = 0 for i = 1, 20000 do x = x + i end\n"
+                            "  end,\n"
+                            "  react = function(game, action)\n"
+                            "    local x = 0 for i = 1, 50000 do x = x + i end\n"
+                            "  end,\n"
+                            "}\n";
+
 /* issue 23: an experiment of a lab rule slow in every hook played each of
  * its games up to the 300 s budget, the experiment worker held for
  * minutes (up to its 30-minute cap); under the lab's limits its first game
@@ -851,10 +864,10 @@ static void test_lab_slow_rule_experiment_bounded(void **state)
     WebServer *s = start_with(NULL, 0);
     int port = web_port(s);
     char id[65], body[512];
-    keep(port, SLOW, id);
+    keep(port, SLOWER, id);
     snprintf(body, sizeof body, "{\"variant\":\"orthodox\",\"seed\":\"5\",\"games\":1,"
-                                "\"rules\":[\"lab:%s\"],\"bots\":{\"white\":\"search:200\","
-                                "\"black\":\"search:200\"}}", id);
+                                "\"rules\":[\"lab:%s\"],\"bots\":{\"white\":\"search:500\","
+                                "\"black\":\"search:500\"}}", id);
     StrBuf out = STRBUF_INIT;
     int st = wc_http(port, "POST", "/api/experiments", body, strlen(body), &out);
     if (st != 202)
