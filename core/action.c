@@ -15,6 +15,8 @@ static const char *const FIG_NAMES[FIG__COUNT] = {
 
 char figure_letter(int fig)
 {
+    if (figure_is_lettered(fig))
+        return (char)('A' + (fig - FIG_LETTERED_FIRST));
     return fig > 0 && fig < FIG__COUNT ? FIG_LETTERS[fig] : 0;
 }
 
@@ -27,8 +29,22 @@ int figure_from_letter(char c)
     return FIG_NONE;
 }
 
+int figure_from_any_letter(char c)
+{
+    int f = figure_from_letter(c);
+    c = (char)toupper((unsigned char)c);
+    if (f != FIG_NONE || c < 'A' || c > 'Z')
+        return f;
+    return FIG_LETTERED(c);
+}
+
 const char *figure_name(int fig)
 {
+    static const char *const LETTERS[26] = {
+        "A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L", "M",
+        "N", "O", "P", "Q", "R", "S", "T", "U", "V", "W", "X", "Y", "Z"};
+    if (figure_is_lettered(fig))
+        return LETTERS[fig - FIG_LETTERED_FIRST];
     return fig >= 0 && fig < FIG__COUNT ? FIG_NAMES[fig] : "?";
 }
 

@@ -33,11 +33,31 @@ typedef enum Figure {
     FIG__COUNT
 } Figure;
 
-/* 'P','N','B','R','Q','K','?' (upper case); 0 for FIG_NONE. */
+/* Lettered figures (issue 24): a rule set from parts (the fairy variant)
+ * names its own pieces by letters; every letter A..Z other than the six
+ * orthodox ones is a figure of its own, FIG_LETTERED('A') ... ('Z').  Arrays
+ * indexed by any figure have FIG_MAX entries; FIG__COUNT counts the orthodox
+ * set and FIG_HIDDEN, which the other variants use. */
+#define FIG_LETTERED_FIRST 8
+#define FIG_MAX (FIG_LETTERED_FIRST + 26)
+#define FIG_LETTERED(c) (FIG_LETTERED_FIRST + ((c) - 'A'))
+static inline int figure_is_lettered(int fig)
+{
+    return fig >= FIG_LETTERED_FIRST && fig < FIG_MAX;
+}
+
+/* 'P','N','B','R','Q','K','?' (upper case), a lettered figure's letter;
+ * 0 for FIG_NONE. */
 char figure_letter(int fig);
-/* Inverse of figure_letter, case-insensitive; FIG_NONE if unknown. */
+/* Inverse of figure_letter for the orthodox six, case-insensitive; FIG_NONE
+ * if unknown. */
 int figure_from_letter(char c);
-const char *figure_name(int fig); /* "pawn", "knight", ... */
+/* Any letter, case-insensitive: an orthodox figure for P N B R Q K, else
+ * the lettered figure; FIG_NONE for what is not a letter. */
+int figure_from_any_letter(char c);
+/* "pawn", "knight", ...; a lettered figure: its letter ("A"), the rule set
+ * names it. */
+const char *figure_name(int fig);
 
 typedef enum ActionKind {
     ACT_NONE = 0,

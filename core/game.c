@@ -65,9 +65,19 @@ typedef struct RepTable {
     size_t cap, used; /* cap: 0 or a power of two */
 } RepTable;
 
+/* What the variant's prepare made of the rule set, shared by a game and
+ * its copies (which may live in other threads: the count is atomic). */
+typedef struct Prepared {
+    int refs;
+    void *data;
+    void (*unprepare)(void *data);
+} Prepared;
+
 struct Game {
     GameConfig cfg;          /* cfg.position points at `position` below */
     char *position;          /* owned copy of the start position, or NULL */
+    char *ruleset;           /* owned copy of the rule-set text (cfg points here) */
+    Prepared *prep;          /* the variant's prepared rule set, or NULL */
     GameHooks hooks;
     Rng rng;
     Rng rng_start;           /* the generator once the game is set up */
@@ -345,6 +355,43 @@ static void scripts_free(Game *g)
     free(g->scripts);
 }
 
+static void prepared_release(Prepared *p)
+{
+    if (p && __atomic_sub_fetch(&p->refs, 1, __ATOMIC_ACQ_REL) == 0) {
+        if (p->unprepare)
+            p->unprepare(p->data);
+        free(p);
+    }
+}
+
+/* Keep the rule-set text (the config's, else the hooks') and let the
+ * variant prepare it. */
+static int ruleset_prepare(Game *g, const char *text, Error *e)
+{
+    const VariantOps *v = g->cfg.variant;
+    g->cfg.ruleset = NULL;
+    if (v->version < 9 || !v->prepare) {
+        if (text)
+            return err_set(e, "%s takes no rule set (board, pieces, hands): only "
+                              "a variant from parts does (fairy)", v->name);
+        return 0;
+    }
+    if (text && !(g->ruleset = cv_strdup(text)))
+        return err_set(e, "out of memory");
+    g->cfg.ruleset = g->ruleset;
+    if (!(g->prep = cv_calloc(sizeof *g->prep)))
+        return err_set(e, "out of memory");
+    g->prep->refs = 1;
+    g->prep->unprepare = v->unprepare;
+    if (!(g->prep->data = v->prepare(g->ruleset, e))) {
+        free(g->prep);
+        g->prep = NULL;
+        err_prefix(e, "rule set");
+        return -1;
+    }
+    return 0;
+}
+
 static int check_config(const GameConfig *c, Error *e)
 {
     const VariantOps *v = c->variant;
@@ -412,10 +459,13 @@ Game *game_new_hooked(const GameConfig *cfg, const GameHooks *hooks, Error *e)
     g->cfg = c;
     g->cfg.scripts = NULL;
     g->cfg.nscripts = 0;
+    g->cfg.ruleset = NULL;
     if (hooks)
         g->hooks = *hooks;
     if (g->hooks.retain)
         g->hooks.retain(g->hooks.ud);
+    if (ruleset_prepare(g, c.ruleset ? c.ruleset : g->hooks.ruleset, e))
+        goto fail;
     g->offer_seat = -1;
     rng_seed(&g->rng, c.seed);
     g->st = cv_calloc(c.variant->state_size);
@@ -503,8 +553,17 @@ Game *game_clone(const Game *g)
     c->cfg.scripts = NULL;
     c->cfg.nscripts = 0;
     c->fail = NULL;
+    c->ruleset = NULL;
+    c->cfg.ruleset = NULL;
+    if (c->prep)
+        __atomic_add_fetch(&c->prep->refs, 1, __ATOMIC_RELAXED);
     if (c->hooks.retain)
         c->hooks.retain(c->hooks.ud);
+    if (g->ruleset && !(c->ruleset = cv_strdup(g->ruleset))) {
+        game_free(c);
+        return NULL;
+    }
+    c->cfg.ruleset = c->ruleset;
     int ok = scripts_copy(c, g->cfg.scripts, g->cfg.nscripts) == 0;
     ok = ok && (!g->position || (c->position = cv_strdup(g->position)));
     c->cfg.position = c->position;
@@ -537,6 +596,8 @@ void game_free(Game *g)
         return;
     if (g->hooks.release)
         g->hooks.release(g->hooks.ud);
+    prepared_release(g->prep);
+    free(g->ruleset);
     scripts_free(g);
     free(g->position);
     free(g->st);
@@ -562,6 +623,7 @@ int game_same(const Game *a, const Game *b)
         x->seed != y->seed || !x->position != !y->position ||
         (x->position && strcmp(x->position, y->position)) ||
         memcmp(&x->params, &y->params, sizeof x->params) ||
+        !x->ruleset != !y->ruleset || (x->ruleset && strcmp(x->ruleset, y->ruleset)) ||
         x->nscripts != y->nscripts || a->setup_made != b->setup_made)
         return 0;
     for (int i = 0; i < x->nscripts; i++)
@@ -597,6 +659,8 @@ int game_same(const Game *a, const Game *b)
 /* ---- Read access -------------------------------------------------------- */
 
 const VariantOps *game_variant(const Game *g) { return g->cfg.variant; }
+const void *game_variant_data(const Game *g) { return g->prep ? g->prep->data : NULL; }
+const char *game_ruleset(const Game *g) { return g->ruleset; }
 const GameConfig *game_config(const Game *g) { return &g->cfg; }
 GameHooks game_hooks(const Game *g) { return g->hooks; }
 int game_setup_made(const Game *g) { return g->setup_made; }

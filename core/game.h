@@ -36,6 +36,11 @@ typedef struct GameConfig {
     int params_set;        /* 0: the core fills defaults */
     const GameScript *scripts; /* the house rules the hooks come from, in */
     int nscripts;              /* order (records carry them); the game keeps copies */
+    /* A rule-set text for a variant with `prepare` (the fairy variant's
+     * board, pieces and hands, docs/FAIRY.md), or NULL: the hooks' one
+     * (GameHooks.ruleset, a house rule's), else the variant's default.
+     * The game keeps a copy. */
+    const char *ruleset;
 } GameConfig;
 
 /* Seams where house-rule scripts attach (the Lua layer fills them). */
@@ -68,6 +73,10 @@ typedef struct GameHooks {
     /* Optional: the name of the script whose veto forbade the action the
      * veto hook last forbade (issue 22, `why`), or NULL. */
     const char *(*veto_script)(void *ud);
+    /* Optional: the rule-set text the scripts describe (issue 24: a
+     * script's board, pieces, hands ...), used when the config has none;
+     * it lives as long as ud. */
+    const char *ruleset;
 } GameHooks;
 
 /* One entry of the history. */
@@ -94,6 +103,11 @@ int game_same(const Game *a, const Game *b);
 
 /* ---- Read access ------------------------------------------------------ */
 const VariantOps *game_variant(const Game *g);
+/* What the variant's prepare made of the game's rule set (NULL for a
+ * variant without prepare): the same for the game and all its copies. */
+const void *game_variant_data(const Game *g);
+/* The game's rule-set text, or NULL (the variant's default rules). */
+const char *game_ruleset(const Game *g);
 const GameConfig *game_config(const Game *g);
 const Params *game_params(const Game *g);
 int game_param(const Game *g, int index);   /* value of parameter #index */

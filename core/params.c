@@ -21,8 +21,10 @@ void params_defaults(const VariantOps *v, Params *p)
     p->n = v->nparams;
     for (int i = 0; i < v->nparams && i < MAX_PARAMS; i++)
         p->v[i] = v->params[i].def;
+    /* the variants' tables cover the orthodox set; lettered figures stay 0
+     * until a rule set gives their values */
     memcpy(p->values, v->version >= 3 && v->values ? v->values : DEFAULT_VALUES,
-           sizeof p->values);
+           sizeof DEFAULT_VALUES);
 }
 
 int params_index(const VariantOps *v, const char *name)
@@ -79,11 +81,12 @@ static int parse_bool(const char *s)
 /* "value.Q=12": one entry of the value table. */
 static int set_value(Params *p, const char *name, const char *val, Error *e)
 {
-    int fig = strlen(name) == 7 ? figure_from_letter(name[6]) : FIG_NONE;
+    int fig = strlen(name) == 7 ? figure_from_any_letter(name[6]) : FIG_NONE;
     long x;
     if (fig == FIG_NONE || fig == FIG_KING)
         return err_set(e, "unknown piece value '%s': use value.P, value.N, "
-                          "value.B, value.R or value.Q", name);
+                          "value.B, value.R or value.Q (or the letter of a "
+                          "rule set's own piece, value.A)", name);
     if (parse_long(val, &x) || x < 0 || x > 1000)
         return err_set(e, "%s=%s: the value must be a whole number from 0 to 1000",
                        name, val);
@@ -193,8 +196,8 @@ void params_diff(const VariantOps *v, const Params *p, StrBuf *out)
         params_format_value(v, p, i, out);
         first = 0;
     }
-    for (int f = FIG_PAWN; f <= FIG_QUEEN; f++) {
-        if (p->values[f] == def.values[f])
+    for (int f = FIG_PAWN; f < FIG_MAX; f++) {
+        if (f == FIG_KING || f == FIG_HIDDEN || p->values[f] == def.values[f])
             continue;
         sb_printf(out, "%svalue.%c=%d", first ? "" : " ", figure_letter(f),
                   p->values[f]);

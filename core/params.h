@@ -33,7 +33,8 @@ typedef struct ParamDef {
 typedef struct Params {
     int n;                     /* number of definitions */
     int v[MAX_PARAMS];         /* values, in definition order */
-    int values[FIG__COUNT];    /* piece values (the value table) */
+    int values[FIG_MAX];       /* piece values (the value table), lettered
+                                  figures too (0 unless a rule set gives one) */
 } Params;
 
 struct VariantOps;

@@ -76,7 +76,8 @@ typedef struct Status {
 } Status;
 
 /* ---- Views ------------------------------------------------------------ */
-#define MAX_VIEW_PIECES 128
+#define MAX_VIEW_PIECES 256 /* a 16x16 board full (issue 24) */
+#define MAX_VIEW_HAND 64
 
 enum ViewPieceFlags {
     VP_MASKED = 1 << 0, /* still masked (Masqués); figure may be FIG_HIDDEN */
@@ -94,6 +95,14 @@ typedef struct ViewPiece {
     uint8_t side2;  /* merged pieces: the second colour */
 } ViewPiece;
 
+/* Pieces in a side's hand, to be dropped (crazyhouse, issue 24): count
+ * pieces of figure belonging to side. */
+typedef struct ViewHand {
+    int8_t side;
+    uint8_t figure;
+    uint16_t count;
+} ViewHand;
+
 /* What one seat may know, built by the variant from that seat's rights
  * (never by blanking fields of the full state).  Renderers (terminal,
  * JSON) take only a View, so they cannot leak what is not in it. */
@@ -107,6 +116,8 @@ typedef struct View {
     ViewPiece pieces[MAX_VIEW_PIECES];
     int ncaptured;            /* pieces off the board, as this seat knows them */
     ViewPiece captured[MAX_VIEW_PIECES];
+    int nhand;                /* pieces in hand, as this seat knows them */
+    ViewHand hand[MAX_VIEW_HAND];
     int has_last;             /* the last move's squares, if visible */
     Coord last_from, last_to;
     char last_text[48];       /* the last action as this seat may read it */
@@ -268,7 +279,8 @@ typedef struct VariantOps {
     int version;               /* 1; 2 with the fields after history_text; 3 with values;
                                   4 with edit and phase; 5 with known,
                                   sample, apply_listed and legal_draw;
-                                  6 with inputs; 7 with why; 8 with rule_data */
+                                  6 with inputs; 7 with why; 8 with rule_data;
+                                  9 with prepare and unprepare */
     const char *name;          /* command-line name: "orthodox" */
     const char *title;         /* "Orthodox chess" */
     const char *summary;       /* one line for the menu */
@@ -443,6 +455,18 @@ typedef struct VariantOps {
      * against orthodox chess), for `chessvar diff` (issue 22).  NULL: none
      * declared (the card says so). */
     const VariantRuleData *rule_data;
+
+    /* ---- version 9 ---- */
+    /* Optional (issue 24): a variant whose rules come from a rule-set
+     * text (GameConfig.ruleset; the fairy variant's board, pieces, hands
+     * and the King's role).  prepare reads the text (NULL: the variant's
+     * default rules) into whatever the variant needs, once per game: the
+     * core keeps it unchanged, shares it with the game's copies and gives
+     * it to unprepare with the last of them; the ops read it with
+     * game_variant_data(g).  NULL with e naming the problem on a bad text.
+     * A variant without prepare refuses a rule-set text. */
+    void *(*prepare)(const char *ruleset, Error *e);
+    void (*unprepare)(void *data);
 } VariantOps;
 
 /* Messages to seats.  seat_mask bit i: seat i sees the text.  ev may be
