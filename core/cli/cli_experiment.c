@@ -568,6 +568,26 @@ static int write_file(const char *path, const StrBuf *b, Error *e)
 }
 
 /* The report (text or JSON) on stdout and the chart in o->svg. */
+/* Write the report in out (freed) to standard output, then the chart of
+ * --svg: the end of both the fixed and the --until run. */
+static int write_report(const CliOptions *o, const ExpInfo *x, const ExpGame *games,
+                        long n, StrBuf *out, Error *e)
+{
+    int rc = 0;
+    if (sb_failed(out))
+        rc = err_set(e, "out of memory");
+    else if (fwrite(out->s, 1, out->len, stdout) != out->len || fflush(stdout))
+        rc = err_set(e, "cannot write the report: %s", strerror(errno));
+    sb_free(out);
+    if (rc == 0 && o->svg) {
+        StrBuf svg = STRBUF_INIT;
+        exp_svg(x, games, n, &svg);
+        rc = sb_failed(&svg) ? err_set(e, "out of memory") : write_file(o->svg, &svg, e);
+        sb_free(&svg);
+    }
+    return rc;
+}
+
 static int report(const CliOptions *o, const ExpInfo *x, ExpGame *games, long n,
                   int shard_k, int shard_n, Error *e)
 {
@@ -577,19 +597,7 @@ static int report(const CliOptions *o, const ExpInfo *x, ExpGame *games, long n,
         exp_json(x, games, n, shard_k, shard_n, &out);
     else
         exp_report_text(x, games, n, &out);
-    int rc = 0;
-    if (sb_failed(&out))
-        rc = err_set(e, "out of memory");
-    else if (fwrite(out.s, 1, out.len, stdout) != out.len || fflush(stdout))
-        rc = err_set(e, "cannot write the report: %s", strerror(errno));
-    sb_free(&out);
-    if (rc == 0 && o->svg) {
-        StrBuf svg = STRBUF_INIT;
-        exp_svg(x, games, n, &svg);
-        rc = sb_failed(&svg) ? err_set(e, "out of memory") : write_file(o->svg, &svg, e);
-        sb_free(&svg);
-    }
-    return rc;
+    return write_report(o, x, games, n, &out, e);
 }
 
 /* Can a file be written at path?  Tried with the system (not guessed from
@@ -943,19 +951,7 @@ static int until_report(const CliOptions *o, const ExpInfo *x, ExpGame *games, l
         sb_putc(&out, '\n');
         exp_report_text(x, games, n, &out);
     }
-    int rc = 0;
-    if (sb_failed(&out))
-        rc = err_set(e, "out of memory");
-    else if (fwrite(out.s, 1, out.len, stdout) != out.len || fflush(stdout))
-        rc = err_set(e, "cannot write the report: %s", strerror(errno));
-    sb_free(&out);
-    if (rc == 0 && o->svg) {
-        StrBuf svg = STRBUF_INIT;
-        exp_svg(x, games, n, &svg);
-        rc = sb_failed(&svg) ? err_set(e, "out of memory") : write_file(o->svg, &svg, e);
-        sb_free(&svg);
-    }
-    return rc;
+    return write_report(o, x, games, n, &out, e);
 }
 
 /* Play the rounds of look L (after `played` rounds) into r->games; add
