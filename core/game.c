@@ -452,6 +452,7 @@ Game *game_new_hooked(const GameConfig *cfg, const GameHooks *hooks, Error *e)
     }
 
     Game *g = cv_calloc(sizeof *g);
+    StrBuf pos = STRBUF_INIT; /* before the first goto fail (a refused rule set) */
     if (!g) {
         err_set(e, "out of memory");
         return NULL;
@@ -470,7 +471,6 @@ Game *game_new_hooked(const GameConfig *cfg, const GameHooks *hooks, Error *e)
     rng_seed(&g->rng, c.seed);
     g->st = cv_calloc(c.variant->state_size);
     g->scratch = cv_calloc(c.variant->state_size);
-    StrBuf pos = STRBUF_INIT;
     if (!g->st || !g->scratch || scripts_copy(g, c.scripts, c.nscripts) ||
         (game_hooked(g) && !(g->fail = cv_calloc(sizeof *g->fail)))) {
         err_set(e, "out of memory");
