@@ -474,7 +474,7 @@ static const VariantOps *choose_variant(const Play *p)
  * one may not see the other's screen. */
 static int views_differ(const View *a, const View *b)
 {
-    if (a->npieces != b->npieces || a->ncaptured != b->ncaptured ||
+    if (a->npieces != b->npieces || a->ncaptured != b->ncaptured || a->nhand != b->nhand ||
         strcmp(a->info, b->info) || strcmp(a->position, b->position) ||
         strcmp(a->last_text, b->last_text))
         return 1;
@@ -487,6 +487,10 @@ static int views_differ(const View *a, const View *b)
     for (int i = 0; i < a->ncaptured && i < MAX_VIEW_PIECES; i++)
         if (a->captured[i].side != b->captured[i].side ||
             a->captured[i].figure != b->captured[i].figure)
+            return 1;
+    for (int i = 0; i < a->nhand && i < MAX_VIEW_HAND; i++) /* issue 24 */
+        if (a->hand[i].side != b->hand[i].side || a->hand[i].figure != b->hand[i].figure ||
+            a->hand[i].count != b->hand[i].count)
             return 1;
     return 0;
 }

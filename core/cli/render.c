@@ -63,7 +63,19 @@ static int npieces(const View *v)
 
 static int known_figure(int fig)
 {
-    return fig >= FIG_PAWN && fig <= FIG_KING;
+    return (fig >= FIG_PAWN && fig <= FIG_KING) || figure_is_lettered(fig);
+}
+
+/* A lettered figure (issue 24: a piece of a rule set from parts) in its own
+ * glyph, never one of the orthodox six: white's letter in a circle (Ⓐ,
+ * U+24B6 on), black's small letter in a circle (ⓐ, U+24D0 on), one column
+ * each like the chess figures. */
+static void lettered_glyph(int fig, int black, Token *t)
+{
+    unsigned cp = (black ? 0x24D0u : 0x24B6u) + (unsigned)(fig - FIG_LETTERED('A'));
+    char s[4] = {(char)(0xE0 | (cp >> 12)), (char)(0x80 | ((cp >> 6) & 0x3F)),
+                 (char)(0x80 | (cp & 0x3F)), 0};
+    tok_put(t, s, 1);
 }
 
 /* The marks are documented in docs/PROTOCOL.md ("Board marks"). */
@@ -81,6 +93,8 @@ static void piece_token(const ViewPiece *p, int nsides, int ascii, Token *t)
                              : (p->side ? "\u25CF" : "\u25CB"), 1);
         else if (ascii)
             tok_putc(t, p->side ? (char)tolower((unsigned char)letter) : letter);
+        else if (figure_is_lettered(fig))
+            lettered_glyph(fig, p->side, t);
         else
             tok_put(t, p->side ? BLACK_GLYPH[fig] : WHITE_GLYPH[fig], 1);
     } else {
@@ -629,10 +643,67 @@ static void captured_token(const ViewPiece *p, int cols, const RenderOpts *o, St
         sb_printf(out, " %s", t.s);
 }
 
+/* Pieces in hand (issue 24, crazyhouse): is any piece in a hand? */
+static int any_in_hand(const View *v)
+{
+    for (int i = 0; i < v->nhand && i < MAX_VIEW_HAND; i++)
+        if (v->hand[i].count > 0)
+            return 1;
+    return 0;
+}
+
+/* One side's hand as a line, "black in hand: ♛ 2♞" (`q 2n` with
+ * --ascii): each figure drawn as on the board, its count before it when
+ * more than one; "none" for an empty hand. */
+static void hand_line(const View *v, const RenderNames *n, const RenderOpts *o, int side,
+                      StrBuf *out)
+{
+    int any = 0;
+    sb_printf(out, "%s in hand:", name_of(n->side, n->nsides, side));
+    for (int i = 0; i < v->nhand && i < MAX_VIEW_HAND; i++) {
+        const ViewHand *h = &v->hand[i];
+        if (h->side != side || h->count == 0)
+            continue;
+        ViewPiece p;
+        Token t;
+        memset(&p, 0, sizeof p);
+        p.side = h->side;
+        p.figure = h->figure;
+        piece_token(&p, side <= 1 ? 2 : v->nsides, o->ascii, &t);
+        sb_putc(out, ' ');
+        if (h->count > 1)
+            sb_printf(out, "%d", h->count);
+        sb_puts(out, t.s);
+        any = 1;
+    }
+    sb_puts(out, any ? "\n" : " none\n");
+}
+
+/* The hands of every side: with two sides on a board, the hand of the
+ * side at the top over the board (top 1) and the other one's under it
+ * (top 0); else all under the board.  Nothing while no hand holds a
+ * piece. */
+static void hands(const View *v, const RenderNames *n, const RenderOpts *o, int top,
+                  StrBuf *out)
+{
+    if (!any_in_hand(v))
+        return;
+    int nsides = v->nsides > 0 && v->nsides <= MAX_SIDES ? v->nsides : n->nsides;
+    if (nsides == 2 && v->geo.bounded) {
+        int bottom = o->bottom ? o->bottom - 1 : v->seat == 1; /* frame_bounded's flip */
+        hand_line(v, n, o, top ? 1 - bottom : bottom, out);
+        return;
+    }
+    for (int side = 0; !top && side < nsides; side++)
+        hand_line(v, n, o, side, out);
+}
+
 void render_view_text(const View *v, const RenderNames *n,
                       const RenderOpts *o, StrBuf *out)
 {
+    hands(v, n, o, 1, out);
     render_board(v, o, out);
+    hands(v, n, o, 0, out);
     legend(v, n, o, out);
     marks_legend(v, out);
     if (v->last_text[0])
@@ -766,6 +837,27 @@ static void json_pieces(const View *v, const ViewPiece *pieces, int count,
     sb_putc(out, ']');
 }
 
+/* Pieces in hand (issue 24): [{"side":"black","figure":"knight",
+ * "letter":"N","count":2}, ...], as this seat knows them. */
+static void json_hand(const View *v, const RenderNames *n, StrBuf *out)
+{
+    sb_puts(out, ",\"hand\":[");
+    for (int i = 0, k = 0; i < v->nhand && i < MAX_VIEW_HAND; i++) {
+        const ViewHand *h = &v->hand[i];
+        if (h->count == 0)
+            continue;
+        sb_puts(out, k++ ? ",{\"side\":" : "{\"side\":");
+        render_json_name(out, n->side, n->nsides, h->side);
+        if (known_figure(h->figure))
+            sb_printf(out, ",\"figure\":\"%s\",\"letter\":\"%c\"", figure_name(h->figure),
+                      figure_letter(h->figure));
+        else
+            sb_puts(out, ",\"figure\":\"hidden\",\"letter\":\"?\"");
+        sb_printf(out, ",\"count\":%d}", h->count);
+    }
+    sb_putc(out, ']');
+}
+
 static void json_opt_str(StrBuf *out, const char *key, const char *s)
 {
     sb_printf(out, ",\"%s\":", key);
@@ -893,6 +985,7 @@ void render_view_json(const View *v, const RenderNames *n,
     json_pieces(v, v->pieces, npieces(v), 1, n, out);
     sb_puts(out, ",\"captured\":");
     json_pieces(v, v->captured, v->ncaptured, 0, n, out);
+    json_hand(v, n, out);
     json_last_move(v, out);
     json_opt_str(out, "position", v->position);
     json_opt_str(out, "question", v->question);

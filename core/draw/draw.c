@@ -377,7 +377,22 @@ static void coords(const Layout *l, StrBuf *out)
 
 static int known_figure(int fig)
 {
-    return fig > FIG_NONE && fig < FIG_HIDDEN;
+    return (fig > FIG_NONE && fig < FIG_HIDDEN) || figure_is_lettered(fig);
+}
+
+/* A lettered figure's body (issue 24: a piece of a rule set from parts):
+ * a rounded square where the orthodox figures have a disc, so its letter
+ * never reads as one of theirs. */
+static void square_body(StrBuf *out, double cx, double cy, double r, const char *fill)
+{
+    sb_puts(out, "<rect class=\"body rim\"");
+    attr_num(out, "x", cx - r);
+    attr_num(out, "y", cy - r);
+    attr_num(out, "width", 2 * r);
+    attr_num(out, "height", 2 * r);
+    attr_num(out, "rx", r * 0.35);
+    attr(out, "fill", fill);
+    sb_puts(out, "/>");
 }
 
 static void circle(StrBuf *out, const char *cls, double cx, double cy, double r,
@@ -464,7 +479,10 @@ static void piece(const View *v, const DrawOpts *o, const Layout *l, const ViewP
         sb_printf(out, ">%s</text>", letter);
     } else {
         colour(o, side, &fill, &ink);
-        circle(out, "body rim", cx, cy, r, fill, NULL);
+        if (figure_is_lettered(p->figure))
+            square_body(out, cx, cy, r - 0.03, fill);
+        else
+            circle(out, "body rim", cx, cy, r, fill, NULL);
         if (king)
             circle(out, "crown", cx, cy, r - 0.07, "none", ink);
         sb_puts(out, "<text class=\"letter\"");
@@ -497,6 +515,76 @@ static void piece(const View *v, const DrawOpts *o, const Layout *l, const ViewP
     text_escaped(out, sb_str(&title));
     sb_puts(out, "</title></g>");
     sb_free(&title);
+}
+
+/* Pieces in hand (issue 24, crazyhouse): is any piece in a hand? */
+static int any_in_hand(const View *v)
+{
+    for (int i = 0; i < v->nhand && i < MAX_VIEW_HAND; i++)
+        if (v->hand[i].count > 0)
+            return 1;
+    return 0;
+}
+
+/* The band over and under a bounded board that holds the hands. */
+#define HAND_BAND 0.9
+
+/* The hand of each side as a row of small pieces with their counts: the
+ * side at the top of the board (the second, or the first when flipped) in
+ * the band over it, the others in the band under it.  Each is a g.hand
+ * with data-side, each figure a g.hand-piece with data-figure and
+ * data-count. */
+static void hands(const View *v, const DrawOpts *o, const Layout *l, StrBuf *out)
+{
+    int top = l->flip ? 0 : 1;
+    sb_puts(out, "<g class=\"hands\">");
+    for (int band = 0; band < 2; band++) {
+        double cy = band ? l->H + 0.6 + HAND_BAND / 2 : -0.6 - HAND_BAND / 2, x = 0;
+        for (int side = 0; side < o->nsides; side++) {
+            if ((side == top) != (band == 0))
+                continue;
+            const char *name = side_name(o, side), *fill, *ink;
+            colour(o, name, &fill, &ink);
+            sb_puts(out, "<g class=\"hand\"");
+            attr(out, "data-side", name ? name : "null");
+            sb_putc(out, '>');
+            for (int i = 0; i < v->nhand && i < MAX_VIEW_HAND; i++) {
+                const ViewHand *h = &v->hand[i];
+                if (h->side != side || h->count == 0)
+                    continue;
+                int known = known_figure(h->figure);
+                char letter[2] = {known ? figure_letter(h->figure) : '?', 0};
+                double cx = x + 0.35;
+                sb_puts(out, "<g class=\"hand-piece\"");
+                attr(out, "data-figure", known ? figure_name(h->figure) : "hidden");
+                sb_printf(out, " data-count=\"%d\">", h->count);
+                if (figure_is_lettered(h->figure))
+                    square_body(out, cx, cy, 0.27, fill);
+                else
+                    circle(out, "body rim", cx, cy, 0.3, fill, NULL);
+                sb_puts(out, "<text class=\"letter\"");
+                attr_num(out, "x", cx);
+                attr_num(out, "y", cy + 0.14);
+                attr(out, "fill", ink);
+                sb_printf(out, ">%s</text>", letter);
+                if (h->count > 1) {
+                    char t[16];
+                    snprintf(t, sizeof t, "\u00D7%d", h->count);
+                    sb_puts(out, "<text class=\"count\"");
+                    attr_num(out, "x", cx + 0.34);
+                    attr_num(out, "y", cy + 0.11);
+                    sb_printf(out, " style=\"font: bold .3px system-ui, sans-serif\" "
+                                   "fill=\"#333\">%s</text>", t);
+                }
+                sb_printf(out, "<title>%s in hand: %d %s</title></g>", name ? name : "?",
+                          h->count, known ? figure_name(h->figure) : "hidden");
+                x += h->count > 1 ? 1.3 : 0.8;
+            }
+            sb_puts(out, "</g>");
+            x += 0.4;
+        }
+    }
+    sb_puts(out, "</g>");
 }
 
 static void marks(const View *v, const DrawOpts *o, const Layout *l, StrBuf *out)
@@ -547,10 +635,15 @@ int draw_svg(const View *v, const DrawOpts *o, StrBuf *out, Error *e)
     if (make_layout(v, o, &l, e))
         return -1;
     double vx, vy, vw, vh;
+    int with_hands = l.bounded && any_in_hand(v);
     if (l.bounded) {
         vx = vy = -0.6;
         vw = l.W + 1.2;
         vh = l.H + 1.2;
+        if (with_hands) {
+            vy -= HAND_BAND;
+            vh += 2 * HAND_BAND;
+        }
     } else {
         vx = (double)l.x0 - FRAME_L / PLANE_PX;
         vy = -(double)l.y1 - FRAME_T / PLANE_PX;
@@ -601,6 +694,10 @@ int draw_svg(const View *v, const DrawOpts *o, StrBuf *out, Error *e)
         piece(v, o, &l, &v->pieces[i], out);
     }
     sb_puts(out, "</g>\n");
+    if (with_hands) {
+        hands(v, o, &l, out);
+        sb_putc(out, '\n');
+    }
     if (!l.bounded) {
         coords(&l, out);
         sb_putc(out, '\n');

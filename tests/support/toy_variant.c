@@ -581,3 +581,332 @@ const char *toy_wrong_guess(const Game *g)
 {
     return toy_secret(g, game_side_to_move(g)) & 1 ? "even" : "odd";
 }
+
+/* ======================================================================== */
+/*
+ * "toyboard", the toy's board mode (issue 24): what a rule set from parts
+ * shows the faces, without the fairy engine: a large square board,
+ * lettered pieces and pieces in hand.  Its rules:
+ *
+ * TOYB-1 Sides and board.  White and black, one seat each, on a size x
+ *        size board (parameter, 5 to 16, default 10): files a.., ranks 1..
+ * TOYB-2 Start.  White: King on the middle file of rank 1, an A (a
+ *        lettered piece) on a1, a pawn on b2; in hand two Knights and a
+ *        Z.  Black, mirrored through the centre: King on the middle file of
+ *        the last rank, an A in the top right corner, a pawn beside the
+ *        corner one rank down; in hand a Queen.  White moves first.
+ * TOYB-3 A move.  Any piece steps to one of its eight neighbours, empty or
+ *        holding an enemy piece ("e1e2").  A captured piece goes to the
+ *        capturer's hand as its figure.
+ * TOYB-4 A drop.  A piece of the mover's hand goes on any empty square
+ *        ("N@e5"; ACT_PLACE with the figure and the square).
+ * TOYB-5 End.  The side that captures the enemy King wins.
+ *
+ * Position string (written, not read): the board's ranks from the top as
+ * in FEN (runs of empty squares as decimal numbers), the side to move,
+ * then the hands in brackets ("[NNZq]").
+ */
+#define TOYB_MAX 16
+#define TOYB_SQ (TOYB_MAX * TOYB_MAX)
+
+typedef struct ToyBoardState {
+    uint8_t fig[TOYB_SQ];  /* Figure, FIG_NONE for an empty square */
+    uint8_t side[TOYB_SQ]; /* owner of a piece */
+    uint8_t hand[2][FIG_MAX];
+    uint8_t size, turn;
+    int8_t winner; /* TOYB-5: -1 while both Kings stand */
+} ToyBoardState;
+
+static const ParamDef toyb_params[] = {
+    {.name = "size", .type = PARAM_INT, .def = 10, .min = 5, .max = TOYB_MAX,
+     .rule = "TOYB-1", .doc = "files and ranks of the board"},
+};
+
+/* The figures in the order hands list them. */
+static const int toyb_order[] = {FIG_KING,  FIG_QUEEN, FIG_ROOK, FIG_BISHOP, FIG_KNIGHT,
+                                 FIG_PAWN,  FIG_LETTERED('A'), FIG_LETTERED('Z')};
+
+static int toyb_at(const ToyBoardState *s, Coord c)
+{
+    return c.y * s->size + c.x;
+}
+
+static Geometry toyb_geo(const ToyBoardState *s)
+{
+    Geometry geo = {1, s->size, s->size};
+    return geo;
+}
+
+static void toyb_put(ToyBoardState *s, int x, int y, int side, int fig)
+{
+    int i = toyb_at(s, coord_make(x, y));
+    s->fig[i] = (uint8_t)fig;
+    s->side[i] = (uint8_t)side;
+}
+
+static int toyb_init(Game *g, void *st, const char *position, Error *e)
+{
+    ToyBoardState *s = st;
+    memset(s, 0, sizeof *s);
+    if (position)
+        return err_set(e, "toyboard: no position strings (it always starts as TOYB-2 says)");
+    int n = game_param(g, 0), mid = n / 2;
+    s->size = (uint8_t)n;
+    s->winner = -1;
+    toyb_put(s, mid, 0, 0, FIG_KING);
+    toyb_put(s, 0, 0, 0, FIG_LETTERED('A'));
+    toyb_put(s, 1, 1, 0, FIG_PAWN);
+    toyb_put(s, n - 1 - mid, n - 1, 1, FIG_KING);
+    toyb_put(s, n - 1, n - 1, 1, FIG_LETTERED('A'));
+    toyb_put(s, n - 2, n - 2, 1, FIG_PAWN);
+    s->hand[0][FIG_KNIGHT] = 2;
+    s->hand[0][FIG_LETTERED('Z')] = 1;
+    s->hand[1][FIG_QUEEN] = 1;
+    return 0;
+}
+
+static void toyb_legal(const Game *g, const void *st, int seat, ActionList *out)
+{
+    const ToyBoardState *s = st;
+    (void)g;
+    if (s->winner >= 0 || seat != s->turn)
+        return;
+    Action a;
+    memset(&a, 0, sizeof a);
+    a.seat = (uint8_t)seat;
+    for (int y = 0; y < s->size; y++)
+        for (int x = 0; x < s->size; x++) {
+            int i = y * s->size + x;
+            if (!s->fig[i] || s->side[i] != s->turn)
+                continue;
+            a.kind = ACT_MOVE;
+            a.from = coord_make(x, y);
+            for (int dy = -1; dy <= 1; dy++)
+                for (int dx = -1; dx <= 1; dx++) {
+                    a.to = coord_make(x + dx, y + dy);
+                    if ((dx || dy) && a.to.x >= 0 && a.to.y >= 0 && a.to.x < s->size &&
+                        a.to.y < s->size &&
+                        !(s->fig[toyb_at(s, a.to)] && s->side[toyb_at(s, a.to)] == s->turn))
+                        al_push(out, &a);
+                }
+        }
+    a.kind = ACT_PLACE;
+    a.from = coord_make(-1, -1);
+    for (size_t k = 0; k < ARRAY_LEN(toyb_order); k++) {
+        if (!s->hand[s->turn][toyb_order[k]])
+            continue;
+        a.figure = (uint8_t)toyb_order[k];
+        for (int i = 0; i < s->size * s->size; i++)
+            if (!s->fig[i]) {
+                a.to = coord_make(i % s->size, i / s->size);
+                al_push(out, &a);
+            }
+    }
+}
+
+static void toyb_format(const Game *g, const void *st, const Action *a, int style,
+                        StrBuf *out)
+{
+    Geometry geo = toyb_geo(st);
+    char f[GEO_SQ_MAX], t[GEO_SQ_MAX];
+    (void)g, (void)style;
+    if (a->kind == ACT_MOVE)
+        sb_printf(out, "%s%s", geo_format_square(&geo, a->from, f),
+                  geo_format_square(&geo, a->to, t));
+    else if (a->kind == ACT_PLACE)
+        sb_printf(out, "%c@%s", figure_letter(a->figure), geo_format_square(&geo, a->to, t));
+    else
+        sb_puts(out, action_kind_name(a->kind));
+}
+
+static int toyb_parse(const Game *g, const void *st, const ActionList *legal,
+                      const char *text, Action *out, Error *e)
+{
+    StrBuf t = STRBUF_INIT;
+    for (int i = 0; i < legal->n; i++) {
+        sb_reset(&t);
+        toyb_format(g, st, &legal->v[i], FMT_MACHINE, &t);
+        if (str_ieq(sb_str(&t), text)) {
+            *out = legal->v[i];
+            sb_free(&t);
+            return 0;
+        }
+    }
+    sb_free(&t);
+    return err_set(e, "%.40s: not a legal step (\"e1e2\") or drop (\"N@e5\") now", text);
+}
+
+static int toyb_apply(const Game *g, void *st, const Action *a, Events *ev)
+{
+    ToyBoardState *s = st;
+    ActionList l = ACTIONLIST_INIT;
+    toyb_legal(g, s, a->seat, &l);
+    int ok = 0;
+    for (int i = 0; i < l.n && !ok; i++)
+        ok = action_eq(&l.v[i], a);
+    al_free(&l);
+    if (!ok)
+        return -1;
+    StrBuf t = STRBUF_INIT;
+    toyb_format(g, s, a, FMT_RECORD, &t);
+    ev_emit(ev, SEATS_ALL, "%s plays %s", s->turn ? "black" : "white", sb_str(&t));
+    sb_free(&t);
+    int to = toyb_at(s, a->to);
+    if (a->kind == ACT_PLACE) {
+        s->hand[s->turn][a->figure]--;
+        s->fig[to] = a->figure;
+    } else {
+        int from = toyb_at(s, a->from);
+        if (s->fig[to] == FIG_KING)
+            s->winner = (int8_t)s->turn;
+        else if (s->fig[to] && s->hand[s->turn][s->fig[to]] < 255)
+            s->hand[s->turn][s->fig[to]]++; /* TOYB-3 */
+        s->fig[to] = s->fig[from];
+        s->fig[from] = FIG_NONE;
+    }
+    s->side[to] = s->turn;
+    s->turn ^= 1;
+    return 0;
+}
+
+static void toyb_write_position(const Game *g, const void *st, StrBuf *out)
+{
+    const ToyBoardState *s = st;
+    (void)g;
+    for (int y = s->size - 1; y >= 0; y--) {
+        int run = 0;
+        for (int x = 0; x < s->size; x++) {
+            int i = y * s->size + x;
+            if (!s->fig[i]) {
+                run++;
+                continue;
+            }
+            if (run)
+                sb_printf(out, "%d", run);
+            run = 0;
+            char c = figure_letter(s->fig[i]);
+            sb_putc(out, s->side[i] ? (char)(c - 'A' + 'a') : c);
+        }
+        if (run)
+            sb_printf(out, "%d", run);
+        if (y)
+            sb_putc(out, '/');
+    }
+    sb_printf(out, " %c [", s->turn ? 'b' : 'w');
+    for (int side = 0; side < 2; side++)
+        for (size_t k = 0; k < ARRAY_LEN(toyb_order); k++)
+            for (int c = 0; c < s->hand[side][toyb_order[k]]; c++) {
+                char l = figure_letter(toyb_order[k]);
+                sb_putc(out, side ? (char)(l - 'A' + 'a') : l);
+            }
+    sb_putc(out, ']');
+}
+
+static Geometry toyb_geometry(const Game *g, const void *st)
+{
+    (void)g;
+    return toyb_geo(st);
+}
+
+static const char *toyb_side_name(const Game *g, int side)
+{
+    (void)g;
+    return side == 0 ? "white" : side == 1 ? "black" : "?";
+}
+
+static int toyb_to_act(const Game *g, const void *st)
+{
+    const ToyBoardState *s = st;
+    (void)g;
+    return s->winner >= 0 ? -1 : s->turn;
+}
+
+static int toyb_side_to_move(const Game *g, const void *st)
+{
+    (void)g;
+    return ((const ToyBoardState *)st)->turn;
+}
+
+static int toyb_seat_of_side(const Game *g, const void *st, int side)
+{
+    (void)g, (void)st;
+    return side;
+}
+
+static uint64_t toyb_hash(const Game *g, const void *st)
+{
+    const ToyBoardState *s = st;
+    uint64_t h = mix64(s->turn + 2u * (uint64_t)(s->winner + 1));
+    (void)g;
+    for (int i = 0; i < s->size * s->size; i++)
+        h = mix64(h ^ ((uint64_t)i << 16 | (uint64_t)s->fig[i] << 8 | s->side[i]));
+    for (int side = 0; side < 2; side++)
+        for (int f = 0; f < FIG_MAX; f++)
+            h = mix64(h ^ ((uint64_t)side << 40 | (uint64_t)f << 8 | s->hand[side][f]));
+    return h;
+}
+
+static void toyb_status(const Game *g, const void *st, Status *out)
+{
+    const ToyBoardState *s = st;
+    (void)g;
+    memset(out, 0, sizeof *out);
+    if (s->winner >= 0) {
+        out->over = 1;
+        out->winners = 1u << s->winner;
+        str_copy(out->reason, sizeof out->reason, "King captured");
+    }
+}
+
+static void toyb_view(const Game *g, const void *st, int seat, View *v)
+{
+    const ToyBoardState *s = st;
+    (void)g, (void)seat;
+    v->geo = toyb_geo(s);
+    v->side_to_move = s->turn;
+    for (int i = 0; i < s->size * s->size; i++) {
+        if (!s->fig[i])
+            continue;
+        ViewPiece *p = &v->pieces[v->npieces++];
+        p->at = coord_make(i % s->size, i / s->size);
+        p->side = (int8_t)s->side[i];
+        p->figure = s->fig[i];
+    }
+    for (int side = 0; side < 2; side++)
+        for (size_t k = 0; k < ARRAY_LEN(toyb_order); k++)
+            if (s->hand[side][toyb_order[k]] && v->nhand < MAX_VIEW_HAND) {
+                ViewHand *h = &v->hand[v->nhand++];
+                h->side = (int8_t)side;
+                h->figure = (uint8_t)toyb_order[k];
+                h->count = s->hand[side][toyb_order[k]];
+            }
+    if (!v->status.over)
+        snprintf(v->question, sizeof v->question, "%s to move", s->turn ? "black" : "white");
+}
+
+const VariantOps toy_board_variant = {
+    .version = 1,
+    .name = "toyboard",
+    .title = "Toy board (test-only)",
+    .summary = "a large board, lettered pieces and pieces in hand",
+    .params = toyb_params,
+    .nparams = (int)ARRAY_LEN(toyb_params),
+    .min_sides = 2,
+    .max_sides = 2,
+    .default_sides = 2,
+    .state_size = sizeof(ToyBoardState),
+    .init = toyb_init,
+    .write_position = toyb_write_position,
+    .geometry = toyb_geometry,
+    .side_name = toyb_side_name,
+    .to_act = toyb_to_act,
+    .side_to_move = toyb_side_to_move,
+    .seat_of_side = toyb_seat_of_side,
+    .legal = toyb_legal,
+    .apply = toyb_apply,
+    .parse = toyb_parse,
+    .format = toyb_format,
+    .hash = toyb_hash,
+    .status = toyb_status,
+    .view = toyb_view,
+};

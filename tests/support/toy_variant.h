@@ -22,6 +22,9 @@
 #define TOY_LIMIT 1000000
 
 extern const VariantOps toy_variant;
+/* The toy's board mode (issue 24, TOYB-1 ..): a size x size board (up to
+ * 16 x 16) with lettered pieces and pieces in hand, for the faces' tests. */
+extern const VariantOps toy_board_variant;
 
 /* Full truth, for tests: the secret of side, and the seat commanding it. */
 int32_t toy_secret(const Game *g, int side);
