@@ -126,8 +126,9 @@ WEB_TESTS := $(wildcard tests/web/test_*.js)
 test: tests-build deps-web
 	@CHESSVAR=$(abspath $(PROGRAM)) sh tests/run.sh $(TEST_BIN) $(WEB_TESTS)
 
-# The browser tests alone (headless chromium, puppeteer-core).
-test-web: $(PROGRAM) deps-web
+# The browser tests alone (headless chromium, puppeteer-core); test_faces
+# makes the frames of tests/web/test_faces.js.
+test-web: $(PROGRAM) $(BUILD)/tests/test_faces deps-web
 	@CHESSVAR=$(abspath $(PROGRAM)) sh tests/run.sh $(WEB_TESTS)
 
 check: deps

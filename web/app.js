@@ -606,6 +606,12 @@ document.addEventListener('pointerup', ev => {
 function drawHand(view, D) {
   const box = $('#hand');
   const figs = [...new Set(D.filter(d => !d.from && d.to && d.figure).map(d => d.figure))];
+  const held = (view.hand || []).filter(e => e.count > 0);
+  // the board leaves room on the screen for the hands over and under it
+  $('#board-wrap').classList.toggle('with-hands', held.length > 0);
+  if (held.length) { drawHands(view, figs, held); return; }
+  const top = $('#hand-top');
+  top.hidden = true; top.replaceChildren(); delete top.dataset.key;
   if (!figs.length || G.board) { box.hidden = true; box.replaceChildren(); delete box.dataset.key; G.handFigure = null; return; }
   box.hidden = false;
   if (G.handFigure && !figs.includes(G.handFigure)) G.handFigure = null;
@@ -641,6 +647,70 @@ function drawHand(view, D) {
   }
 }
 
+// Pieces in hand (issue 24, crazyhouse): every side's hand as the view
+// tells it, the side at the top of the board over it (#hand-top), the one
+// at the bottom under it (#hand).  The seat's own figures are buttons
+// that pick a figure to drop (then a click on a square drops it), or are
+// dragged onto a square, like Tile's placements; a figure it may not drop
+// now is a disabled button.  A lettered figure (a piece of a rule set
+// from parts) has the rounded square of the board's.
+const ORTHODOX_LETTERS = 'KQRBNP';
+
+function handRow(box, view, side, figs, held) {
+  const mine = side === G.state.seat && !G.board;
+  const list = held.filter(e => e.side === side);
+  const [fill, ink] = colour(side, view.sides);
+  const key = `${side}|${mine}|${list.map(e => `${e.letter}${e.count}${figs.includes(e.letter)}`).join(' ')}`;
+  if (box.dataset.key === key) return;
+  const had = box.contains(document.activeElement) ? document.activeElement.dataset.figure : null;
+  box.dataset.key = key;
+  box.dataset.side = side;
+  const items = list.map(e => {
+    const lettered = !ORTHODOX_LETTERS.includes(e.letter) && e.letter !== '?';
+    const attrs = { class: `hand-piece${lettered ? ' lettered' : ''}`, 'data-figure': e.letter, 'data-count': e.count,
+      style: `background:${fill};color:${ink}`, title: `${side} in hand: ${e.count} ${e.figure}` };
+    const kids = [e.letter, e.count > 1 ? h('span', { class: 'count' }, `×${e.count}`) : null].filter(Boolean);
+    if (!mine) return h('span', attrs, ...kids);
+    const b = h('button', { type: 'button', ...attrs }, ...kids);
+    if (!figs.includes(e.letter)) { b.disabled = true; return b; }
+    const fg = e.letter;
+    // (detail 0: Enter or Space, not a pointer: the board takes the focus to drop it)
+    b.addEventListener('click', ev => pickFigure(G.handFigure === fg ? null : fg, ev.detail === 0));
+    b.addEventListener('pointerdown', ev => { handDrag = { figure: fg, x: ev.clientX, y: ev.clientY }; });
+    b.addEventListener('keydown', handKey);
+    return b;
+  });
+  box.replaceChildren(h('span', { class: 'hand-label' }, `${side} in hand: `),
+    ...(items.length ? items : [h('span', { class: 'hand-none' }, 'none')]));
+  const again = had && box.querySelector(`button[data-figure="${had}"]`);
+  if (again) again.focus();
+}
+
+function drawHands(view, figs, held) {
+  const sides = view.sides || [];
+  const bottom = sides[layout(view).flip ? 1 : 0], others = sides.filter(x => x !== bottom);
+  if (G.handFigure && !figs.includes(G.handFigure)) G.handFigure = null;
+  const box = $('#hand'), top = $('#hand-top');
+  box.hidden = top.hidden = false;
+  handRow(box, view, bottom, figs, held);
+  if (others.length === 1) handRow(top, view, others[0], figs, held);
+  else { // more than two sides: every other hand over the board, a row each
+    const key = `rows|${JSON.stringify(held)}`;
+    if (top.dataset.key !== key) {
+      top.dataset.key = key;
+      top.replaceChildren(...others.map(x => { const r = h('div', { class: 'hand-row' }); handRow(r, view, x, figs, held); return r; }));
+    }
+  }
+  const live = [...box.querySelectorAll('button.hand-piece:not([disabled])')];
+  const stop = G.handFigure || (live[0] && live[0].dataset.figure);
+  for (const b of box.querySelectorAll('button.hand-piece')) {
+    const on = G.handFigure === b.dataset.figure;
+    b.classList.toggle('on', on);
+    b.setAttribute('aria-pressed', String(on));
+    b.setAttribute('tabindex', !b.disabled && b.dataset.figure === stop ? '0' : '-1');
+  }
+}
+
 // Pick a figure of the hand (null: none).  From the keyboard the board
 // takes the focus, its square on one where the figure may go.
 function pickFigure(fg, keyboard) {
@@ -664,7 +734,7 @@ function handKey(ev) {
   const step = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 }[ev.key];
   if (!step) return;
   ev.preventDefault();
-  const list = [...$('#hand').querySelectorAll('button.hand-piece')];
+  const list = [...$('#hand').querySelectorAll('button.hand-piece:not([disabled])')];
   const i = list.indexOf(ev.currentTarget);
   const next = list[(i + step + list.length) % list.length];
   for (const b of list) b.setAttribute('tabindex', b === next ? '0' : '-1');
@@ -829,7 +899,8 @@ function clickSquare(sq) {
     G.selected = null; draw();
     askWhy(moveText(from, sq));
   } else if (G.handFigure) {
-    askWhy(G.state.view.geometry.bounded ? `place ${G.handFigure} ${sqText(sq)}` : `${G.handFigure}@${sqText(sq)}`);
+    const drops = (G.state.view.hand || []).length > 0; // a drop of a piece in hand (issue 24)
+    askWhy(G.state.view.geometry.bounded && !drops ? `place ${G.handFigure} ${sqText(sq)}` : `${G.handFigure}@${sqText(sq)}`);
   } else if (D.some(d => d.kind === 'move' && !d.from && d.to)) {
     askWhy(sqText(sq)); // naming a square (Échecs ambigus)
   }
