@@ -1065,7 +1065,7 @@ function setupKeyboard() {
       if (G.state && $('#chooser').hidden) draw();
     } else if (/^[a-z]$/i.test(ev.key) && !ev.ctrlKey && !ev.metaKey && !ev.altKey) {
       // A figure's letter picks it from the hand (again: drops it).
-      const b = $(`#hand button.hand-piece[data-figure="${ev.key.toUpperCase()}"]`);
+      const b = $(`#hand button.hand-piece[data-figure="${ev.key.toUpperCase()}"]:not([disabled])`);
       if (b) { ev.preventDefault(); pickFigure(G.handFigure === b.dataset.figure ? null : b.dataset.figure, true); }
     }
   });
