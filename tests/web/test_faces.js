@@ -139,12 +139,22 @@ test('issue24_lettered_pieces_hands_and_a_drop_by_click', async () => {
   assert(page.errors.length === 0, `page errors: ${page.errors}`);
 });
 
-// issue 24: Black's seat sees the board turned and its own hand under it;
-// White's lettered Z dragged from the hand onto f6 is dropped there.
+// issue 24: on a 16 x 16 board Black's seat sees the board turned and its
+// own hand under it; White's lettered Z dragged from the hand onto f6 (on
+// 10 x 10) is dropped there.
 test('issue24_hands_turned_for_black_and_a_drop_by_drag', async () => {
   const page = await openFaked();
-  const fb = frame('black', 10, ['N@e5']);
+  const fb = frame('black', 16, ['N@e5']);
   await deliver(page, fb);
+  await checkPieces(page, fb.view);
+  const labels = await page.$$eval('#board g.coords text', els => els.map(e => e.textContent));
+  assert(labels.includes('p') && labels.filter(t => t === '16').length === 2, `labels: ${labels}`);
+  // the whole board and both hands on the screen
+  const fits = await page.evaluate(() => ['#hand-top', '#board', '#hand'].every(s => {
+    const r = document.querySelector(s).getBoundingClientRect();
+    return r.top >= 0 && r.bottom <= innerHeight;
+  }));
+  assert(fits, 'the board and both hands do not fit the screen');
   const [top, bottom] = await handsShown(page);
   assert(top.side === 'white' && bottom.side === 'black', `black's seat: ${top.side} over, ${bottom.side} under`);
   assert(bottom.pieces.length === 1 && bottom.pieces[0].letter === 'Q' && bottom.pieces[0].enabled, `black's hand: ${JSON.stringify(bottom.pieces)}`);
