@@ -2,7 +2,12 @@
 -- side's count is kept in the game (game:set), so undo, a refused action
 -- and a replayed record keep it exact; each ply asks only whether the move
 -- left the side to move in check (mate included): O(1) a ply, cheap enough
--- for a search.
+-- for a search.  `--rules three_check.lua:checks=5` makes it five-check.
+local args = arguments {
+  checks = {3, "the checks that win", min = 1, max = 99},
+}
+local TIMES = {"once", "twice", "three times"}
+
 rule {
   name = "Three-check",
   description = "Give check three times and win.",
@@ -16,8 +21,9 @@ rule {
     if checked and checked ~= action.seat and game:in_check(checked) then
       local n = (game:get(action.seat) or 0) + 1
       game:set(action.seat, n)
-      if n >= 3 then
-        game:finish(action.seat, action.seat .. " gave check three times")
+      if n >= args.checks then
+        game:finish(action.seat, action.seat .. " gave check "
+          .. (TIMES[args.checks] or args.checks .. " times"))
       end
     end
   end,

@@ -823,7 +823,16 @@ House *cli_load_house_limited(const VariantOps *v, int nsides, const char *const
     House *h = NULL;
     for (; k < n; k++) {
         sb_init(&text[k]);
-        if (record_read_file(paths[k], "script", SCRIPT_MAX, &text[k], e)) {
+        /* issue 24: FILE:name=value,... gives the script arguments; the
+         * name keeps them (house_load reads them, a record carries them) */
+        const char *args = house_script_args(paths[k]);
+        StrBuf file = STRBUF_INIT;
+        sb_putn(&file, paths[k], args ? (size_t)(args - 1 - paths[k]) : strlen(paths[k]));
+        int bad = file.failed ? err_set(e, "out of memory")
+                              : record_read_file(sb_str(&file), "script", SCRIPT_MAX,
+                                                 &text[k], e);
+        sb_free(&file);
+        if (bad) {
             sb_free(&text[k]);
             break;
         }
@@ -1378,9 +1387,14 @@ static int cmd_check(const CliOptions *o)
         Error e = {""};
         House *h = cli_load_house(v, 0, &o->rules[i], 1, &e);
         int ok = h && cli_check_house(v, h, &e) == 0;
-        if (ok)
+        if (ok) {
             printf("%s: ok (%s)\n", o->rules[i], house_title(h, 0));
-        else
+            for (int k = 0; k < house_nargs(h, 0); k++) { /* issue 24 */
+                const HouseArg *a = house_arg(h, 0, k);
+                printf("  argument %s = %s (%s; default %s): %s\n", a->name, a->value,
+                       a->expect, a->def, a->doc);
+            }
+        } else
             printf("%s\n", e.msg);
         if (h)
             print_house_log(house_log(h));

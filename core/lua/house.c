@@ -21,6 +21,8 @@
 #include <lauxlib.h>
 #include <lua.h>
 #include <lualib.h>
+#include <ctype.h>
+#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -98,6 +100,12 @@ typedef struct Script {
     int *upn;                   /* each one's index in its closure */
     HouseChange *changes;       /* rule{changes=}: what it changes, by area */
     int nchanges;
+    /* Issue 24: its arguments.  given: the text after the name's colon
+     * ("checks=5,x=y", NULL: none given); args: what arguments{} declared,
+     * by name (nargs, -1 before it is called); args_ref: the values. */
+    char *given;
+    HouseArg *args;
+    int nargs, args_ref;
 } Script;
 
 struct House {
@@ -169,6 +177,11 @@ struct House {
     const Game *truth_g;
     int truth_hist, truth_ok;
     Params truth_params;
+    /* Issue 24: the rule-set text a script's rule{ruleset=} gives (one
+     * script of a game may), and which script gave it (-1: none). */
+    char *ruleset;
+    int ruleset_script;
+    StrBuf rs_text;             /* the text on its way (a Lua error may cut it short) */
 };
 
 /* ---- Memory, time and the instruction budget ------------------------- */
@@ -2123,6 +2136,7 @@ static void sandbox_strings(lua_State *L)
 }
 
 static int house_rule(lua_State *L);
+static int house_arguments(lua_State *L);
 
 /* Push a new environment for script i. */
 static void sandbox_env(lua_State *L, House *h)
@@ -2165,6 +2179,9 @@ static void sandbox_env(lua_State *L, House *h)
     lua_pushlightuserdata(L, h);
     lua_pushcclosure(L, house_rule, 1);
     lua_setfield(L, -2, "rule");
+    lua_pushlightuserdata(L, h);
+    lua_pushcclosure(L, house_arguments, 1);
+    lua_setfield(L, -2, "arguments");
     lib_string(L);
     lua_setfield(L, -2, "string");
     lib_copy(L, LUA_TABLIBNAME, NULL);
@@ -2999,9 +3016,10 @@ static void rule_values(lua_State *L, House *h, Script *sc, int t)
     lua_pushnil(L);
     while (lua_next(L, t)) {
         const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "";
-        if (strlen(k) != 1 || figure_from_letter(k[0]) == FIG_NONE ||
-            figure_from_letter(k[0]) == FIG_HIDDEN)
-            luaL_error(L, "rule: values: keys must be figure letters (P N B R Q K)");
+        if (strlen(k) != 1 || figure_from_any_letter(k[0]) == FIG_NONE ||
+            figure_from_any_letter(k[0]) == FIG_HIDDEN)
+            luaL_error(L, "rule: values: keys must be figure letters (P N B R Q, or the "
+                          "letter of a rule set's own piece, A)");
         if (!lua_isinteger(L, -1))
             luaL_error(L, "rule: values.%s: expected an integer, got a %s", k,
                        luaL_typename(L, -1));
@@ -3093,6 +3111,514 @@ static void rule_changes(lua_State *L, Script *sc, int t)
     }
 }
 
+/* ---- A script's arguments (issue 24) --------------------------------------
+ * `--rules three_check.lua:checks=5`: the text after the name's last colon
+ * is name=value pairs, comma-separated.  The script declares what it takes
+ * with arguments{name = {default, "doc" [, min=, max=] [, choices={...}]}},
+ * which returns the values (the defaults, the given ones over them) while
+ * it loads; the default's type is the argument's: a boolean, an integer,
+ * a number or a string. */
+
+const char *house_script_args(const char *name)
+{
+    const char *c = name ? strrchr(name, ':') : NULL;
+    if (!c || c == name || !strchr(c + 1, '=') || strchr(c + 1, '/'))
+        return NULL;
+    return c + 1;
+}
+
+static int arg_cmp(const void *a, const void *b)
+{
+    return strcmp(((const HouseArg *)a)->name, ((const HouseArg *)b)->name);
+}
+
+/* The declaration at the top of the stack, for argument `name` (into a). */
+static void arg_declare(lua_State *L, const char *name, HouseArg *a)
+{
+    int d = lua_gettop(L);
+    if (lua_type(L, d) != LUA_TTABLE)
+        luaL_error(L, "arguments: %s: expected {default, \"what it is\"}, got a %s", name,
+                   luaL_typename(L, d));
+    lua_pushnil(L);
+    while (lua_next(L, d)) {
+        int ok = lua_isinteger(L, -2) && lua_tointeger(L, -2) >= 1 &&
+                 lua_tointeger(L, -2) <= 2;
+        if (lua_type(L, -2) == LUA_TSTRING) {
+            const char *k = lua_tostring(L, -2);
+            ok = !strcmp(k, "min") || !strcmp(k, "max") || !strcmp(k, "choices");
+        }
+        if (!ok)
+            luaL_error(L, "arguments: %s: unknown field '%s' (the fields are the default, "
+                          "the doc line, min, max, choices)", name,
+                       lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?");
+        lua_pop(L, 1);
+    }
+    int ty = lua_rawgeti(L, d, 1);
+    if (ty == LUA_TBOOLEAN)
+        a->type = HOUSE_ARG_BOOL;
+    else if (ty == LUA_TNUMBER)
+        a->type = lua_isinteger(L, -1) ? HOUSE_ARG_INT : HOUSE_ARG_NUMBER;
+    else if (ty == LUA_TSTRING)
+        a->type = HOUSE_ARG_STRING;
+    else
+        luaL_error(L, "arguments: %s: the default (first) is a boolean, a number or a "
+                      "string, not a %s", name, luaL_typename(L, -1));
+    lua_pop(L, 1);
+    if (lua_rawgeti(L, d, 2) != LUA_TSTRING)
+        luaL_error(L, "arguments: %s: the second is the doc line (a string saying what it "
+                      "is), not a %s", name, luaL_typename(L, -1));
+    size_t len;
+    const char *doc = lua_tolstring(L, -1, &len);
+    char why[80];
+    if (text_check(doc, len, 0, why, sizeof why))
+        luaL_error(L, "arguments: %s: its doc line has %s", name, why);
+    a->doc = lua_strdup_or_error(L, doc);
+    lua_pop(L, 1);
+    StrBuf *b = &lua_house(L)->tmp;
+    sb_reset(b);
+    int mt = lua_getfield(L, d, "min"), xt = lua_getfield(L, d, "max");
+    if ((mt != LUA_TNIL || xt != LUA_TNIL) && a->type != HOUSE_ARG_INT &&
+        a->type != HOUSE_ARG_NUMBER)
+        luaL_error(L, "arguments: %s: min and max are for numbers", name);
+    if ((mt != LUA_TNIL && mt != LUA_TNUMBER) || (xt != LUA_TNIL && xt != LUA_TNUMBER))
+        luaL_error(L, "arguments: %s: min and max are numbers", name);
+    a->has_min = mt != LUA_TNIL;
+    a->has_max = xt != LUA_TNIL;
+    a->min = a->has_min ? lua_tonumber(L, -2) : 0;
+    a->max = a->has_max ? lua_tonumber(L, -1) : 0;
+    lua_pop(L, 2);
+    sb_puts(b, a->type == HOUSE_ARG_BOOL ? "yes or no" : a->type == HOUSE_ARG_INT
+               ? "an integer" : a->type == HOUSE_ARG_NUMBER ? "a number" : "a text");
+    if (a->has_min && a->has_max)
+        sb_printf(b, " from %.15g to %.15g", a->min, a->max);
+    else if (a->has_min)
+        sb_printf(b, " from %.15g", a->min);
+    else if (a->has_max)
+        sb_printf(b, " up to %.15g", a->max);
+    if (lua_getfield(L, d, "choices") != LUA_TNIL) {
+        lua_Integer n = lua_type(L, -1) == LUA_TTABLE ? (lua_Integer)lua_rawlen(L, -1) : 0;
+        if (a->type != HOUSE_ARG_STRING || n < 1 || n > 32)
+            luaL_error(L, "arguments: %s: choices is a list of 1 to 32 texts, for a text "
+                          "argument", name);
+        sb_puts(b, ", one of:");
+        for (lua_Integer i = 1; i <= n; i++) {
+            if (lua_rawgeti(L, -1, i) != LUA_TSTRING || strpbrk(lua_tostring(L, -1), ",: "))
+                luaL_error(L, "arguments: %s: choices[%d] is not a word", name, (int)i);
+            sb_printf(b, " %s", lua_tostring(L, -1));
+            lua_pop(L, 1);
+        }
+    }
+    lua_pop(L, 1);
+    a->expect = lua_strdup_or_error(L, sb_str(b));
+    }
+
+/* Is the value at the top of the stack one argument a accepts?  NULL, or
+ * why not. */
+static const char *arg_fits(lua_State *L, int d, const HouseArg *a)
+{
+    if (a->type == HOUSE_ARG_INT || a->type == HOUSE_ARG_NUMBER) {
+        double x = lua_tonumber(L, -1);
+        if ((a->has_min && x < a->min) || (a->has_max && x > a->max))
+            return "out of range";
+    }
+    if (a->type == HOUSE_ARG_STRING && lua_getfield(L, d, "choices") != LUA_TNIL) {
+        int found = 0;
+        for (lua_Integer i = 1; i <= (lua_Integer)lua_rawlen(L, -1); i++) {
+            lua_rawgeti(L, -1, i);
+            found |= lua_rawequal(L, -1, -3);
+            lua_pop(L, 1);
+        }
+        lua_pop(L, 1);
+        if (!found)
+            return "not one of the choices";
+    } else if (a->type == HOUSE_ARG_STRING) {
+        lua_pop(L, 1);
+    }
+    return NULL;
+}
+
+/* Read text as argument a's type and push it; 0, or -1 when it is no such
+ * value. */
+static int arg_read(lua_State *L, const HouseArg *a, const char *text)
+{
+    char *end;
+    if (a->type == HOUSE_ARG_BOOL) {
+        static const char *const YES[] = {"yes", "true", "on"}, *const NO[] = {"no", "false",
+                                                                            "off"};
+        for (int i = 0; i < 3; i++) {
+            if (str_ieq(text, YES[i]) || str_ieq(text, NO[i])) {
+                lua_pushboolean(L, str_ieq(text, YES[i]));
+                return 0;
+            }
+        }
+        return -1;
+    }
+    if (a->type == HOUSE_ARG_INT) {
+        errno = 0;
+        long long x = strtoll(text, &end, 10);
+        if (!*text || *end || errno || isspace((unsigned char)*text))
+            return -1;
+        lua_pushinteger(L, (lua_Integer)x);
+        return 0;
+    }
+    if (a->type == HOUSE_ARG_NUMBER) {
+        double x = strtod(text, &end);
+        if (!*text || *end || !isfinite(x) || isspace((unsigned char)*text))
+            return -1;
+        lua_pushnumber(L, x);
+        return 0;
+    }
+    char why[80];
+    if (!*text || text_check(text, strlen(text), 0, why, sizeof why))
+        return -1;
+    lua_pushstring(L, text);
+    return 0;
+}
+
+/* The names a script accepts, for an error: "checks, mode". */
+static const char *arg_names(lua_State *L, const Script *sc)
+{
+    StrBuf *b = &lua_house(L)->tmp;
+    sb_reset(b);
+    for (int i = 0; i < sc->nargs; i++)
+        sb_printf(b, "%s%s", i ? ", " : "", sc->args[i].name);
+    if (!sc->nargs)
+        sb_puts(b, "none");
+    return sb_str(b);
+}
+
+static int house_arguments(lua_State *L)
+{
+    House *h = lua_touserdata(L, lua_upvalueindex(1));
+    if (h->hook != HOOK_LOAD)
+        return luaL_error(L, "arguments{} may only be called while the script loads");
+    Script *sc = &h->s[h->cur];
+    if (sc->nargs >= 0)
+        return luaL_error(L, "arguments{} is called a second time (a script calls it once)");
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_settop(L, 1);
+    int n = 0;
+    lua_pushnil(L);
+    while (lua_next(L, 1)) {
+        const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "";
+        size_t len = strlen(k);
+        if (!len || len > 32 || strspn(k, "abcdefghijklmnopqrstuvwxyz"
+                                          "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != len ||
+            isdigit((unsigned char)k[0]))
+            return luaL_error(L, "arguments: the names are words of letters, digits and _ "
+                              "(checks, max_plies), not %s", lua_type(L, -2) == LUA_TSTRING
+                              ? k : luaL_typename(L, -2));
+        if (++n > 32)
+            return luaL_error(L, "arguments: at most 32");
+        lua_pop(L, 1);
+    }
+    sc->args = cv_calloc(sizeof *sc->args * (size_t)(n ? n : 1));
+    if (!sc->args)
+        return luaL_error(L, "out of memory");
+    sc->nargs = 0;
+    lua_pushnil(L);
+    while (lua_next(L, 1)) {
+        HouseArg *a = &sc->args[sc->nargs++];
+        a->name = lua_strdup_or_error(L, lua_tostring(L, -2));
+        arg_declare(L, a->name, a);
+        lua_pop(L, 1);
+    }
+    qsort(sc->args, (size_t)sc->nargs, sizeof *sc->args, arg_cmp);
+    lua_createtable(L, 0, sc->nargs); /* 2: the values */
+    for (int i = 0; i < sc->nargs; i++) {
+        HouseArg *a = &sc->args[i];
+        lua_getfield(L, 1, a->name);
+        int d = lua_gettop(L);
+        lua_rawgeti(L, d, 1);
+        const char *why = arg_fits(L, d, a);
+        if (why)
+            return luaL_error(L, "arguments: %s: the default is %s (%s)", a->name, why,
+                              a->expect);
+        lua_pushvalue(L, -1);
+        lua_setfield(L, 2, a->name);
+        a->def = lua_strdup_or_error(L, luaL_tolstring(L, -1, NULL));
+        a->value = lua_strdup_or_error(L, a->def);
+        lua_settop(L, 2);
+    }
+    /* the given values, over the defaults */
+    for (const char *p = sc->given; p && *p;) {
+        size_t len = strcspn(p, ",");
+        const char *eq = memchr(p, '=', len);
+        char val[200];
+        if (!eq || eq == p)
+            return luaL_error(L, "arguments: they are given as name=value pairs "
+                              "separated by commas, not \"%s\" (its arguments: %s)",
+                              lua_pushlstring(L, p, len), arg_names(L, sc));
+        int i = 0;
+        while (i < sc->nargs && (strlen(sc->args[i].name) != (size_t)(eq - p) ||
+                                 strncmp(sc->args[i].name, p, (size_t)(eq - p))))
+            i++;
+        if (i == sc->nargs)
+            return luaL_error(L, "arguments: %s: no such argument (its arguments: %s)",
+                              lua_pushlstring(L, p, len), arg_names(L, sc));
+        HouseArg *a = &sc->args[i];
+        if (a->given)
+            return luaL_error(L, "arguments: %s is given twice", a->name);
+        a->given = 1;
+        size_t vl = len - (size_t)(eq + 1 - p);
+        if (vl >= sizeof val)
+            return luaL_error(L, "arguments: the value of %s is too long", a->name);
+        snprintf(val, sizeof val, "%.*s", (int)vl, eq + 1);
+        lua_getfield(L, 1, a->name);
+        int d = lua_gettop(L);
+        if (arg_read(L, a, val))
+            return luaL_error(L, "arguments: %s=%s: expected %s", a->name, val, a->expect);
+        const char *why = arg_fits(L, d, a);
+        if (why)
+            return luaL_error(L, "arguments: %s=%s: %s (expected %s)", a->name, val, why,
+                              a->expect);
+        lua_pushvalue(L, -1);
+        lua_setfield(L, 2, a->name);
+        free(a->value);
+        a->value = NULL;
+        a->value = lua_strdup_or_error(L, luaL_tolstring(L, -1, NULL));
+        lua_settop(L, 2);
+        p += len;
+        p += *p == ',';
+    }
+    lua_pushvalue(L, 2);
+    sc->args_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    return 1;
+}
+
+/* The script's argument values (a table: empty when it declares none). */
+static void push_args(lua_State *L, const Script *sc)
+{
+    if (sc->args_ref == LUA_NOREF)
+        lua_newtable(L);
+    else
+        lua_rawgeti(L, LUA_REGISTRYINDEX, sc->args_ref);
+}
+
+int house_nargs(const House *h, int i) { return h->s[i].nargs < 0 ? 0 : h->s[i].nargs; }
+const HouseArg *house_arg(const House *h, int i, int k) { return &h->s[i].args[k]; }
+
+/* ---- rule{ruleset = ...}: a rule set from parts (issue 24) -------------- */
+
+/* The keys of the rule-set text (docs/FAIRY.md), in the order the text is
+ * written: the same script gives the same text.  `pieces` is the list of
+ * `piece` lines. */
+static const char *const RULESET_KEYS[] = {
+    "name", "board", "start", "pieces", "nopiece", "royal", "check", "castling",
+    "double_step", "en_passant", "promotion", "promotion_ranks", "promotion_limit",
+    "hands", "pawn_drop_ranks", "captures", "explode_immune", "forced_capture",
+    "give_check", "checks", "goal", "goal_reply", "stalemate", "no_pieces",
+    "bare_royal", "draws", NULL};
+
+/* A value of the text: one line, none of the text's own marks (a line end
+ * would start another setting, `#` a comment). */
+static void ruleset_word(lua_State *L, int idx, const char *key)
+{
+    size_t len;
+    const char *s = lua_tolstring(L, idx, &len);
+    char why[80];
+    if (text_check(s, len, 0, why, sizeof why))
+        luaL_error(L, "rule: ruleset.%s: %s (a value is one line of text)", key, why);
+    if (memchr(s, '#', len))
+        luaL_error(L, "rule: ruleset.%s: '#' starts a comment in a rule set: a value "
+                      "cannot hold it", key);
+    if (!len || strspn(s, " \t") == len)
+        luaL_error(L, "rule: ruleset.%s: the value is empty", key);
+}
+
+/* One `piece` line, "L name betza [value]"; a value goes to the value
+ * table (value.L), so material and the bots count the piece. */
+static void ruleset_piece(lua_State *L, House *h, Script *sc, int idx, int i, StrBuf *out)
+{
+    char key[32], letter = 0;
+    snprintf(key, sizeof key, "pieces[%d]", i);
+    long value = -1;
+    if (lua_type(L, idx) == LUA_TSTRING) {
+        ruleset_word(L, idx, key);
+        const char *s = lua_tostring(L, idx), *t[5];
+        size_t n[5];
+        int k = 0;
+        for (const char *p = s; *p && k < 5;) {
+            p += strspn(p, " \t");
+            if (!*p)
+                break;
+            t[k] = p;
+            n[k] = strcspn(p, " \t");
+            p += n[k++];
+        }
+        if (k < 3 || k > 4)
+            luaL_error(L, "rule: ruleset.%s: expected \"LETTER name betza [value]\" "
+                          "(\"A archbishop BN 8\"), got \"%s\"", key, s);
+        if (n[0] != 1 || t[0][0] < 'A' || t[0][0] > 'Z')
+            luaL_error(L, "rule: ruleset.%s: a piece's letter is one upper-case letter "
+                          "A..Z, not \"%s\"", key, lua_pushlstring(L, t[0], n[0]));
+        letter = t[0][0];
+        if (k == 4) {
+            char num[16];
+            char *end;
+            snprintf(num, sizeof num, "%.*s", (int)(n[3] < 15 ? n[3] : 15), t[3]);
+            value = strtol(num, &end, 10);
+            if (n[3] > 4 || *end || end == num || value < 0 || value > 1000)
+                luaL_error(L, "rule: ruleset.%s: the value \"%s\" is not a whole "
+                              "number from 0 to 1000", key, lua_pushlstring(L, t[3], n[3]));
+        }
+        sb_printf(out, "piece = %s\n", s);
+    } else if (lua_type(L, idx) == LUA_TTABLE) {
+        static const char *const F[] = {"letter", "name", "betza", "value"};
+        const char *v[3];
+        lua_pushnil(L);
+        while (lua_next(L, idx)) {
+            int known = 0;
+            for (int f = 0; f < 4; f++)
+                known |= lua_type(L, -2) == LUA_TSTRING && !strcmp(lua_tostring(L, -2), F[f]);
+            if (!known)
+                luaL_error(L, "rule: ruleset.%s: unknown field '%s' (the fields are letter, "
+                              "name, betza, value)", key,
+                           lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?");
+            lua_pop(L, 1);
+        }
+        for (int f = 0; f < 3; f++) {
+            char fk[48];
+            snprintf(fk, sizeof fk, "%s.%s", key, F[f]);
+            if (lua_getfield(L, idx, F[f]) != LUA_TSTRING)
+                luaL_error(L, "rule: ruleset.%s: expected a string (%s), got a %s", fk,
+                           f == 0 ? "one upper-case letter, \"A\"" : f == 1
+                           ? "one word, \"archbishop\"" : "Betza notation, \"BN\"",
+                           luaL_typename(L, -1));
+            ruleset_word(L, -1, fk);
+            v[f] = lua_tostring(L, -1);
+            if (strpbrk(v[f], " \t"))
+                luaL_error(L, "rule: ruleset.%s: one word without spaces, not \"%s\"", fk,
+                           v[f]);
+        }
+        if (strlen(v[0]) != 1 || v[0][0] < 'A' || v[0][0] > 'Z')
+            luaL_error(L, "rule: ruleset.%s.letter: a piece's letter is one upper-case "
+                          "letter A..Z, not \"%s\"", key, v[0]);
+        letter = v[0][0];
+        if (lua_getfield(L, idx, "value") != LUA_TNIL) {
+            if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 0 ||
+                lua_tointeger(L, -1) > 1000)
+                luaL_error(L, "rule: ruleset.%s.value: expected a whole number from 0 to "
+                              "1000, got %s", key, lua_isinteger(L, -1) ? "one out of range"
+                              : luaL_typename(L, -1));
+            value = (long)lua_tointeger(L, -1);
+        }
+        sb_printf(out, "piece = %s %s %s", v[0], v[1], v[2]);
+        if (value >= 0)
+            sb_printf(out, " %ld", value);
+        sb_putc(out, '\n');
+        lua_pop(L, 4);
+    } else {
+        luaL_error(L, "rule: ruleset.%s: expected a string \"LETTER name betza [value]\" "
+                      "or a table {letter=, name=, betza=, value=}, got a %s", key,
+                   luaL_typename(L, idx));
+    }
+    if (value >= 0 && letter != 'K') { /* a King has no value (value.K is refused) */
+        char text[32];
+        snprintf(text, sizeof text, "value.%c=%ld", letter, value);
+        add_assign(L, h, sc, text);
+    }
+}
+
+/* The text of ruleset table t, in RULESET_KEYS' order, into out. */
+static void ruleset_text(lua_State *L, House *h, Script *sc, int t, StrBuf *out)
+{
+    lua_pushnil(L);
+    while (lua_next(L, t)) {
+        int known = 0;
+        for (int i = 0; lua_type(L, -2) == LUA_TSTRING && RULESET_KEYS[i]; i++)
+            known |= !strcmp(lua_tostring(L, -2), RULESET_KEYS[i]);
+        if (!known) {
+            StrBuf b = STRBUF_INIT;
+            for (int i = 0; RULESET_KEYS[i]; i++)
+                sb_printf(&b, "%s%s", i ? ", " : "", RULESET_KEYS[i]);
+            lua_pushstring(L, sb_str(&b));
+            sb_free(&b);
+            luaL_error(L, "rule: ruleset: unknown key '%s' (the keys are %s)",
+                       lua_type(L, -3) == LUA_TSTRING ? lua_tostring(L, -3) : "?",
+                       lua_tostring(L, -1));
+        }
+        lua_pop(L, 1);
+    }
+    for (int i = 0; RULESET_KEYS[i]; i++) {
+        const char *key = RULESET_KEYS[i];
+        int ty = lua_getfield(L, t, key);
+        if (ty == LUA_TNIL) {
+        } else if (!strcmp(key, "pieces")) {
+            if (ty != LUA_TTABLE)
+                luaL_error(L, "rule: ruleset.pieces: expected a list of pieces (\"A "
+                              "archbishop BN 8\" or {letter=, name=, betza=, value=}), got "
+                              "a %s", luaL_typename(L, -1));
+            int p = lua_gettop(L);
+            lua_Integer n = (lua_Integer)lua_rawlen(L, p);
+            if (n > 64)
+                luaL_error(L, "rule: ruleset.pieces: %d pieces, at most 64", (int)n);
+            for (lua_Integer k = 1; k <= n; k++) {
+                lua_rawgeti(L, p, k);
+                ruleset_piece(L, h, sc, lua_gettop(L), (int)k, out);
+                lua_settop(L, p);
+            }
+        } else if (ty == LUA_TBOOLEAN) {
+            sb_printf(out, "%s = %s\n", key, lua_toboolean(L, -1) ? "yes" : "no");
+        } else if (ty == LUA_TNUMBER && lua_isinteger(L, -1)) {
+            sb_printf(out, "%s = %lld\n", key, (long long)lua_tointeger(L, -1));
+        } else if (ty == LUA_TSTRING) {
+            ruleset_word(L, -1, key);
+            sb_printf(out, "%s = %s\n", key, lua_tostring(L, -1));
+        } else {
+            luaL_error(L, "rule: ruleset.%s: expected a string, an integer or a boolean "
+                          "(yes/no), got a %s", key, ty == LUA_TNUMBER ? "number with a "
+                          "fraction" : luaL_typename(L, -1));
+        }
+        lua_settop(L, t);
+    }
+}
+
+/* rule{ruleset = {...}}: the rule set from parts this script describes
+ * (or a function of its arguments returning one), turned into the text
+ * the variant's prepare reads (GameHooks.ruleset).  One script of a game
+ * may give it; a variant without prepare takes none; the variant's own
+ * reading of the text is tried now, so its error names the script. */
+static void rule_ruleset(lua_State *L, House *h, Script *sc, int t)
+{
+    if (h->ruleset_script >= 0)
+        luaL_error(L, "rule: ruleset: %s gives the rule set already (one script of a game "
+                      "may give it: %s and %s both do)", h->s[h->ruleset_script].name,
+                   h->s[h->ruleset_script].name, sc->name);
+    if (h->v->version < 9 || !h->v->prepare)
+        luaL_error(L, "rule: ruleset: %s takes no rule set (board, pieces, hands): only a "
+                      "variant from parts does (fairy)", h->v->name);
+    if (lua_type(L, t) == LUA_TFUNCTION) {
+        lua_pushvalue(L, t);
+        push_args(L, sc);
+        lua_call(L, 1, 1);
+        if (lua_type(L, -1) != LUA_TTABLE)
+            luaL_error(L, "rule: ruleset: the function returned a %s, not a table",
+                       luaL_typename(L, -1));
+        t = lua_gettop(L);
+    } else if (lua_type(L, t) != LUA_TTABLE) {
+        luaL_error(L, "rule: ruleset: expected a table of the rule set's keys (or a "
+                      "function of the script's arguments returning one), got a %s",
+                   luaL_typename(L, t));
+    }
+    StrBuf *text = &h->rs_text;
+    sb_reset(text);
+    ruleset_text(L, h, sc, t, text);
+    if (text->failed)
+        luaL_error(L, "out of memory");
+    Error e = {""};
+    void *data = h->v->prepare(sb_str(text), &e);
+    if (!data)
+        luaL_error(L, "rule: ruleset: %s", e.msg);
+    if (h->v->unprepare)
+        h->v->unprepare(data);
+    h->ruleset = cv_strdup(sb_str(text));
+    sb_free(text);
+    if (!h->ruleset)
+        luaL_error(L, "out of memory");
+    h->ruleset_script = (int)(sc - h->s);
+}
+
 static void rule_type(lua_State *L, int idx, const char *field, int want)
 {
     if (lua_type(L, idx) != want)
@@ -3116,7 +3642,7 @@ static void rule_text(lua_State *L, int idx, const char *field)
 /* The fields of rule{...} (house_rule_field names them, issue 23). */
 static const char *const RULE_KEYS[] = {"name", "description", "variants", "params",
                                         "values", "setup", "veto", "react", "start",
-                                        "changes", NULL};
+                                        "changes", "ruleset", NULL};
 
 const char *house_rule_field(int i)
 {
@@ -3143,7 +3669,7 @@ static int house_rule(lua_State *L)
         if (!known)
             return luaL_error(L, "rule: unknown field '%s' (the fields are name, "
                               "description, variants, params, values, setup, veto, react, "
-                              "start, changes)",
+                              "start, changes, ruleset)",
                               lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?");
         lua_pop(L, 1);
     }
@@ -3161,6 +3687,8 @@ static int house_rule(lua_State *L)
         rule_variants(L, h, lua_gettop(L));
     if (lua_getfield(L, 1, "params") != LUA_TNIL)
         rule_params(L, h, sc, lua_gettop(L));
+    if (lua_getfield(L, 1, "ruleset") != LUA_TNIL)
+        rule_ruleset(L, h, sc, lua_gettop(L));
     if (lua_getfield(L, 1, "values") != LUA_TNIL)
         rule_values(L, h, sc, lua_gettop(L));
     int ty = lua_getfield(L, 1, "setup");
@@ -3240,6 +3768,9 @@ static int load_script(lua_State *L)
     lua_call(L, 0, 0);
     if (!sc->ruled)
         return luaL_error(L, "%s: the script never calls rule{...}", sc->name);
+    if (sc->given && sc->nargs < 0)
+        return luaL_error(L, "the script takes no arguments (it declares none with "
+                          "arguments{...}), but is given %s", sc->given);
     return 0;
 }
 
@@ -3247,8 +3778,18 @@ static int load_one(House *h, const HouseSource *src, int i)
 {
     Script *sc = &h->s[i];
     sc->setup_ref = sc->veto_ref = sc->react_ref = sc->start_ref = LUA_NOREF;
-    sc->game_ref = sc->action_ref = sc->ups_ref = LUA_NOREF;
-    sc->name = cv_strdup(src->name ? src->name : "(script)");
+    sc->game_ref = sc->action_ref = sc->ups_ref = sc->args_ref = LUA_NOREF;
+    sc->nargs = -1;
+    const char *nm = src->name ? src->name : "(script)";
+    const char *given = house_script_args(nm);
+    sc->name = cv_strdup(nm);
+    if (sc->name && given) {
+        sc->name[given - 1 - nm] = '\0'; /* the file's name; the arguments apart */
+        if (!(sc->given = cv_strdup(given))) {
+            free(sc->name);
+            sc->name = NULL;
+        }
+    }
     if (!sc->name) {
         str_copy(h->err, sizeof h->err, "out of memory");
         return -1;
@@ -3295,6 +3836,7 @@ House *house_load(const VariantOps *v, int nsides, const HouseSource *src, int n
     }
     h->refs = 1;
     h->vetoer = -1;
+    h->ruleset_script = -1;
     h->v = v;
     h->nsides = nsides ? nsides : v->default_sides;
     h->s = s;
@@ -3326,6 +3868,7 @@ House *house_load(const VariantOps *v, int nsides, const HouseSource *src, int n
     params_defaults(v, &h->scratch);
     sb_init(&h->log);
     sb_init(&h->tmp);
+    sb_init(&h->rs_text);
     h->strs_ref = h->pieces_ref = LUA_NOREF;
     h->L = lua_newstate(house_alloc, h);
     if (!h->L) {
@@ -3388,8 +3931,19 @@ void house_free(House *h)
             free(sc->changes[k].rules);
         }
         free(sc->changes);
+        free(sc->given);
+        for (int k = 0; k < sc->nargs; k++) {
+            free(sc->args[k].name);
+            free(sc->args[k].doc);
+            free(sc->args[k].expect);
+            free(sc->args[k].def);
+            free(sc->args[k].value);
+        }
+        free(sc->args);
     }
     free(h->s);
+    free(h->ruleset);
+    sb_free(&h->rs_text);
     free(h->view);
     free(h->truth_blob);
     sb_free(&h->log);
@@ -3790,6 +4344,7 @@ GameHooks house_hooks(House *h)
         k.start = hook_start;
     k.retain = hook_retain;
     k.release = hook_release;
+    k.ruleset = h->ruleset;
     return k;
 }
 
@@ -3902,3 +4457,4 @@ int house_param_set(const House *h, int i, const char *name)
 const char *house_error(const House *h) { return h->has_err ? h->err : NULL; }
 void house_clear_error(House *h) { h->has_err = 0; }
 const char *house_log(const House *h) { return sb_str(&h->log); }
+const char *house_ruleset(const House *h) { return h->ruleset; }

@@ -149,6 +149,32 @@ typedef struct HouseApi {
 /* The i-th entry, or NULL past the last. */
 const HouseApi *house_api(int i);
 
+/* Issue 24: the rule-set text the scripts give (rule{ruleset = ...},
+ * docs/HOUSE-RULES.md "A rule set from parts"), or NULL; house_hooks
+ * passes it on as GameHooks.ruleset. */
+const char *house_ruleset(const House *h);
+
+/* Issue 24: a script's arguments.  A script's name may carry them after
+ * its last colon, `three_check.lua:checks=5,x=y` (as --rules takes it and
+ * a record keeps it): house_script_args gives where they start (past the
+ * colon), or NULL when the name carries none; the file is the part
+ * before.  A script declares what it takes with arguments{...}; house_arg
+ * gives each, by name order. */
+const char *house_script_args(const char *name);
+enum { HOUSE_ARG_BOOL, HOUSE_ARG_INT, HOUSE_ARG_NUMBER, HOUSE_ARG_STRING };
+typedef struct HouseArg {
+    char *name;
+    int type;            /* HOUSE_ARG_* (the default's type) */
+    char *doc;           /* the doc line the script gives */
+    char *expect;        /* "an integer from 1 to 99", for people */
+    char *def, *value;   /* the default and the value taken, as text */
+    int given;           /* 1 when the name gave it */
+    int has_min, has_max;
+    double min, max;
+} HouseArg;
+int house_nargs(const House *h, int i);
+const HouseArg *house_arg(const House *h, int i, int k);
+
 /* What the scripts printed (the House's log, never a seat's screen). */
 const char *house_log(const House *h);
 

@@ -33,6 +33,9 @@ static const HouseApi API[] = {
                         "the game"},
     {"rule", "`changes`", "optional: what it changes, by area: "
                           "`{{area = \"end\", what = \"...\", rules = \"ORTH-7\"}}`"},
+    {"rule", "`ruleset`", "optional: a rule set from parts for the fairy variant: a table of "
+                          "the rule set's keys (`{board = \"10x8\", pieces = {\"A archbishop "
+                          "BN 8\"}}`), or a function of the script's arguments returning one"},
     /* the game object: the inspection table of "6. Inspection", row by row */
     {"game", "`game.variant`, `game.sides`, `game.seats`", "name; lists of names"},
     {"game", "`game:side_to_move()`, `game:seat_to_act()`", "a name or nil"},
@@ -83,6 +86,9 @@ static const HouseApi API[] = {
     {"sandbox", "`math.random`", "the game's own seeded generator (`randomseed` is an error)"},
     {"sandbox", "`print`", "writes to the House's log, never to a seat (`chessvar check` "
                            "shows it, and so does the lab)"},
+    {"sandbox", "`arguments{...}`", "while loading: declares the script's arguments, "
+                                    "`{checks = {3, \"the checks that win\"}}`, and returns "
+                                    "their values (`--rules FILE:checks=5`)"},
     {NULL, NULL, NULL}};
 
 const HouseApi *house_api(int i)
