@@ -27,7 +27,9 @@
 
 #include "../core/game.h"
 #include "../core/lua/house.h"
+#include "../core/web/web.h"
 #include "support/testutil.h"
+#include "support/webclient.h"
 
 static void assert_has(const char *text, const char *want)
 {
@@ -414,6 +416,36 @@ static void test_issue24_arguments_cli_and_record(void **state)
     assert_int_equal(system(args), 0);
 }
 
+/* issue 24: `chessvar serve` takes an offered script with its arguments,
+ * "three_check.lua:checks=5" in POST /api/games "rules", and refuses a bad
+ * one with the script's error. */
+static void test_issue24_arguments_on_the_server(void **state)
+{
+    (void)state;
+    WebConfig c;
+    web_config_defaults(&c);
+    c.port = 0;
+    c.quiet = 1;
+    c.bot_delay_ms = 0;
+    c.scripts = "scripts";
+    Error e = {""};
+    WebServer *s = web_start(&c, &e);
+    if (!s)
+        fail_msg("the server did not start: %s", e.msg);
+    int port = web_port(s);
+    StrBuf out = STRBUF_INIT;
+    const char *good = "{\"variant\":\"orthodox\",\"rules\":[\"three_check.lua:checks=5\"]}";
+    int st = wc_http(port, "POST", "/api/games", good, strlen(good), &out);
+    if (st != 201)
+        fail_msg("POST %s: %d %s", good, st, sb_str(&out));
+    sb_reset(&out);
+    const char *bad = "{\"variant\":\"orthodox\",\"rules\":[\"three_check.lua:check=5\"]}";
+    assert_int_equal(wc_http(port, "POST", "/api/games", bad, strlen(bad), &out), 400);
+    assert_has(sb_str(&out), "arguments: check=5: no such argument (its arguments: checks)");
+    sb_free(&out);
+    web_stop(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -425,6 +457,7 @@ int main(void)
         cmocka_unit_test(test_issue24_arguments_reach_the_ruleset),
         cmocka_unit_test(test_issue24_arguments_refused),
         cmocka_unit_test(test_issue24_arguments_cli_and_record),
+        cmocka_unit_test(test_issue24_arguments_on_the_server),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -362,8 +362,13 @@ static int rules_paths(WebServer *s, const Json *rules, StrBuf *paths, const cha
             continue;
         }
         int found = -1;
+        /* issue 24: "three_check.lua:checks=5", an offered file and its arguments */
+        const char *args = r->type == JSON_STRING ? house_script_args(r->str) : NULL;
+        size_t flen = r->type != JSON_STRING ? 0 : args ? (size_t)(args - 1 - r->str)
+                                                        : strlen(r->str);
         for (int i = 0; r->type == JSON_STRING && i < s->nscripts; i++)
-            if (strcmp(r->str, s->script_files[i]) == 0)
+            if (strlen(s->script_files[i]) == flen &&
+                strncmp(r->str, s->script_files[i], flen) == 0)
                 found = i;
         if (found < 0) {
             char q[48];
@@ -372,7 +377,8 @@ static int rules_paths(WebServer *s, const Json *rules, StrBuf *paths, const cha
                                            ? str_clip(q, sizeof q, r->str) : "?");
         }
         offs[*n] = paths->len;
-        sb_printf(paths, "%s/%s", s->scripts, s->script_files[found]);
+        sb_printf(paths, "%s/%s%s%s", s->scripts, s->script_files[found], args ? ":" : "",
+                  args ? args : "");
         sb_putc(paths, '\0');
         (*n)++;
     }
