@@ -73,6 +73,24 @@ static const VariantOps *parts_variant(void)
     return &v;
 }
 
+/* The same, showing its queens as a rule set's piece A: a game of
+ * lettered figures as a script sees one. */
+static void lettered_view(const Game *g, const void *st, int seat, View *out)
+{
+    tu_variant("orthodox")->view(g, st, seat, out);
+    for (int i = 0; i < out->npieces; i++)
+        if (out->pieces[i].figure == FIG_QUEEN)
+            out->pieces[i].figure = FIG_LETTERED('A');
+}
+
+static const VariantOps *lettered_variant(void)
+{
+    static VariantOps v;
+    v = *parts_variant();
+    v.view = lettered_view;
+    return &v;
+}
+
 static House *load_n(const VariantOps *v, const char *const *names, const char *const *texts,
                      int n, Error *e)
 {
@@ -274,6 +292,40 @@ static void test_issue24_ruleset_refused_by_other_variants(void **state)
     assert_has(e.msg, "orthodox takes no rule set");
 }
 
+/* issue 24: a script sees a rule set's own pieces by their letters, and
+ * game:material counts them at the rule set's values. */
+static void test_issue24_scripts_see_lettered_figures(void **state)
+{
+    (void)state;
+    const VariantOps *v = lettered_variant();
+    Error e;
+    House *h = load1(v, "see.lua",
+                     "rule { name = 'See', ruleset = {pieces = {'A archbishop BN 8'}},\n"
+                     "  start = function(game)\n"
+                     "    local p = game:piece_at('d1')\n"
+                     "    assert(p.figure == 'A', 'd1 holds ' .. p.figure)\n"
+                     "    assert(game:piece_at('d1') == p)\n"
+                     "    local n = 0\n"
+                     "    for _, q in ipairs(game:pieces()) do if q.figure == 'A' then n = n + 1 end end\n"
+                     "    assert(n == 2, n .. ' pieces A')\n"
+                     "    assert(game:material('white') == 38, 'material ' .. game:material('white'))\n"
+                     "  end }\n", &e);
+    if (!h)
+        fail_msg("%s", e.msg);
+    GameConfig cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.variant = v;
+    params_defaults(v, &cfg.params);
+    assert_int_equal(house_params(h, &cfg.params, &e), 0);
+    cfg.params_set = 1;
+    GameHooks k = house_hooks(h);
+    Game *g = game_new_hooked(&cfg, &k, &e);
+    if (!g)
+        fail_msg("%s", e.msg);
+    game_free(g);
+    house_free(h);
+}
+
 /* ---- Script arguments ------------------------------------------------------ */
 
 static const char ARGS_SCRIPT[] =
@@ -454,6 +506,7 @@ int main(void)
         cmocka_unit_test(test_issue24_ruleset_bad_types),
         cmocka_unit_test(test_issue24_two_rulesets),
         cmocka_unit_test(test_issue24_ruleset_refused_by_other_variants),
+        cmocka_unit_test(test_issue24_scripts_see_lettered_figures),
         cmocka_unit_test(test_issue24_arguments_reach_the_ruleset),
         cmocka_unit_test(test_issue24_arguments_refused),
         cmocka_unit_test(test_issue24_arguments_cli_and_record),

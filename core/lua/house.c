@@ -2429,9 +2429,9 @@ static void push_piece(lua_State *L, House *h, const Geometry *geo, const ViewPi
 {
     lua_Integer key = 0;
     if (geo->bounded && p->at.x >= 0 && p->at.x < 16 && p->at.y >= 0 && p->at.y < 16 &&
-        p->side >= -1 && p->side < MAX_SIDES && p->figure < FIG__COUNT)
+        p->side >= -1 && p->side < MAX_SIDES && p->figure < FIG_MAX)
         key = 1 + ((((lua_Integer)(p->at.y * 16 + p->at.x) * (MAX_SIDES + 1) + p->side + 1) *
-                    FIG__COUNT + p->figure) * 4 +
+                    FIG_MAX + p->figure) * 4 +
                    ((p->flags & VP_MASKED) ? 1 : 0) + ((p->flags & VP_MERGED) ? 2 : 0));
     if (key) {
         if (h->pieces_ref == LUA_NOREF) {
@@ -2459,10 +2459,14 @@ static void push_piece(lua_State *L, House *h, const Geometry *geo, const ViewPi
         lua_pushstring(L, game_side_name(h->g, p->side));
         set_str_key(L, t, strs, STR_SIDE);
     }
-    if (p->figure < FIG__COUNT)
+    if (p->figure < FIG__COUNT) {
         lua_rawgeti(L, strs, STR_FIG + p->figure);
-    else
+    } else if (figure_is_lettered(p->figure)) { /* a rule set's own piece (issue 24) */
+        char fig[2] = {figure_letter(p->figure), 0};
+        lua_pushstring(L, fig);
+    } else {
         lua_pushliteral(L, "");
+    }
     set_str_key(L, t, strs, STR_FIGURE);
     if (p->flags & VP_MASKED) {
         lua_pushboolean(L, 1);
@@ -2533,7 +2537,7 @@ static int gm_material(lua_State *L)
     lua_Integer sum = 0;
     for (int i = 0; i < h->view->npieces; i++) {
         const ViewPiece *t = &h->view->pieces[i];
-        if (t->side == side && t->figure < FIG_HIDDEN)
+        if (t->side == side && t->figure < FIG_MAX && t->figure != FIG_HIDDEN)
             sum += p->values[t->figure];
     }
     lua_pushinteger(L, sum);
@@ -2792,10 +2796,15 @@ static Coord square_arg(lua_State *L, House *h, int idx, const char *fn)
 
 static int figure_arg(lua_State *L, int idx, const char *fn)
 {
+    House *h = lua_house(L);
     const char *f = luaL_checkstring(L, idx);
-    int fig = strlen(f) == 1 ? figure_from_letter(f[0]) : FIG_NONE;
+    /* a variant from parts (issue 24) names its own pieces by letter */
+    int parts = h->v->version >= 9 && h->v->prepare;
+    int fig = strlen(f) != 1 ? FIG_NONE : parts ? figure_from_any_letter(f[0])
+                                                 : figure_from_letter(f[0]);
     if (fig == FIG_NONE || fig == FIG_HIDDEN)
-        luaL_error(L, "game:%s: '%s' is not a figure (P N B R Q K)", fn, f);
+        luaL_error(L, "game:%s: '%s' is not a figure (P N B R Q K%s)", fn, f,
+                   parts ? ", or a rule set's letter" : "");
     return fig;
 }
 
@@ -4019,7 +4028,7 @@ static int action_index(lua_State *L)
         else
             lua_pushnil(L);
     } else if (strcmp(key, "figure") == 0) {
-        if (a->figure != FIG_NONE && a->figure < FIG_HIDDEN) {
+        if (a->figure != FIG_NONE && a->figure != FIG_HIDDEN && figure_letter(a->figure)) {
             char fig[2] = {figure_letter(a->figure), 0};
             lua_pushstring(L, fig);
         } else {
