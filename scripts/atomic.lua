@@ -14,26 +14,12 @@
 -- three pieces at once, is refused as a whole and the capture with it.
 -- Adjacent Kings do not protect each other, and "exploding the enemy King"
 -- is a win declared by this rule, not a capture of the King.
-local function name(f, r)
-  return string.char(96 + f) .. r
-end
-
 -- The (up to) eight squares around each square, made once at load (a
--- veto and a reaction run at every node of a search: they look them up).
+-- veto and a reaction run at every node of a search: they look them up;
+-- board is the sandbox's library of squares).
 local AROUND = {}
-for f = 1, 8 do
-  for r = 1, 8 do
-    local t = {}
-    for df = -1, 1 do
-      for dr = -1, 1 do
-        local g, s = f + df, r + dr
-        if (df ~= 0 or dr ~= 0) and g >= 1 and g <= 8 and s >= 1 and s <= 8 then
-          t[#t + 1] = name(g, s)
-        end
-      end
-    end
-    AROUND[name(f, r)] = t
-  end
+for _, square in ipairs(board.squares(8, 8)) do
+  AROUND[square] = board.around(square, 8, 8)
 end
 
 local function around(square)

@@ -182,6 +182,14 @@ struct House {
     char *ruleset;
     int ruleset_script;
     StrBuf rs_text;             /* the text on its way (a Lua error may cut it short) */
+    /* Issue 24, what a script can ask: the state the call judges (h->st
+     * is it, or the position a game:after object holds while one of its
+     * methods runs), how many actions past the call's that one is, and
+     * scratch for legal lists and a position handed to another side. */
+    const void *call_st;
+    int after_plies;
+    ActionList al;
+    unsigned char *turned;
 };
 
 /* ---- Memory, time and the instruction budget ------------------------- */
@@ -2137,6 +2145,7 @@ static void sandbox_strings(lua_State *L)
 
 static int house_rule(lua_State *L);
 static int house_arguments(lua_State *L);
+static void lib_board(lua_State *L);
 
 /* Push a new environment for script i. */
 static void sandbox_env(lua_State *L, House *h)
@@ -2200,6 +2209,8 @@ static void sandbox_env(lua_State *L, House *h)
     lua_setfield(L, -2, "math");
     lib_copy(L, LUA_UTF8LIBNAME, NULL);
     lua_setfield(L, -2, "utf8");
+    lib_board(L);
+    lua_setfield(L, -2, "board");
     lib_copy(L, LUA_COLIBNAME, NULL);
     lib_wrap(L, "create", sb_cocreate, 0, 0);
     lib_wrap(L, "wrap", sb_cocreate, 1, 0);
@@ -2207,6 +2218,114 @@ static void sandbox_env(lua_State *L, House *h)
     lib_wrap(L, "resume", sb_coresume, 0, 0);
     lua_setfield(L, -2, "coroutine");
     env_guard(L, h);
+}
+
+/* ---- The standard library: board squares (issue 24) ----------------------
+ * Squares of boards up to 16x16 as the variants write them, files a..p and
+ * ranks 1..16 ("e4", "p16"): what every script of a board game built for
+ * itself (scripts/atomic.lua's squares around a square). */
+#define BOARD_MAX 16
+
+/* The square at idx: file and rank from 1, or an error naming fn. */
+static void board_square_arg(lua_State *L, int idx, const char *fn, int *f, int *r)
+{
+    size_t n;
+    const char *s = luaL_checklstring(L, idx, &n);
+    int ok = n >= 2 && n <= 3 && s[0] >= 'a' && s[0] < 'a' + BOARD_MAX && s[1] >= '1' &&
+             s[1] <= '9' && (n == 2 || (s[2] >= '0' && s[2] <= '9'));
+    *f = s[0] - 'a' + 1;
+    *r = ok ? (n == 2 ? s[1] - '0' : (s[1] - '0') * 10 + s[2] - '0') : 0;
+    if (!ok || *r > BOARD_MAX)
+        luaL_error(L, "board.%s: '%s' is not a square (a1 .. p16)", fn, s);
+}
+
+static void board_push(lua_State *L, int f, int r)
+{
+    char buf[4] = {(char)('a' + f - 1), (char)('0' + (r >= 10 ? r / 10 : r)),
+                   (char)(r >= 10 ? '0' + r % 10 : 0), 0};
+    lua_pushstring(L, buf);
+}
+
+static int board_size_arg(lua_State *L, int idx, const char *fn, const char *what)
+{
+    lua_Integer n = luaL_checkinteger(L, idx);
+    if (n < 1 || n > BOARD_MAX)
+        luaL_error(L, "board.%s: the %s is 1 to %d squares, not %d", fn, what, BOARD_MAX,
+                   (int)n);
+    return (int)n;
+}
+
+/* board.file("e4") = 5, board.rank("e4") = 4. */
+static int lib_file(lua_State *L)
+{
+    int f, r;
+    board_square_arg(L, 1, "file", &f, &r);
+    lua_pushinteger(L, f);
+    return 1;
+}
+
+static int lib_rank(lua_State *L)
+{
+    int f, r;
+    board_square_arg(L, 1, "rank", &f, &r);
+    lua_pushinteger(L, r);
+    return 1;
+}
+
+/* board.square(5, 4) = "e4"; nil off a 16x16 board. */
+static int lib_square(lua_State *L)
+{
+    lua_Integer f = luaL_checkinteger(L, 1), r = luaL_checkinteger(L, 2);
+    if (f < 1 || f > BOARD_MAX || r < 1 || r > BOARD_MAX) {
+        lua_pushnil(L);
+        return 1;
+    }
+    board_push(L, (int)f, (int)r);
+    return 1;
+}
+
+/* board.around(square, width, height): the up to 8 squares next to it on
+ * a board of that size, file by file from the left, each file upwards. */
+static int lib_around(lua_State *L)
+{
+    int f, r;
+    board_square_arg(L, 1, "around", &f, &r);
+    int w = board_size_arg(L, 2, "around", "width");
+    int ht = board_size_arg(L, 3, "around", "height");
+    lua_createtable(L, 8, 0);
+    int n = 0;
+    for (int df = -1; df <= 1; df++)
+        for (int dr = -1; dr <= 1; dr++) {
+            int g = f + df, q = r + dr;
+            if ((df || dr) && g >= 1 && g <= w && q >= 1 && q <= ht) {
+                board_push(L, g, q);
+                lua_rawseti(L, -2, ++n);
+            }
+        }
+    return 1;
+}
+
+/* board.squares(width, height): every square, rank by rank from a1. */
+static int lib_squares(lua_State *L)
+{
+    int w = board_size_arg(L, 1, "squares", "width");
+    int ht = board_size_arg(L, 2, "squares", "height");
+    house_charge(L, (double)(w * ht));
+    lua_createtable(L, w * ht, 0);
+    for (int r = 1; r <= ht; r++)
+        for (int f = 1; f <= w; f++) {
+            board_push(L, f, r);
+            lua_rawseti(L, -2, (r - 1) * w + f);
+        }
+    return 1;
+}
+
+static void lib_board(lua_State *L)
+{
+    static const luaL_Reg fns[] = {{"file", lib_file},     {"rank", lib_rank},
+                                   {"square", lib_square}, {"around", lib_around},
+                                   {"squares", lib_squares}, {NULL, NULL}};
+    luaL_newlib(L, fns);
 }
 
 /* ---- The game seen from a hook ------------------------------------------ */
@@ -2220,11 +2339,37 @@ static void need_game(lua_State *L, House *h, int state)
                    "game.sides, game.seats and game:param)");
 }
 
+/* A position game:after made (issue 24): a userdata of AFTER_HEAD bytes
+ * then the variant's state blob, answering with the game's methods. */
+typedef struct After {
+    unsigned serial;  /* the call that made it: it lives no longer */
+    int plies;        /* actions past the call's position */
+} After;
+#define AFTER_HEAD 16
+static unsigned char *after_blob(After *a) { return (unsigned char *)a + AFTER_HEAD; }
+
 static House *game_self(lua_State *L, int state)
 {
     House *h = lua_touserdata(L, lua_upvalueindex(1));
     need_game(L, h, state);
+    h->st = h->call_st;
+    h->after_plies = 0;
+    if (lua_type(L, 1) == LUA_TUSERDATA && lua_rawlen(L, 1) > 0) {
+        After *a = lua_touserdata(L, 1);
+        if (a->serial != h->serial)
+            luaL_error(L, "a position game:after gave lives only in the call that made it");
+        h->st = after_blob(a);
+        h->after_plies = a->plies;
+    }
     return h;
+}
+
+/* A method that reads or changes the game itself, not a position. */
+static void not_after(lua_State *L, House *h, const char *fn)
+{
+    if (h->after_plies)
+        luaL_error(L, "game:%s: a position game:after gave answers about its board only "
+                      "(no history, kept values or edits)", fn);
 }
 
 static int is_current(const House *h) { return h->st == game_state(h->g); }
@@ -2571,7 +2716,8 @@ static int gm_seat_to_act(lua_State *L)
 static int gm_move_number(lua_State *L)
 {
     House *h = game_self(L, 1);
-    lua_pushinteger(L, game_history_len(h->g) + 1 + (h->hook == HOOK_VETO ? h->ply : 0));
+    lua_pushinteger(L, game_history_len(h->g) + 1 + (h->hook == HOOK_VETO ? h->ply : 0) +
+                           h->after_plies);
     return 1;
 }
 
@@ -2595,6 +2741,7 @@ static void push_history_entry(lua_State *L, House *h, int i)
 static int gm_history(lua_State *L)
 {
     House *h = game_self(L, 1);
+    not_after(L, h, "history");
     int n = game_history_len(h->g);
     if (!lua_isnoneornil(L, 2)) {
         lua_Integer i = luaL_checkinteger(L, 2);
@@ -2676,6 +2823,7 @@ static int gm_param(lua_State *L)
 static int gm_finish(lua_State *L)
 {
     House *h = game_self(L, 1);
+    not_after(L, h, "finish");
     if (h->hook != HOOK_REACT && h->hook != HOOK_START)
         return luaL_error(L, "game:finish is only allowed in react and start");
     unsigned mask = 0;
@@ -2724,6 +2872,7 @@ static const char *var_key(lua_State *L)
 static int gm_get(lua_State *L)
 {
     House *h = game_self(L, 1);
+    not_after(L, h, "get");
     const char *key = var_key(L);
     const GameVar *v = h->g ? game_var(h->g, h->cur, key) : NULL;
     if (!v)
@@ -2744,6 +2893,7 @@ static int gm_get(lua_State *L)
 static int gm_set(lua_State *L)
 {
     House *h = game_self(L, 1);
+    not_after(L, h, "set");
     const char *key = var_key(L);
     if ((h->hook != HOOK_REACT && h->hook != HOOK_START) || !h->mg)
         return luaL_error(L, "game:set is only allowed in react and start (not in %s: "
@@ -2840,6 +2990,7 @@ static int edit_run(lua_State *L, House *h, const Edit *ed, const char *fn)
 static House *edit_self(lua_State *L, const char *fn)
 {
     House *h = game_self(L, 1);
+    not_after(L, h, fn);
     if (h->hook != HOOK_REACT || !h->mg)
         luaL_error(L, "game:%s is only allowed in react", fn);
     return h;
@@ -2883,6 +3034,186 @@ static int gm_change(lua_State *L)
 
 /* The game object's methods (house_game_method names them for the lab's
  * reference, issue 23). */
+/* ---- What a script can ask (issue 24) ------------------------------------ */
+
+/* The variant's play actions of the seat to act in the position judged,
+ * into h->al (no house rule's veto is asked: a veto asking would ask
+ * itself).  The seat, or -1 when nobody acts (the game is over there). */
+static int house_actions(lua_State *L, House *h, const void *st)
+{
+    al_clear(&h->al);
+    Status s;
+    memset(&s, 0, sizeof s);
+    if (st == h->call_st && is_current(h))
+        game_status(h->g, &s);
+    else
+        h->v->status(h->g, st, &s);
+    int seat = s.over ? -1 : h->v->to_act(h->g, st);
+    if (seat >= 0)
+        h->v->legal(h->g, st, seat, &h->al);
+    if (h->al.failed)
+        luaL_error(L, "out of memory");
+    house_charge(L, 1000.0 + 100.0 * h->al.n); /* the variant's generation */
+    return seat;
+}
+
+/* The position judged with `side` to move, for a side that is not: the
+ * position string's side field turned (a position written as FEN: side
+ * `w` or `b` second, en passant fourth, cleared) and read again into
+ * h->turned.  A variant that writes no such string, or refuses the turned
+ * position (chess: the side not to move may not be in check), cannot. */
+static const void *house_turned(lua_State *L, House *h, int side, const char *fn)
+{
+    if (h->v->side_to_move(h->g, h->st) == side)
+        return h->st;
+    sb_reset(&h->tmp);
+    h->v->write_position(h->g, h->st, &h->tmp);
+    if (sb_failed(&h->tmp))
+        luaL_error(L, "out of memory");
+    char *t = h->tmp.s, *f2 = t ? strchr(t, ' ') : NULL;
+    if (game_nsides(h->g) != 2 || !f2 || (f2[1] != 'w' && f2[1] != 'b') || f2[2] != ' ')
+        luaL_error(L, "game:%s: %s is not to move, and a %s position cannot be handed to "
+                      "another side (only one written as FEN can)", fn,
+                   game_side_name(h->g, side), h->v->name);
+    f2[1] = f2[1] == 'w' ? 'b' : 'w';
+    char *f3 = strchr(f2 + 3, ' '), *f4 = f3 ? f3 + 1 : NULL;
+    if (f4 && *f4 && *f4 != '-') { /* en passant: '-' in place of the square */
+        size_t n = strcspn(f4, " ");
+        f4[0] = '-';
+        memmove(f4 + 1, f4 + n, strlen(f4 + n) + 1);
+    }
+    if (!h->turned && !(h->turned = cv_calloc(h->v->state_size)))
+        luaL_error(L, "out of memory");
+    house_charge(L, 1000.0);
+    Error e = {""};
+    if (h->v->init((Game *)h->g, h->turned, t, &e))
+        luaL_error(L, "game:%s: the position with %s to move is not one %s accepts (%s)",
+                   fn, game_side_name(h->g, side), h->v->name, e.msg);
+    return h->turned;
+}
+
+/* game:legal([side]): the variant's play actions of the side (default:
+ * the one to act) in the position, each {kind=, from=, to=, figure=,
+ * text=} (text the machine form). */
+static int gm_legal(lua_State *L)
+{
+    House *h = game_self(L, 1);
+    const void *st = h->st;
+    if (!lua_isnoneornil(L, 2))
+        st = house_turned(L, h, side_arg(L, h, 2), "legal");
+    house_actions(L, h, st);
+    Geometry geo = h->v->geometry ? h->v->geometry(h->g, st) : (Geometry){1, 8, 8};
+    push_strs(L, h);
+    int strs = lua_gettop(L);
+    lua_createtable(L, h->al.n, 0);
+    for (int i = 0; i < h->al.n; i++) {
+        const Action *a = &h->al.v[i];
+        lua_createtable(L, 0, 5);
+        if (STR_KIND + (int)a->kind < STR_CELL)
+            lua_rawgeti(L, strs, STR_KIND + (int)a->kind);
+        else
+            lua_pushstring(L, action_kind_name(a->kind));
+        lua_setfield(L, -2, "kind");
+        if (a->kind == ACT_MOVE) {
+            push_square_cached(L, strs, &geo, a->from);
+            lua_setfield(L, -2, "from");
+        }
+        if (a->kind == ACT_MOVE || a->kind == ACT_PLACE) {
+            push_square_cached(L, strs, &geo, a->to);
+            lua_setfield(L, -2, "to");
+        }
+        if (a->figure != FIG_NONE && a->figure != FIG_HIDDEN && figure_letter(a->figure)) {
+            char fig[2] = {figure_letter(a->figure), 0};
+            lua_pushstring(L, fig);
+            lua_setfield(L, -2, "figure");
+        }
+        sb_reset(&h->tmp);
+        h->v->format(h->g, st, a, FMT_MACHINE, &h->tmp);
+        if (sb_failed(&h->tmp))
+            return luaL_error(L, "out of memory");
+        lua_pushstring(L, sb_str(&h->tmp));
+        lua_setfield(L, -2, "text");
+        lua_rawseti(L, -2, i + 1);
+    }
+    return 1;
+}
+
+/* game:attackers(square, side): the squares of side's pieces that have a
+ * play action onto square in the position (with side to move: turned, if
+ * it is not), in the variant's order. */
+static int gm_attackers(lua_State *L)
+{
+    House *h = game_self(L, 1);
+    Coord c = square_arg(L, h, 2, "attackers");
+    const void *st = house_turned(L, h, side_arg(L, h, 3), "attackers");
+    house_actions(L, h, st);
+    Geometry geo = h->v->geometry ? h->v->geometry(h->g, st) : (Geometry){1, 8, 8};
+    push_strs(L, h);
+    int strs = lua_gettop(L);
+    lua_newtable(L);
+    int n = 0;
+    for (int i = 0; i < h->al.n; i++) {
+        const Action *a = &h->al.v[i];
+        if (a->kind != ACT_MOVE || !coord_eq(a->to, c))
+            continue;
+        int seen = 0;
+        for (int k = 0; k < i && !seen; k++)
+            seen = h->al.v[k].kind == ACT_MOVE && coord_eq(h->al.v[k].to, c) &&
+                   coord_eq(h->al.v[k].from, a->from);
+        if (seen)
+            continue;
+        push_square_cached(L, strs, &geo, a->from);
+        lua_rawseti(L, -2, ++n);
+    }
+    return 1;
+}
+
+/* game:after(action): the position after the action (a text the variant
+ * reads, or an action table's text), as a read-only game of its own. */
+static int gm_after(lua_State *L)
+{
+    House *h = game_self(L, 1);
+    const char *text = NULL;
+    if (lua_type(L, 2) == LUA_TSTRING) {
+        text = lua_tostring(L, 2);
+    } else if (lua_type(L, 2) == LUA_TTABLE) {
+        lua_getfield(L, 2, "text");
+        text = lua_tostring(L, -1);
+    }
+    if (!text)
+        return luaL_error(L, "game:after: expected an action (its text, \"e2e4\", or an "
+                          "action table), got a %s", luaL_typename(L, 2));
+    if (house_actions(L, h, h->st) < 0)
+        return luaL_error(L, "game:after: nobody acts in this position (the game is over)");
+    Action a;
+    Error e = {""};
+    if (h->v->parse(h->g, h->st, &h->al, text, &a, &e))
+        return luaL_error(L, "game:after: %s", e.msg);
+    size_t size = h->v->state_size;
+    After *o = lua_newuserdatauv(L, AFTER_HEAD + size, 0);
+    o->serial = h->serial;
+    o->plies = h->after_plies + 1;
+    memcpy(after_blob(o), h->st, size);
+    house_charge(L, 1000.0);
+    if (h->v->apply(h->g, after_blob(o), &a, NULL))
+        return luaL_error(L, "game:after: %s refused the action %s", h->v->name, text);
+    lua_getmetatable(L, 1);
+    lua_setmetatable(L, -2);
+    return 1;
+}
+
+/* game:size(): the board's width and height (nil on an open plane). */
+static int gm_size(lua_State *L)
+{
+    House *h = game_self(L, 1);
+    Geometry geo = house_geo(h);
+    if (!geo.bounded)
+        return 0;
+    lua_pushinteger(L, geo.width);
+    lua_pushinteger(L, geo.height);
+    return 2;
+}
+
 static const luaL_Reg GAME_METHODS[] = {
     {"side_to_move", gm_side_to_move}, {"seat_to_act", gm_seat_to_act},
     {"move_number", gm_move_number},   {"history", gm_history},
@@ -2893,6 +3224,8 @@ static const luaL_Reg GAME_METHODS[] = {
     {"remove", gm_remove},             {"add", gm_add},
     {"change", gm_change},             {"phase", gm_phase},
     {"get", gm_get},                   {"set", gm_set},
+    {"legal", gm_legal},               {"attackers", gm_attackers},
+    {"after", gm_after},               {"size", gm_size},
     {NULL, NULL}};
 
 const char *house_game_method(int i)
@@ -3953,6 +4286,8 @@ void house_free(House *h)
     free(h->s);
     free(h->ruleset);
     sb_free(&h->rs_text);
+    al_free(&h->al);
+    free(h->turned);
     free(h->view);
     free(h->truth_blob);
     sb_free(&h->log);
@@ -4116,7 +4451,8 @@ static void house_enter(House *h, Game *mg, const Game *g, const void *st, Rng *
 {
     h->mg = mg;
     h->g = g;
-    h->st = st;
+    h->st = h->call_st = st;
+    h->after_plies = 0;
     h->rng = rng;
     h->vrng_ready = 0;
 }
@@ -4125,7 +4461,7 @@ static void house_leave(House *h)
 {
     h->mg = NULL;
     h->g = NULL;
-    h->st = NULL;
+    h->st = h->call_st = NULL;
     h->act = NULL;
     h->rng = NULL;
 }

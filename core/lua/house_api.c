@@ -69,6 +69,14 @@ static const HouseApi API[] = {
     {"game", "`game:material(side)`", "sum of the value table over that side's pieces"},
     {"game", "`game:position()`", "the full-truth position string"},
     {"game", "`game:param(name)`", "boolean, integer or choice name"},
+    {"game", "`game:legal([side])`",
+     "list of the variant's play actions of `side` (default: the one to act) in the position, each `{kind=, from=, to=, figure=, text=}`, before any house rule's veto (see \"Asking about positions\")"},
+    {"game", "`game:attackers(square, side)`",
+     "list of the squares of `side`'s pieces that have a play action onto `square` (a move or a capture there), with `side` to move"},
+    {"game", "`game:after(action)`",
+     "the position after the action (its text, `\"e2e4\"`, or an action table) as a read-only game of its own, asked with the same calls (not history, kept values or edits), in this call only"},
+    {"game", "`game:size()`",
+     "the board's width and height (nothing on an open plane, Tile's)"},
     /* what a reaction (and start) may do: "5. Reactions", "Editing the position" */
     {"react", "`game:finish(winners, reason)`",
      "ends the game: winners a side name, a list of side names, or `{}`/`nil` for a draw; "
@@ -89,6 +97,11 @@ static const HouseApi API[] = {
     {"sandbox", "`arguments{...}`", "while loading: declares the script's arguments, "
                                     "`{checks = {3, \"the checks that win\"}}`, and returns "
                                     "their values (`--rules FILE:checks=5`)"},
+    {"sandbox", "`board.file(square)`, `board.rank(square)`, `board.square(file, rank)`",
+     "a square's file and rank from 1 (`e4`: 5, 4), and back (nil off a 16x16 board)"},
+    {"sandbox", "`board.around(square, width, height)`, `board.squares(width, height)`",
+     "the up to 8 squares next to a square on a board of that size; every square, rank "
+     "by rank from a1"},
     {NULL, NULL, NULL}};
 
 const HouseApi *house_api(int i)
