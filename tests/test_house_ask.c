@@ -302,6 +302,40 @@ static void test_issue24_board_library(void **state)
     free(log);
 }
 
+/* issue 24: a reaction's edit changes the position the next call reads
+ * (the calls answer for the position judged, which an edit replaces). */
+static void test_issue24_reads_after_an_edit(void **state)
+{
+    (void)state;
+    const VariantOps *v = tu_variant("orthodox");
+    Error e;
+    House *h = load(v, "rule { name = 'Rm', react = function(game, action)\n"
+                       "  if action.text ~= 'e2e4' then return end\n"
+                       "  game:remove('a7')\n"
+                       "  print(game:piece_at('a7'), #game:pieces())\n"
+                       "  game:add('a6', 'black', 'N')\n"
+                       "  print(game:piece_at('a6').figure, #game:pieces(), #game:legal())\n"
+                       "  print(game:after('b8c6'):piece_at('a6').figure)\n"
+                       "  print(game:piece_at('b8').figure)\n"
+                       "end }\n", 10000000L, &e);
+    if (!h)
+        fail_msg("%s", e.msg);
+    Game *g = hooked(h, v, NULL, &e);
+    if (!g)
+        fail_msg("%s", e.msg);
+    tu_play_line(g, "e4");
+    Game *want = tu_orthodox("rnbqkbnr/1ppppppp/n7/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+    ActionList l = ACTIONLIST_INIT;
+    assert_int_equal(game_legal_play(want, &l), 0);
+    char out[256];
+    snprintf(out, sizeof out, "nil\t31\nN\t32\t%d\nN\nN\n", l.n);
+    assert_string_equal(house_log(h), out);
+    al_free(&l);
+    game_free(want);
+    game_free(g);
+    house_free(h);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -312,6 +346,7 @@ int main(void)
         cmocka_unit_test(test_issue24_asking_is_limited),
         cmocka_unit_test(test_issue24_other_variants),
         cmocka_unit_test(test_issue24_board_library),
+        cmocka_unit_test(test_issue24_reads_after_an_edit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

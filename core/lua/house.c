@@ -933,7 +933,7 @@ static Rng *house_rng(lua_State *L)
          * the position judged and the candidate, so the same question
          * always gets the same answer (legal list, perft, play). */
         const VariantOps *v = h->v;
-        uint64_t k = game_config(h->g)->seed ^ mix64(v->hash(h->g, h->st));
+        uint64_t k = game_config(h->g)->seed ^ mix64(v->hash(h->g, h->call_st));
         k = mix64(k ^ ((uint64_t)h->act->kind << 56) ^ ((uint64_t)h->act->seat << 48) ^
                   ((uint64_t)h->act->figure << 40) ^ (uint64_t)h->act->code);
         k = mix64(k ^ (uint64_t)(uint32_t)h->act->from.x ^
@@ -2982,7 +2982,7 @@ static int edit_run(lua_State *L, House *h, const Edit *ed, const char *fn)
         refusal_note(L, -1);
         return lua_error(L);
     }
-    h->st = game_state(h->mg); /* the core swapped its blobs */
+    h->st = h->call_st = game_state(h->mg); /* the core swapped its blobs */
     lua_pushboolean(L, 1);
     return 1;
 }
@@ -4334,6 +4334,8 @@ static void push_game(lua_State *L, House *h, int script)
 static int action_index(lua_State *L)
 {
     House *h = lua_touserdata(L, lua_upvalueindex(1));
+    h->st = h->call_st; /* the action's position, not one game:after made */
+    h->after_plies = 0;
     size_t len;
     const char *key = lua_tolstring(L, 2, &len);
     if (!key || !h->act || !h->g)
