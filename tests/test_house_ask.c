@@ -248,6 +248,8 @@ static void test_issue24_asking_is_limited(void **state)
         Game *g = hooked(h, v, NULL, &e);
         if (g)
             fail_msg("%s: the game was made", loops[i]);
+        if (!strstr(e.msg, wants[i]))
+            fail_msg("%s: %s", loops[i], e.msg);
         assert_has(e.msg, wants[i][0] == 'm' ? "house rule ask.lua, start:" : "ask.lua:1:");
         assert_has(e.msg, wants[i]);
         house_free(h);

@@ -2292,6 +2292,7 @@ static int lib_around(lua_State *L)
     board_square_arg(L, 1, "around", &f, &r);
     int w = board_size_arg(L, 2, "around", "width");
     int ht = board_size_arg(L, 3, "around", "height");
+    house_charge(L, 160.0);
     lua_createtable(L, 8, 0);
     int n = 0;
     for (int df = -1; df <= 1; df++)
@@ -2310,7 +2311,7 @@ static int lib_squares(lua_State *L)
 {
     int w = board_size_arg(L, 1, "squares", "width");
     int ht = board_size_arg(L, 2, "squares", "height");
-    house_charge(L, (double)(w * ht));
+    house_charge(L, 20.0 * w * ht); /* a string and a slot each */
     lua_createtable(L, w * ht, 0);
     for (int r = 1; r <= ht; r++)
         for (int f = 1; f <= w; f++) {
