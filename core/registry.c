@@ -10,6 +10,7 @@
 #include "../variants/ambigus/ambigus.h"
 #include "../variants/echiquete/echiquete.h"
 #include "../variants/tile/tilevar.h"
+#include "../variants/fairy/fairy.h"
 
 const VariantOps *const variant_registry[] = {
     &orthodox_variant,
@@ -17,6 +18,7 @@ const VariantOps *const variant_registry[] = {
     &ambigus_variant,
     &echiquete_variant,
     &tile_variant,
+    &fairy_variant,
     NULL,
 };
 

@@ -1,0 +1,221 @@
+/*
+ * notation.c -- the fairy variant's move texts (issue 24, docs/FAIRY.md
+ * "Moves"): UCI for machines (e2e4, e7e8q, a9a10q, N@f3, the king's move
+ * for castling) and SAN for records and people (Nf3, exd5, e8=Q, O-O,
+ * N@f3, Axe5, + and #), disambiguated as SAN does; both read back.
+ *
+ * Invariant: a text is read only as a move of the legal list given, and an
+ * ambiguous one is never guessed.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <ctype.h>
+
+#include "fv.h"
+
+void fv_uci(const FvRules *r, uint32_t m, StrBuf *out)
+{
+    char a[4], b[4];
+    (void)r;
+    fv_square_name(FV_TO(m), b);
+    if (FV_KIND(m) == FV_DROP) {
+        sb_printf(out, "%c@%s", 'A' + FV_PT(m) - 1, b);
+        return;
+    }
+    fv_square_name(FV_FROM(m), a);
+    sb_printf(out, "%s%s", a, b);
+    if (FV_KIND(m) != FV_CASTLE && FV_PT(m))
+        sb_putc(out, (char)tolower('A' + FV_PT(m) - 1));
+}
+
+/* SAN without + or #. */
+static void san_core(const FvRules *r, const FvState *s, uint32_t m, const uint32_t *moves,
+                     int n, char *buf, size_t size)
+{
+    char to[4], from[4];
+    const int kind = FV_KIND(m), f = FV_FROM(m), t = FV_TO(m);
+    fv_square_name(t, to);
+    if (kind == FV_DROP) {
+        snprintf(buf, size, "%c@%s", 'A' + FV_PT(m) - 1, to);
+        return;
+    }
+    if (kind == FV_CASTLE) {
+        snprintf(buf, size, "%s", FV_PT(m) ? "O-O" : "O-O-O");
+        return;
+    }
+    const int type = FV_TYPE(s->board[f]);
+    const int cap = fv_is_capture(r, s, m);
+    fv_square_name(f, from);
+    char promo[4] = "";
+    if (FV_PT(m))
+        snprintf(promo, sizeof promo, "=%c", 'A' + FV_PT(m) - 1);
+    if (type == FV_T('P')) {
+        if (cap)
+            snprintf(buf, size, "%cx%s%s", from[0], to, promo);
+        else
+            snprintf(buf, size, "%s%s", to, promo);
+        return;
+    }
+    int others = 0, same_file = 0, same_rank = 0;
+    for (int i = 0; i < n; i++) {
+        uint32_t o = moves[i];
+        if (FV_KIND(o) == FV_DROP || FV_KIND(o) == FV_CASTLE || FV_TO(o) != t || FV_FROM(o) == f)
+            continue;
+        if (FV_TYPE(s->board[FV_FROM(o)]) != type)
+            continue;
+        others = 1;
+        same_file |= FV_X(FV_FROM(o)) == FV_X(f);
+        same_rank |= FV_Y(FV_FROM(o)) == FV_Y(f);
+    }
+    char dis[4] = "";
+    if (others) {
+        if (!same_file)
+            snprintf(dis, sizeof dis, "%c", from[0]);
+        else if (!same_rank)
+            snprintf(dis, sizeof dis, "%s", from + 1);
+        else
+            snprintf(dis, sizeof dis, "%s", from);
+    }
+    snprintf(buf, size, "%c%s%s%s%s", 'A' + type, dis, cap ? "x" : "", to, promo);
+}
+
+void fv_san(const FvRules *r, const FvState *s, uint32_t m, StrBuf *out)
+{
+    uint32_t moves[FV_MAX_MOVES];
+    char buf[32];
+    int n = fv_legal(r, s, moves);
+    san_core(r, s, m, moves, n, buf, sizeof buf);
+    sb_puts(out, buf);
+    FvState child = *s;
+    fv_make(r, &child, m);
+    int opp = child.side;
+    if (child.nroyal[opp] && fv_in_check(r, &child, opp)) {
+        unsigned w;
+        int code;
+        char why[8];
+        int ended = fv_variant_end(r, &child, &w, &code, why, sizeof why);
+        sb_putc(out, !ended && r->check && !fv_has_legal(r, &child) ? '#' : '+');
+    }
+}
+
+/* The text without x, = and the marks after it. */
+static void normalize(const char *in, char *out, size_t n)
+{
+    size_t k = 0;
+    for (const char *p = in; *p && k + 1 < n; p++)
+        if (*p != 'x' && *p != '=' && *p != '+' && *p != '#' && *p != '!' && *p != '?')
+            out[k++] = *p;
+    out[k] = '\0';
+}
+
+int fv_parse_move(const FvRules *r, const FvState *s, const uint32_t *moves, int n,
+                  const char *text, uint32_t *out, Error *e)
+{
+    char t[64], norm[64], cand[64], c2[64];
+    size_t len = strlen(text);
+    while (len && isspace((unsigned char)text[len - 1]))
+        len--;
+    while (len && isspace((unsigned char)*text)) {
+        text++;
+        len--;
+    }
+    if (!len)
+        return err_set(e, "type a move (Nf3, e4, e2e4, O-O, N@f3)");
+    if (len >= sizeof t)
+        return err_set(e, "'%.20s...' is too long for a move", text);
+    memcpy(t, text, len);
+    t[len] = '\0';
+    /* UCI: two squares and a promotion letter */
+    const char *p = t;
+    int from = fv_parse_square(r, &p), to = -1;
+    if (from >= 0)
+        to = fv_parse_square(r, &p);
+    if (from >= 0 && to >= 0 && (!*p || (isalpha((unsigned char)*p) && !p[1]))) {
+        int want = *p ? toupper((unsigned char)*p) - 'A' + 1 : 0;
+        int found = -1, promo_needed = 0;
+        for (int i = 0; i < n; i++)
+            if (FV_KIND(moves[i]) != FV_DROP && FV_FROM(moves[i]) == from &&
+                FV_TO(moves[i]) == to) {
+                int pt = FV_KIND(moves[i]) == FV_CASTLE ? 0 : FV_PT(moves[i]);
+                if (pt == want) {
+                    if (found >= 0 && moves[found] != moves[i])
+                        return err_set(e, "%s is ambiguous here", t);
+                    found = i;
+                } else if (pt && !want) {
+                    promo_needed = 1;
+                }
+            }
+        if (found >= 0) {
+            *out = moves[found];
+            return 0;
+        }
+        char a[4], b[4];
+        fv_square_name(from, a);
+        fv_square_name(to, b);
+        if (promo_needed)
+            return err_set(e, "%s: say what the pawn becomes (%s%sq)", t, a, b);
+        int cell = s->board[from];
+        if (!cell)
+            return err_set(e, "%s: no piece on %s", t, a);
+        if (FV_COLOR(cell) != s->side)
+            return err_set(e, "%s: the piece on %s is %s's", t, a,
+                           FV_COLOR(cell) ? "black" : "white");
+        if (want)
+            return err_set(e, "%s: the %s on %s cannot go to %s and become %c", t,
+                           r->piece[FV_TYPE(cell)].name, a, b, (char)toupper((unsigned char)*p));
+        return err_set(e, "%s: the %s on %s cannot go to %s", t, r->piece[FV_TYPE(cell)].name,
+                       a, b);
+    }
+    /* SAN (and drops, castling) against every legal move's texts */
+    normalize(t, norm, sizeof norm);
+    if (!strcmp(norm, "0-0"))
+        strcpy(norm, "O-O");
+    if (!strcmp(norm, "0-0-0"))
+        strcpy(norm, "O-O-O");
+    if (norm[0] == '@') { /* a pawn drop written @e4 */
+        memmove(norm + 1, norm, strlen(norm) + 1);
+        norm[0] = 'P';
+    }
+    int found = -1;
+    char seen[256] = "";
+    for (int i = 0; i < n; i++) {
+        san_core(r, s, moves[i], moves, n, cand, sizeof cand);
+        normalize(cand, c2, sizeof c2);
+        int hit = !strcmp(c2, norm);
+        if (!hit && FV_KIND(moves[i]) == FV_NORMAL && s->board[FV_FROM(moves[i])]) {
+            /* a piece's long form: Ng1f3 */
+            char a[4], b[4];
+            fv_square_name(FV_FROM(moves[i]), a);
+            fv_square_name(FV_TO(moves[i]), b);
+            snprintf(cand, sizeof cand, "%c%s%s", 'A' + FV_TYPE(s->board[FV_FROM(moves[i])]), a,
+                     b);
+            if (FV_PT(moves[i]))
+                snprintf(cand + strlen(cand), sizeof cand - strlen(cand), "%c",
+                         'A' + FV_PT(moves[i]) - 1);
+            hit = !strcmp(cand, norm);
+        }
+        if (!hit)
+            continue;
+        if (found >= 0 && moves[found] != moves[i]) {
+            size_t l = strlen(seen);
+            snprintf(seen + l, sizeof seen - l, "%s%s", l ? ", " : "", cand);
+            continue;
+        }
+        if (found < 0) {
+            san_core(r, s, moves[i], moves, n, seen, sizeof seen);
+            found = i;
+        }
+    }
+    if (found >= 0 && strchr(seen, ','))
+        return err_set(e, "%s is ambiguous: %s", t, seen);
+    if (found >= 0) {
+        *out = moves[found];
+        return 0;
+    }
+    if (!strcmp(norm, "O-O") || !strcmp(norm, "O-O-O"))
+        return err_set(e, "%s: castling is not allowed here", t);
+    if (strchr(t, '@'))
+        return err_set(e, "%s: that drop is not allowed here (a piece in hand, an empty "
+                       "square%s)", t, r->hands ? "" : "; this rule set has no hands");
+    return err_set(e, "%s is not a legal move here", t);
+}
