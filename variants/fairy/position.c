@@ -279,8 +279,10 @@ int fv_read(const FvRules *r, FvState *s, const char *text, Error *e)
                 return err_set(e, "a %s pawn on %s, its last rank", c ? "black" : "white", nm);
             }
         }
-    s->had_royal[0] = s->nroyal[0] > 0;
-    s->had_royal[1] = s->nroyal[1] > 0;
+    /* A side without a royal piece has lost it, unless the check rule
+     * lets a side play without one (horde, PART-5); then it never had one. */
+    for (int c = 0; c < 2; c++)
+        s->had_royal[c] = s->nroyal[c] > 0 || (r->royal && (r->explode || !r->check));
     if (r->check && fv_in_check(r, s, s->side ^ 1))
         return err_set(e, "%s is in check with %s to move: the side not to move may not be "
                        "in check", s->side ? "white" : "black", s->side ? "black" : "white");
