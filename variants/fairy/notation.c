@@ -176,37 +176,39 @@ int fv_parse_move(const FvRules *r, const FvState *s, const uint32_t *moves, int
         memmove(norm + 1, norm, strlen(norm) + 1);
         norm[0] = 'P';
     }
-    int found = -1;
+    int found = -1, nfound = 0;
     char seen[256] = "";
     for (int i = 0; i < n; i++) {
         san_core(r, s, moves[i], moves, n, cand, sizeof cand);
         normalize(cand, c2, sizeof c2);
         int hit = !strcmp(c2, norm);
-        if (!hit && FV_KIND(moves[i]) == FV_NORMAL && s->board[FV_FROM(moves[i])]) {
-            /* a piece's long form: Ng1f3 */
-            char a[4], b[4];
-            fv_square_name(FV_FROM(moves[i]), a);
+        int f = FV_FROM(moves[i]);
+        if (!hit && FV_KIND(moves[i]) == FV_NORMAL && s->board[f] &&
+            FV_TYPE(s->board[f]) != FV_T('P')) {
+            /* a piece's move with more (or less) of its square than SAN
+             * needs: Nf3, Ngf3, N1f3, Ng1f3 */
+            char a[4], b[4], promo[2] = {0, 0};
+            fv_square_name(f, a);
             fv_square_name(FV_TO(moves[i]), b);
-            snprintf(cand, sizeof cand, "%c%s%s", 'A' + FV_TYPE(s->board[FV_FROM(moves[i])]), a,
-                     b);
             if (FV_PT(moves[i]))
-                snprintf(cand + strlen(cand), sizeof cand - strlen(cand), "%c",
-                         'A' + FV_PT(moves[i]) - 1);
-            hit = !strcmp(cand, norm);
+                promo[0] = (char)('A' + FV_PT(moves[i]) - 1);
+            const char *from_forms[4] = {"", NULL, a + 1, a};
+            char file[2] = {a[0], 0};
+            from_forms[1] = file;
+            for (int k = 0; k < 4 && !hit; k++) {
+                snprintf(c2, sizeof c2, "%c%s%s%s", 'A' + FV_TYPE(s->board[f]), from_forms[k],
+                         b, promo);
+                hit = !strcmp(c2, norm);
+            }
         }
-        if (!hit)
+        if (!hit || (found >= 0 && moves[found] == moves[i]))
             continue;
-        if (found >= 0 && moves[found] != moves[i]) {
-            size_t l = strlen(seen);
-            snprintf(seen + l, sizeof seen - l, "%s%s", l ? ", " : "", cand);
-            continue;
-        }
-        if (found < 0) {
-            san_core(r, s, moves[i], moves, n, seen, sizeof seen);
-            found = i;
-        }
+        size_t l = strlen(seen);
+        snprintf(seen + l, sizeof seen - l, "%s%s", l ? ", " : "", cand);
+        found = i;
+        nfound++;
     }
-    if (found >= 0 && strchr(seen, ','))
+    if (nfound > 1)
         return err_set(e, "%s is ambiguous: %s", t, seen);
     if (found >= 0) {
         *out = moves[found];

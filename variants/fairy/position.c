@@ -204,6 +204,10 @@ int fv_read(const FvRules *r, FvState *s, const char *text, Error *e)
     s->fullmove = 1;
     if (!text)
         text = r->start;
+    if (!*text)
+        return err_set(e, "the rule set gives no start position (start = ...), and the "
+                          "orthodox one needs an 8x8 board and the pieces P N B R Q K: "
+                          "give a position");
     if (strlen(text) >= sizeof buf)
         return err_set(e, "a position string of at most %d characters", (int)sizeof buf - 1);
     strcpy(buf, text);

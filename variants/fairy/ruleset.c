@@ -578,8 +578,7 @@ static int build(FvRules *r, char *text, Error *e)
         uint32_t need = (1u << FV_T('P')) | (1u << FV_T('N')) | (1u << FV_T('B')) |
                         (1u << FV_T('R')) | (1u << FV_T('Q')) | (1u << FV_T('K'));
         if (r->w != 8 || r->h != 8 || (r->defined & need) != need)
-            return err_set(e, "start: give the start position (start = ...): the orthodox "
-                           "one needs an 8x8 board and the pieces P N B R Q K");
+            return 0; /* no start: a game needs a position (fv_read says so) */
         str_copy(r->start, sizeof r->start, ORTHODOX_START);
     }
     FvState s;
