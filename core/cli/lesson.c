@@ -39,6 +39,7 @@ static void free_lesson(Lesson *l)
     free(l->success);
     free(l->result);
     free(l->position);
+    free(l->ruleset);
     for (int i = 0; i < l->nparams; i++)
         free(l->param[i]);
     for (int i = 0; i < l->nhouse; i++)
@@ -305,7 +306,8 @@ static int new_lesson(Parser *p, const char *val)
 }
 
 static const char *const KEYS =
-    "lesson, title, teaches, goal, param, house, sides, seats, seed, position, seat, views, "
+    "lesson, title, teaches, goal, param, house, ruleset, sides, seats, seed, position, seat, "
+    "views, "
     "play, "
     "target, wrong, reply, result, hint, explain, success";
 
@@ -353,6 +355,19 @@ static int lesson_key(Parser *p, const char *key, const char *val)
         }
         l->house_line[l->nhouse] = p->line;
         l->house[l->nhouse++] = b.s;
+        return 0;
+    }
+    if (!strcmp(key, "ruleset")) { /* one line of a rule set each (issue 24) */
+        StrBuf b = STRBUF_INIT;
+        sb_printf(&b, "%s%s\n", l->ruleset ? l->ruleset : "", val);
+        if (sb_failed(&b)) {
+            sb_free(&b);
+            return perr(p, "out of memory");
+        }
+        free(l->ruleset);
+        l->ruleset = b.s;
+        if (!l->ruleset_line)
+            l->ruleset_line = p->line;
         return 0;
     }
     if (!strcmp(key, "sides")) {
@@ -670,6 +685,7 @@ LessonRun *lesson_start(const VariantOps *v, const Lesson *l, Error *e)
     cfg.nseats = l->seats;
     cfg.seed = l->seed;
     cfg.position = l->position;
+    cfg.ruleset = l->ruleset;
     params_defaults(v, &cfg.params);
     for (int i = 0; i < l->nparams; i++)
         if (params_set(v, &cfg.params, l->param[i], e) < 0)
@@ -713,7 +729,9 @@ LessonRun *lesson_start(const VariantOps *v, const Lesson *l, Error *e)
     r->g = game_new_hooked(&cfg, &hooks, e);
     house_free(h); /* the game holds it */
     if (!r->g) {
-        if (l->position_line)
+        if (e && l->ruleset_line && !strncmp(e->msg, "rule set", 8))
+            err_prefix(e, "line %d: ruleset", l->ruleset_line);
+        else if (l->position_line)
             err_prefix(e, "line %d: position", l->position_line);
         else if (l->sides_line || l->seats_line)
             err_prefix(e, "line %d: %s", l->sides_line ? l->sides_line : l->seats_line,

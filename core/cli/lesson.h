@@ -55,6 +55,8 @@ typedef struct Lesson {
     int position_line, seat_line, sides_line, seats_line;
     char id[LESSON_ID_MAX + 1];
     char *title, *goal, *explain, *success, *result, *position;
+    char *ruleset;             /* `ruleset:` lines joined (issue 24), or NULL */
+    int ruleset_line;
     int nrules;
     char rule[LESSON_MAX_IDS][LESSON_ID_MAX + 1]; /* ids, or a house: script's file
                                                      name ("atomic.lua") */
