@@ -84,6 +84,11 @@ typedef struct FvRules {
     int draws;                 /* 1: orthodox draws (PART-10) */
     int orthodox_material;     /* insufficient material applies */
     char start[2048];          /* the start position string */
+    /* [colour of the king]: 1 where a piece whose move is displaced so from
+     * a royal piece may shield it (on a rider's line, a lame leap's leg);
+     * index (dx + 15) * 31 + dy + 15.  Only when no attack hops (pins_ok). */
+    int pins_ok;
+    uint8_t shield[2][31 * 31];
     int nattack[2];
     FvAttack attack[2][256]; /* [attacker colour], merged */
 } FvRules;

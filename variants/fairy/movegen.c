@@ -439,15 +439,82 @@ static int legal_after(const FvRules *r, const FvState *parent, const FvState *c
     return 1;
 }
 
+/* The check rule alone (no blasts, checks may be given): is move m of the
+ * side to move legal?  Tried on t's board in place and put back, so no
+ * state is copied per move (t is the caller's scratch copy of the
+ * position). */
+static int quick_legal(const FvRules *r, FvState *t, uint32_t m)
+{
+    const int c = t->side, from = FV_FROM(m), to = FV_TO(m), kind = FV_KIND(m);
+    const int pt = FV_PT(m);
+    const uint8_t was_from = t->board[from], was_to = t->board[to];
+    int capsq = -1, ok = 1;
+    uint8_t was_cap = 0;
+    if (kind == FV_DROP) {
+        t->board[to] = FV_CELL(c, pt - 1);
+    } else {
+        if (kind == FV_EP) {
+            capsq = t->ep_victim;
+            was_cap = t->board[capsq];
+            t->board[capsq] = 0;
+        }
+        t->board[from] = 0;
+        t->board[to] = pt ? FV_CELL(c, pt - 1) : was_from;
+    }
+    for (int i = 0; i < t->nroyal[c] && ok; i++) {
+        int sq = t->royal_sq[c][i];
+        if (kind != FV_DROP && sq == from)
+            sq = to;
+        ok = !fv_attacked(r, t, sq, c ^ 1);
+    }
+    /* a royal piece dropped or promoted to stands on `to` */
+    if (ok && (kind == FV_DROP || pt) && fv_is_royal(r, FV_TYPE(t->board[to])))
+        ok = !fv_attacked(r, t, to, c ^ 1);
+    if (kind != FV_DROP)
+        t->board[from] = was_from;
+    t->board[to] = was_to;
+    if (capsq >= 0)
+        t->board[capsq] = was_cap;
+    return ok;
+}
+
 int fv_legal(const FvRules *r, const FvState *s, uint32_t *out)
 {
     int n = gen_pseudo(r, s, out), k = 0, caps = 0;
-    FvState child;
+    const int c = s->side;
+    const int quick = !r->explode && r->give_check;
+    const int guard = quick && r->check && s->nroyal[c];
+    /* not in check and no hopper: a move needs testing only when its piece
+     * is royal, or stood where it may shield a royal piece */
+    const int shortcut = guard && r->pins_ok && !fv_in_check(r, s, c);
+    FvState child, scratch;
+    if (guard)
+        scratch = *s;
     for (int i = 0; i < n; i++) {
-        child = *s;
-        fv_make(r, &child, out[i]);
-        if (!legal_after(r, s, &child, s->side))
-            continue;
+        const int kind = FV_KIND(out[i]);
+        if (quick && kind != FV_CASTLE) {
+            int test = guard;
+            if (shortcut && kind != FV_EP && !FV_PT(out[i])) {
+                test = 0;
+                if (kind != FV_DROP) {
+                    const int from = FV_FROM(out[i]);
+                    if (fv_is_royal(r, FV_TYPE(s->board[from])))
+                        test = 1;
+                    for (int j = 0; j < s->nroyal[c] && !test; j++) {
+                        int q = s->royal_sq[c][j];
+                        test = r->shield[c][(FV_X(from) - FV_X(q) + 15) * 31 +
+                                            FV_Y(from) - FV_Y(q) + 15];
+                    }
+                }
+            }
+            if (test && !quick_legal(r, &scratch, out[i]))
+                continue;
+        } else {
+            child = *s;
+            fv_make(r, &child, out[i]);
+            if (!legal_after(r, s, &child, s->side))
+                continue;
+        }
         out[k++] = out[i];
         if (r->forced_capture)
             caps += fv_is_capture(r, s, out[i]);

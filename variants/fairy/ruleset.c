@@ -568,6 +568,28 @@ static int build(FvRules *r, char *text, Error *e)
     if (compile(r, e))
         return -1;
     r->orthodox_material = orthodox_material(r);
+    /* the squares from which a moving piece may uncover an attack */
+    r->pins_ok = 1;
+    memset(r->shield, 0, sizeof r->shield);
+    for (int by = 0; by < 2; by++)
+        for (int i = 0; i < r->nattack[by]; i++) {
+            const BetzaAtom *a = &r->attack[by][i].a;
+            uint8_t *sh = r->shield[by ^ 1];
+            if (a->flags & (BZ_HOP | BZ_GRASSHOP))
+                r->pins_ok = 0;
+            else if (a->range != 1)
+                for (int k = 1; k <= 15; k++) {
+                    int dx = -k * a->dx, dy = -k * a->dy;
+                    if (dx < -15 || dx > 15 || dy < -15 || dy > 15)
+                        break;
+                    sh[(dx + 15) * 31 + dy + 15] = 1;
+                }
+            else
+                for (int l = 0; l < a->nlegs && l < 2; l++) {
+                    int dx = -a->dx + a->leg[l][0], dy = -a->dy + a->leg[l][1];
+                    sh[(dx + 15) * 31 + dy + 15] = 1;
+                }
+        }
     /* the start position last: it needs every rule */
     if (set[K_START].line) {
         if (strlen(set[K_START].value) >= sizeof r->start)
