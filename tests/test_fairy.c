@@ -311,6 +311,19 @@ static void test_part2_piece_and_nopiece(void **state)
     fg_refused("nopiece = N\n", fen, "no piece 'N'", NULL);
 }
 
+/* PART-2: a square two of a piece's atoms reach is one move, as
+ * Fairy-Stockfish counts it: the maharajah (QNAD) on a1 has 23 (its D and A
+ * leaps land on its queen's lines), the king on h2 5; ffish says 28. */
+static void test_part2_overlapping_atoms_move_once(void **state)
+{
+    (void)state;
+    assert_int_equal(fperft("piece = M maharajah QNAD 12\n", "8/8/6k1/8/8/8/7K/M7 w - - 0 1", 1),
+                     23 + 5);
+    /* the knight's leap and the nightrider's first step: one move each */
+    assert_int_equal(fperft("piece = N nnn NNN 5\n", "4k3/p7/8/8/8/8/7P/1N2K3 w - - 0 1", 1),
+                     fperft("piece = N nightrider NN 5\n", "4k3/p7/8/8/8/8/7P/1N2K3 w - - 0 1", 1));
+}
+
 /* PART-3: double steps, en passant, promotion choices and limits. */
 static void test_part3_pawn_keys(void **state)
 {
@@ -704,6 +717,7 @@ int main(void)
         cmocka_unit_test(test_part1_large_boards),
         cmocka_unit_test(test_part2_new_piece_on_16x16),
         cmocka_unit_test(test_part2_piece_and_nopiece),
+        cmocka_unit_test(test_part2_overlapping_atoms_move_once),
         cmocka_unit_test(test_part3_pawn_keys),
         cmocka_unit_test(test_part4_castling),
         cmocka_unit_test(test_part5_royal_and_check),

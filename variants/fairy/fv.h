@@ -43,6 +43,7 @@ typedef struct FvPiece {
     int value;
     int natoms;
     BetzaAtom atoms[2][BETZA_MAX_ATOMS]; /* [colour]: black's mirrored */
+    int overlap;   /* two atoms may reach one square (QNAD, NNN): moves once */
 } FvPiece;
 
 /* One way a piece attacks a square, shared by every type that has it:

@@ -160,10 +160,9 @@ static void gen_pawn(const FvRules *r, const FvState *s, int sq, int c, uint32_t
     }
 }
 
-static void gen_piece(const FvRules *r, const FvState *s, int sq, int c, int t, int nocap,
-                      uint32_t *out, int *n)
+static void gen_atoms(const FvRules *r, const FvState *s, const FvPiece *p, int sq, int c,
+                      int nocap, uint32_t *out, int *n)
 {
-    const FvPiece *p = &r->piece[t];
     const int x = FV_X(sq), y = FV_Y(sq);
     for (int i = 0; i < p->natoms; i++) {
         const BetzaAtom *a = &p->atoms[c][i];
@@ -220,6 +219,29 @@ static void gen_piece(const FvRules *r, const FvState *s, int sq, int c, int t, 
             if (FV_COLOR(cell) != c && cap)
                 push(out, n, FV_MOVE(sq, to, FV_NORMAL, 0));
             break;
+        }
+    }
+}
+
+/* A piece's moves; a square two of its atoms reach is one move, as
+ * Fairy-Stockfish counts it (QNAD: the queen's line and the D leap). */
+static void gen_piece(const FvRules *r, const FvState *s, int sq, int c, int t, int nocap,
+                      uint32_t *out, int *n)
+{
+    const FvPiece *p = &r->piece[t];
+    if (!p->overlap) {
+        gen_atoms(r, s, p, sq, c, nocap, out, n);
+        return;
+    }
+    uint32_t moves[BETZA_MAX_ATOMS * 16]; /* an atom reaches at most 15 squares */
+    uint64_t seen[4] = {0, 0, 0, 0};
+    int k = 0;
+    gen_atoms(r, s, p, sq, c, nocap, moves, &k);
+    for (int i = 0; i < k; i++) {
+        int to = FV_TO(moves[i]);
+        if (!((seen[to >> 6] >> (to & 63)) & 1)) {
+            seen[to >> 6] |= 1ull << (to & 63);
+            push(out, n, moves[i]);
         }
     }
 }

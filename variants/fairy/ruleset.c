@@ -339,6 +339,15 @@ static int compile(FvRules *r, Error *e)
             return -1;
         }
         p->natoms = bm.n;
+        p->overlap = 0;
+        for (int i = 0; i < bm.n && !p->overlap; i++)
+            for (int j = i + 1; j < bm.n && !p->overlap; j++) {
+                const BetzaAtom *a = &bm.a[i], *b = &bm.a[j];
+                int ra = a->range ? a->range : 15, rb = b->range ? b->range : 15;
+                for (int x = 1; x <= ra && !p->overlap; x++)
+                    for (int y = 1; y <= rb && !p->overlap; y++)
+                        p->overlap = x * a->dx == y * b->dx && x * a->dy == y * b->dy;
+            }
         for (int i = 0; i < bm.n; i++) {
             BetzaAtom w = bm.a[i], b = w;
             b.dy = (int8_t)-b.dy;
