@@ -692,6 +692,49 @@ static void test_issue24_edit_and_values(void **state)
     game_free(g);
 }
 
+/* issue 24: random games of each rule set end with a code and a reason
+ * or run on, and legal_draw draws the action legal's list has at the same
+ * index (the playouts of bots and experiments). */
+static void test_issue24_random_games_of_each_rule_set(void **state)
+{
+    (void)state;
+    static const char *const RS[] = {NULL, RS_ATOMIC, RS_ANTICHESS, RS_CRAZYHOUSE, RS_HORDE,
+                                     RS_KOTH, RS_RACING, RS_THREE_CHECK, RS_CAPABLANCA,
+                                     RS_GRAND};
+    const int games = TU_SANITIZED ? 2 : 6;
+    int ended = 0;
+    for (size_t i = 0; i < ARRAY_LEN(RS); i++)
+        for (int k = 0; k < games; k++) {
+            Game *g = fg(RS[i], NULL);
+            Rng rng;
+            rng_seed(&rng, (uint64_t)(i * 100 + (size_t)k));
+            Status st;
+            assert_true(game_playout(g, &rng, 400, &st) >= 0);
+            if (st.over) {
+                ended++;
+                assert_true(st.code > END_NONE && st.code < END__COUNT);
+                assert_true(st.reason[0] != '\0');
+            }
+            /* legal_draw agrees with legal, ply by ply */
+            const VariantOps *v = fairy();
+            for (int ply = 0; ply < 30 && game_to_act(g) >= 0; ply++) {
+                ActionList l = ACTIONLIST_INIT;
+                assert_int_equal(game_legal_play(g, &l), 0);
+                Rng a = rng, b = rng;
+                Action drawn;
+                int n = v->legal_draw(g, game_state(g), game_to_act(g), &a, &drawn);
+                assert_int_equal(n, l.n);
+                assert_true(action_eq(&drawn, &l.v[rng_below(&b, (uint32_t)l.n)]));
+                Error e;
+                assert_int_equal(game_apply(g, &drawn, &e), 0);
+                rng = a;
+                al_free(&l);
+            }
+            game_free(g);
+        }
+    assert_true(ended > 0);
+}
+
 /* issue 22 for the fairy variant: `why` names the PART-n rule. */
 static void test_issue24_why(void **state)
 {
@@ -730,6 +773,7 @@ int main(void)
         cmocka_unit_test(test_issue24_bad_positions),
         cmocka_unit_test(test_issue24_fast_perft_is_generic),
         cmocka_unit_test(test_issue24_edit_and_values),
+        cmocka_unit_test(test_issue24_random_games_of_each_rule_set),
         cmocka_unit_test(test_issue24_why),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -145,6 +145,19 @@ static void fairy_apply_listed(const Game *g, void *st, const Action *a)
     fv_make(rules_of(g), st, a->code);
 }
 
+static int fairy_legal_draw(const Game *g, const void *st, int seat, Rng *rng, Action *out)
+{
+    const FvRules *r = rules_of(g);
+    const FvState *s = st;
+    uint32_t moves[FV_MAX_MOVES];
+    if (seat != s->side || ended(r, s))
+        return 0;
+    int n = fv_legal(r, s, moves);
+    if (n > 0)
+        *out = move_action(seat, moves[rng_below(rng, (uint32_t)n)]);
+    return n;
+}
+
 static int fairy_parse(const Game *g, const void *st, const ActionList *legal, const char *text,
                        Action *out, Error *e)
 {
@@ -570,6 +583,7 @@ const VariantOps fairy_variant = {
     .rules = fairy_rules,
     .edit = fairy_edit,
     .apply_listed = fairy_apply_listed,
+    .legal_draw = fairy_legal_draw,
     .why = fairy_why,
     .rule_data = &FAIRY_RULE_DATA,
     .prepare = fairy_prepare,
