@@ -448,6 +448,15 @@ static void test_part7_atomic(void **state)
     g = fg(RS_ATOMIC, "4k3/8/8/8/8/8/3q4/4K3 w - - 0 1");
     tu_assert_refused(g, "Kxd2", NULL);
     game_free(g);
+    /* a position string without black's King: it was blown up (chessops
+     * reads it so: perft 0), while horde's White plays without one */
+    g = fg(RS_ATOMIC, "r4bnr/p7/b4p2/7p/1pP3pP/N4P2/PP2PNP1/R3KB1R b KQ - 0 14");
+    tu_assert_over(g, "1-0", "black's royal piece blown up");
+    assert_int_equal(game_perft(g, 1), 0);
+    game_free(g);
+    g = fg(RS_HORDE, "4k3/8/8/8/8/8/8/P7 w - - 0 1");
+    tu_assert_going_on(g);
+    game_free(g);
     fg_refused(RS_ATOMIC "explode_immune = X\n", NULL, "line 2", "explode_immune");
 }
 
