@@ -10,7 +10,7 @@
  * Invariant: every line of the data file is checked (a sanitized build
  * leaves out the counts above SANITIZED_MAX, saying how many), and a
  * mismatch names the script, the position, the depth and both counts;
- * all mismatches are listed before the test fails.
+ * all mismatches are listed (on stderr) before the test fails.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -131,7 +131,6 @@ static void test_issue24_fairy_stockfish_perft(void **state)
     (void)state;
     char *data = tu_read_file(DATA);
     assert_non_null(data);
-    StrBuf bad = STRBUF_INIT;
     int lineno = 0, checked = 0, skipped = 0, wrong = 0;
     for (char *line = data, *next; line && *line; line = next) {
         next = strchr(line, '\n');
@@ -151,14 +150,14 @@ static void test_issue24_fairy_stockfish_perft(void **state)
         House *h = NULL;
         Game *g = script_game(&l, &h, &e);
         if (!g) {
-            sb_printf(&bad, "%s:%d %s: %s\n", DATA, l.lineno, l.script, e.msg);
+            fprintf(stderr, "%s:%d %s: %s\n", DATA, l.lineno, l.script, e.msg);
             wrong++;
             continue;
         }
         uint64_t n = game_perft(g, l.depth);
         if (n != l.count) {
-            sb_printf(&bad, "%s:%d %s, %s, depth %d: %" PRIu64 ", Fairy-Stockfish %" PRIu64
-                      "\n", DATA, l.lineno, l.script, l.position, l.depth, n, l.count);
+            fprintf(stderr, "%s:%d %s, %s, depth %d: %" PRIu64 ", Fairy-Stockfish %" PRIu64
+                    "\n", DATA, l.lineno, l.script, l.position, l.depth, n, l.count);
             wrong++;
         }
         checked++;
@@ -166,11 +165,13 @@ static void test_issue24_fairy_stockfish_perft(void **state)
         house_free(h);
     }
     free(data);
-    fprintf(stderr, "fairy perft: %d counts checked, %d wrong, %d left out (sanitized build)\n",
-            checked, wrong, skipped);
+    fprintf(stderr, "fairy perft: %d counts checked, %d wrong", checked, wrong);
+    if (skipped)
+        fprintf(stderr, ", %d over %d leaves left out (sanitized build)", skipped,
+                SANITIZED_MAX);
+    fprintf(stderr, "\n");
     if (wrong)
-        fail_msg("%d of the counts differ or could not be run:\n%s", wrong, sb_str(&bad));
-    sb_free(&bad);
+        fail_msg("%d of the counts differ or could not be run (listed above)", wrong);
     assert_true(checked > 0);
 }
 
