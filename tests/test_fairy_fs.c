@@ -1,7 +1,9 @@
 /*
  * test_fairy_fs.c -- the Fairy-Stockfish variants written as rule sets
  * (scripts/variants/: Capablanca, Embassy, Janus, Grand, Modern,
- * Chancellor and Courier chess; issue 24) count exactly Fairy-Stockfish's
+ * Chancellor and Courier chess, and the Betza pieces of Nightrider,
+ * Grasshopper, Hoppel-Poppel, New Zealand and Amazon chess; issue 24)
+ * count exactly Fairy-Stockfish's
  * perft: its published numbers (tests/perft.sh) and counts computed with
  * ffish, all in tests/data/fairy_perft.txt.  Each script is loaded as a
  * user loads it (house_load, the text of the file), its rule set played by
