@@ -311,6 +311,8 @@ static void test_part2_directions(void **state)
     expect_steps("frF", "1,1");
     expect_steps("flF", "-1,1");
     expect_steps("fK", "-1,1 0,1 1,1");
+    expect_steps("frK", "1,0 1,1");               /* the pair is not split on K */
+    expect_steps("fsK", "-1,0 -1,1 1,0 1,1");
     expect_steps("fN", "-1,2 1,2");               /* shogi knight */
     expect_steps("ffN", "-1,2 1,2");
     expect_steps("fsN", "-2,1 2,1");
