@@ -77,7 +77,8 @@ ifeq ($(filter -j%,$(MAKEFLAGS)),)
 endif
 endif
 
-.PHONY: all play serve check test test-web bench deps deps-bench deps-web clean tests-build FORCE
+.PHONY: all play serve check test test-web bench deps deps-bench deps-web deps-oracle clean \
+        tests-build FORCE
 # Objects made through pattern chains (test and support objects) are kept,
 # so a second `make test` with nothing changed rebuilds nothing.
 .SECONDARY:
@@ -122,9 +123,11 @@ tests-build: $(PROGRAM) $(TEST_BIN) $(BENCH_BIN)
 
 # Every test binary runs, then the browser tests (tests/web/, issue 21);
 # tests/run.sh prints one summary line.
+# CHESSVAR_ORACLE=required: test_fairy_oracle fails, not skips, when the
+# oracle deps-oracle installs is missing.
 WEB_TESTS := $(wildcard tests/web/test_*.js)
-test: tests-build deps-web
-	@CHESSVAR=$(abspath $(PROGRAM)) sh tests/run.sh $(TEST_BIN) $(WEB_TESTS)
+test: tests-build deps-web deps-oracle
+	@CHESSVAR=$(abspath $(PROGRAM)) CHESSVAR_ORACLE=required sh tests/run.sh $(TEST_BIN) $(WEB_TESTS)
 
 # The browser tests alone (headless chromium, puppeteer-core); test_faces
 # makes the frames of tests/web/test_faces.js.
@@ -143,7 +146,7 @@ serve: deps
 	$(MAKE) all
 	./chessvar serve $(SERVE_ARGS)
 
-bench: deps-bench deps-web $(PROGRAM) $(BENCH_BIN)
+bench: deps-bench deps-web deps-oracle $(PROGRAM) $(BENCH_BIN)
 	@for b in $(BENCH_BIN); do ./$$b || exit 1; done
 
 deps:
@@ -166,6 +169,19 @@ deps-web:
 	@if [ ! -f $(PUPPETEER) ] && command -v npm >/dev/null 2>&1; then \
 	  PUPPETEER_SKIP_DOWNLOAD=1 npm install --prefix build/web-test --no-audit --no-fund --silent \
 	    puppeteer-core@24.10.0 || echo "puppeteer-core could not be installed: the browser tests will fail"; fi
+
+# chessops (lichess's rules library) and ffish (Fairy-Stockfish in
+# WebAssembly), npm: the references test_fairy_oracle and bench_fairy
+# compute in the same run (issue 24, tests/oracle/).  Pinned, and installed
+# again when the pins change; without npm or the network test_fairy_oracle
+# fails under make test and says what is missing, and bench_fairy says it
+# has no reference.
+ORACLE_PKGS := chessops@0.15.1 @badrap/result@0.3.1 ffish@0.7.10
+deps-oracle:
+	@if [ "$$(cat build/oracle/pins 2>/dev/null)" != "$(ORACLE_PKGS)" ] && command -v npm >/dev/null 2>&1; then \
+	  mkdir -p build/oracle && npm install --prefix build/oracle --save-exact --no-audit --no-fund --silent $(ORACLE_PKGS) \
+	    && echo "$(ORACLE_PKGS)" > build/oracle/pins \
+	    || echo "chessops and ffish could not be installed: test_fairy_oracle and bench_fairy have no oracle"; fi
 
 clean:
 	rm -rf build build-san build-fuzz chessvar
