@@ -1,0 +1,459 @@
+/*
+ * test_fairy_oracle.c -- issue 24: the seven lichess variants written as
+ * rule sets from parts (scripts/variants/NAME.lua, variant "fairy") agree
+ * with lichess's own rules library, chessops, on perft.
+ *
+ * The oracle runs here, in the test's setup, not as a checked-in answer:
+ * `node tests/oracle/perft.cjs plan` (chessops from build/oracle, installed
+ * by `make test`'s deps-oracle) prints the positions with chessops' counts
+ * at depths 1 to 4 -- the variant perft positions chessops publishes in
+ * its tests (tests/data/chessops_perft.epd: the plan fails when chessops
+ * itself disagrees with one), each variant's start, and middlegame
+ * positions of seeded random games (20 plies; tests/oracle/oracle.cjs).
+ * Each position is read by the fairy variant under its script (house_load,
+ * then game_new_hooked as any game with --rules) and counted with
+ * game_perft; every count is compared, and a count that differs prints the
+ * root moves whose subtrees differ (the oracle's divide beside ours), so a
+ * failure says where the rules part.
+ *
+ * Without node or the packages the tests are skipped, saying so -- except
+ * under `make test` (CHESSVAR_ORACLE=required), which installs them: there
+ * a missing oracle fails, as a missing puppeteer fails the browser tests.
+ * Depths and positions shrink under the sanitizers (TU_SANITIZED).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "../core/game.h"
+#include "../core/lua/house.h"
+#include "support/testutil.h"
+
+#define ORACLE_DIR_DEFAULT "build/oracle/node_modules"
+#define MAX_LINES 256
+#define MAX_DEPTH 4
+
+/* One line of the plan: a position and chessops' counts by depth. */
+typedef struct Line {
+    const char *variant, *label, *fen;
+    int ndepths;
+    uint64_t count[MAX_DEPTH];
+} Line;
+
+static struct {
+    char *text;          /* the plan's output, cut into the lines below */
+    Line line[MAX_LINES];
+    int n;
+    const char *missing; /* why there is no oracle, or NULL */
+    char why[1024];
+} plan;
+
+static const char *oracle_dir(void)
+{
+    const char *d = getenv("ORACLE_DIR");
+    return d && *d ? d : ORACLE_DIR_DEFAULT;
+}
+
+static int oracle_required(void)
+{
+    const char *r = getenv("CHESSVAR_ORACLE");
+    return r && !strcmp(r, "required");
+}
+
+/* NULL when node and chessops are there, else what is missing. */
+static const char *find_oracle(char *why, size_t n)
+{
+    if (system("command -v node >/dev/null 2>&1") != 0) {
+        snprintf(why, n, "node is not installed (Debian's nodejs; npm installs the oracle)");
+        return why;
+    }
+    char path[512];
+    snprintf(path, sizeof path, "%s/chessops/package.json", oracle_dir());
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(why, n, "chessops is not installed in %s (make deps-oracle installs it)",
+                 oracle_dir());
+        return why;
+    }
+    fclose(f);
+    return NULL;
+}
+
+/* Run cmd (stderr joined to stdout): its output (malloc'd) and, in *status,
+ * its exit status (-1 when it did not exit normally). */
+static char *run_command(const char *cmd, int *status)
+{
+    char full[4096];
+    snprintf(full, sizeof full, "%s 2>&1", cmd);
+    FILE *p = popen(full, "r");
+    if (!p) {
+        *status = -1;
+        return NULL;
+    }
+    char *out = tu_read_stream(p);
+    int st = pclose(p);
+    *status = st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return out;
+}
+
+/* A position string is passed to the shell in single quotes: it may hold
+ * only these characters. */
+static int shell_safe(const char *s)
+{
+    return strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/~+[]- ") ==
+           strlen(s);
+}
+
+/* Cut the plan's output into lines: 0, or -1 with why. */
+static int parse_plan(char *text)
+{
+    char *save = NULL;
+    for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+        if (plan.n == MAX_LINES) {
+            snprintf(plan.why, sizeof plan.why, "the plan has more than %d lines", MAX_LINES);
+            return -1;
+        }
+        Line *x = &plan.line[plan.n];
+        char *f[4];
+        int nf = 0;
+        for (char *s = l; nf < 4; nf++) {
+            f[nf] = s;
+            char *tab = strchr(s, '\t');
+            if (!tab) {
+                nf++;
+                break;
+            }
+            *tab = '\0';
+            s = tab + 1;
+        }
+        if (nf != 4) {
+            snprintf(plan.why, sizeof plan.why, "plan line %d is not VARIANT\\tLABEL\\tFEN\\tCOUNTS: %.200s",
+                     plan.n + 1, l);
+            return -1;
+        }
+        x->variant = f[0];
+        x->label = f[1];
+        x->fen = f[2];
+        char *c = f[3], *end;
+        for (x->ndepths = 0; *c && x->ndepths < MAX_DEPTH; x->ndepths++, c = end) {
+            x->count[x->ndepths] = strtoull(c, &end, 10);
+            if (end == c)
+                break;
+        }
+        if (x->ndepths == 0 || !shell_safe(x->fen)) {
+            snprintf(plan.why, sizeof plan.why, "plan line %d: bad counts or position: %.200s",
+                     plan.n + 1, x->fen);
+            return -1;
+        }
+        plan.n++;
+    }
+    return plan.n ? 0 : -1;
+}
+
+/* The plan, once for all the tests: chessops' counts now. */
+static int setup(void **state)
+{
+    (void)state;
+    plan.missing = find_oracle(plan.why, sizeof plan.why);
+    if (plan.missing)
+        return 0;
+    char cmd[256];
+    /* sanitized: one random position a variant, depth 3 at most */
+    snprintf(cmd, sizeof cmd, "node tests/oracle/perft.cjs plan %s",
+             TU_SANITIZED ? "--random 1 --deep 0 --max-depth 3" : "--random 3 --deep 1");
+    int status;
+    plan.text = run_command(cmd, &status);
+    if (status != 0 || !plan.text) {
+        snprintf(plan.why, sizeof plan.why, "%s failed (status %d): %.400s", cmd, status,
+                 plan.text ? plan.text : "(no output)");
+        plan.missing = plan.why;
+        return 0;
+    }
+    if (parse_plan(plan.text))
+        plan.missing = plan.why;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    free(plan.text);
+    return 0;
+}
+
+/* Skip (alone) or fail (under make test) when there is no oracle. */
+static void need_oracle(void)
+{
+    if (!plan.missing)
+        return;
+    if (oracle_required())
+        fail_msg("the oracle is missing: %s", plan.missing);
+    print_message("SKIPPED: no oracle: %s\n", plan.missing);
+    skip();
+}
+
+/* ---- Our side ------------------------------------------------------------ */
+
+typedef struct Ours {
+    const VariantOps *v;
+    House *h;          /* NULL: the variant's own rules, no script */
+    char *text;
+} Ours;
+
+/* The variant named engine, under scripts/variants/<script>.lua when
+ * script is not NULL. */
+static void ours_load(Ours *o, const char *engine, const char *script)
+{
+    memset(o, 0, sizeof *o);
+    o->v = variant_find(engine);
+    if (!o->v)
+        fail_msg("issue 24: the variant \"%s\" is not registered (the engine of rule sets "
+                 "from parts)", engine);
+    if (!script)
+        return;
+    char path[256];
+    snprintf(path, sizeof path, "scripts/variants/%s.lua", script);
+    o->text = tu_read_file(path);
+    if (!o->text)
+        fail_msg("%s cannot be read", path);
+    HouseSource src = {path, o->text, strlen(o->text)};
+    Error e;
+    o->h = house_load(o->v, 0, &src, 1, NULL, &e);
+    if (!o->h)
+        fail_msg("%s does not load against the %s variant: %s", path, engine, e.msg);
+}
+
+static void ours_free(Ours *o)
+{
+    if (o->h)
+        house_free(o->h);
+    free(o->text);
+}
+
+/* A game of the variant (under the script) from fen; NULL with e. */
+static Game *ours_game(Ours *o, const char *fen, Error *e)
+{
+    GameConfig cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.variant = o->v;
+    cfg.position = fen;
+    params_defaults(o->v, &cfg.params);
+    if (o->h && house_params(o->h, &cfg.params, e))
+        return NULL;
+    cfg.params_set = 1;
+    if (!o->h)
+        return game_new(&cfg, e);
+    GameHooks k = house_hooks(o->h);
+    return game_new_hooked(&cfg, &k, e);
+}
+
+/* ---- Where two counts part ---------------------------------------------- */
+
+typedef struct Split {
+    char move[24];
+    uint64_t n;
+} Split;
+
+typedef struct Splits {
+    Split v[512];
+    int n;
+} Splits;
+
+static void collect(void *ud, const char *move, uint64_t n)
+{
+    Splits *s = ud;
+    if (s->n < (int)(sizeof s->v / sizeof s->v[0])) {
+        snprintf(s->v[s->n].move, sizeof s->v[s->n].move, "%s", move);
+        s->v[s->n++].n = n;
+    }
+}
+
+static const Split *split_find(const Splits *s, const char *move)
+{
+    for (int i = 0; i < s->n; i++)
+        if (!strcmp(s->v[i].move, move))
+            return &s->v[i];
+    return NULL;
+}
+
+/* Print the root moves whose subtrees differ at depth (at most 12). */
+static void print_divide(const Game *g, const Line *x, int depth)
+{
+    static Splits ours, theirs;
+    ours.n = theirs.n = 0;
+    game_perft_divide(g, depth, collect, &ours);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "node tests/oracle/perft.cjs divide %s %d '%s'", x->variant, depth,
+             x->fen);
+    int status;
+    char *out = run_command(cmd, &status);
+    if (status != 0 || !out) {
+        print_message("    (the oracle's divide failed: %s)\n", out ? out : "no output");
+        free(out);
+        return;
+    }
+    char *save = NULL;
+    for (char *l = strtok_r(out, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+        char move[24];
+        uint64_t n;
+        if (sscanf(l, "%23[^:]: %" SCNu64, move, &n) == 2 && strcmp(move, "total"))
+            collect(&theirs, move, n);
+    }
+    free(out);
+    int shown = 0;
+    for (int i = 0; i < theirs.n && shown < 12; i++) {
+        const Split *o = split_find(&ours, theirs.v[i].move);
+        if (!o)
+            print_message("    %-8s chessops %" PRIu64 ", not a move here\n", theirs.v[i].move,
+                          theirs.v[i].n), shown++;
+        else if (o->n != theirs.v[i].n)
+            print_message("    %-8s chessops %" PRIu64 ", here %" PRIu64 "\n", theirs.v[i].move,
+                          theirs.v[i].n, o->n), shown++;
+    }
+    for (int i = 0; i < ours.n && shown < 12; i++)
+        if (!split_find(&theirs, ours.v[i].move))
+            print_message("    %-8s here %" PRIu64 ", not a move for chessops\n", ours.v[i].move,
+                          ours.v[i].n), shown++;
+}
+
+/* ---- The tests ------------------------------------------------------------ */
+
+/* Every position of the plan for variant (the oracle's name): each count
+ * of the variant engine (under scripts/variants/<script>.lua, or none)
+ * against chessops'. */
+static void check_with(const char *variant, const char *engine, const char *script)
+{
+    need_oracle();
+    Ours o;
+    ours_load(&o, engine, script);
+    int counts = 0, agree = 0, positions = 0;
+    for (int i = 0; i < plan.n; i++) {
+        const Line *x = &plan.line[i];
+        if (strcmp(x->variant, variant))
+            continue;
+        positions++;
+        Error e;
+        Game *g = ours_game(&o, x->fen, &e);
+        if (!g) {
+            counts += x->ndepths;
+            print_message("%s %s: the position is refused: %s\n  %s\n", variant, x->label, e.msg,
+                          x->fen);
+            continue;
+        }
+        for (int d = 1; d <= x->ndepths; d++) {
+            counts++;
+            uint64_t n = game_perft(g, d);
+            if (n == x->count[d - 1]) {
+                agree++;
+                continue;
+            }
+            if (n == GAME_PERFT_NOMEM || n == GAME_PERFT_FAILED)
+                print_message("%s %s depth %d: perft failed (%s)\n  %s\n", variant, x->label, d,
+                              n == GAME_PERFT_NOMEM ? "out of memory" : "a hook failed", x->fen);
+            else
+                print_message("%s %s depth %d: chessops %" PRIu64 ", here %" PRIu64 "\n  %s\n",
+                              variant, x->label, d, x->count[d - 1], n, x->fen);
+            if (n != GAME_PERFT_NOMEM && n != GAME_PERFT_FAILED)
+                print_divide(g, x, d);
+            counts += x->ndepths - d; /* deeper counts part too: not asked */
+            break;
+        }
+        game_free(g);
+    }
+    ours_free(&o);
+    print_message("%s (%s%s%s): %d of %d counts agree with chessops on %d positions\n",
+                  variant, engine, script ? " --rules scripts/variants/" : "",
+                  script ? script : "", agree, counts, positions);
+    if (positions == 0)
+        fail_msg("the oracle's plan has no %s position", variant);
+    if (agree != counts)
+        fail_msg("issue 24: %s differs from chessops in %d of %d counts", variant,
+                 counts - agree, counts);
+}
+
+/* A lichess variant: the fairy variant under its script. */
+static void check_variant(const char *variant)
+{
+    check_with(variant, "fairy", variant);
+}
+
+/* The harness itself: the orthodox engine (ORTH-1..9) agrees with chessops'
+ * orthodox chess on the plan's orthodox positions (start, random games). */
+static void test_oracle_orthodox_engine(void **state)
+{
+    (void)state;
+    check_with("orthodox", "orthodox", NULL);
+}
+
+/* Issue 24: the fairy variant without a rule set is orthodox chess. */
+static void test_oracle_fairy_without_rules(void **state)
+{
+    (void)state;
+    check_with("orthodox", "fairy", NULL);
+}
+
+static void test_oracle_antichess(void **state)
+{
+    (void)state;
+    check_variant("antichess");
+}
+
+static void test_oracle_atomic(void **state)
+{
+    (void)state;
+    check_variant("atomic");
+}
+
+static void test_oracle_crazyhouse(void **state)
+{
+    (void)state;
+    check_variant("crazyhouse");
+}
+
+static void test_oracle_horde(void **state)
+{
+    (void)state;
+    check_variant("horde");
+}
+
+static void test_oracle_king_of_the_hill(void **state)
+{
+    (void)state;
+    check_variant("king_of_the_hill");
+}
+
+static void test_oracle_racing_kings(void **state)
+{
+    (void)state;
+    check_variant("racing_kings");
+}
+
+static void test_oracle_three_check(void **state)
+{
+    (void)state;
+    check_variant("three_check");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_oracle_orthodox_engine),
+        cmocka_unit_test(test_oracle_fairy_without_rules),
+        cmocka_unit_test(test_oracle_antichess),
+        cmocka_unit_test(test_oracle_atomic),
+        cmocka_unit_test(test_oracle_crazyhouse),
+        cmocka_unit_test(test_oracle_horde),
+        cmocka_unit_test(test_oracle_king_of_the_hill),
+        cmocka_unit_test(test_oracle_racing_kings),
+        cmocka_unit_test(test_oracle_three_check),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
