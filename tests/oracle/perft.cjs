@@ -190,7 +190,7 @@ async function main(argv) {
       if (args.length < 2 || args.length > 3)
         usage();
       const depth = depthOf(args[1]);
-      await count(args[0], 1, args[2]); // loaded and warmed before the clock starts
+      await count(args[0], Math.max(1, depth - 1), args[2]); // loaded and warmed up first
       const t0 = process.hrtime.bigint();
       const n = await count(args[0], depth, args[2]);
       const s = Number(process.hrtime.bigint() - t0) / 1e9;
