@@ -10,6 +10,9 @@
  * its tests (tests/data/chessops_perft.epd: the plan fails when chessops
  * itself disagrees with one), each variant's start, and middlegame
  * positions of seeded random games (20 plies; tests/oracle/oracle.cjs).
+ * Fairy-Stockfish's variants the issue names (Capablanca, Embassy, Janus,
+ * Grand chess: scripts/variants/NAME.lua, written by the Betza helper) are
+ * counted the same way against ffish, Fairy-Stockfish in WebAssembly.
  * Each position is read by the fairy variant under its script (house_load,
  * then game_new_hooked as any game with --rules) and counted with
  * game_perft; every count is compared, and a count that differs prints the
@@ -41,7 +44,7 @@
 #define MAX_LINES 256
 #define MAX_DEPTH 4
 
-/* One line of the plan: a position and chessops' counts by depth. */
+/* One line of the plan: a position and the oracle's counts by depth. */
 typedef struct Line {
     const char *variant, *label, *fen;
     int ndepths;
@@ -68,22 +71,25 @@ static int oracle_required(void)
     return r && !strcmp(r, "required");
 }
 
-/* NULL when node and chessops are there, else what is missing. */
+/* NULL when node, chessops and ffish are there, else what is missing. */
 static const char *find_oracle(char *why, size_t n)
 {
     if (system("command -v node >/dev/null 2>&1") != 0) {
         snprintf(why, n, "node is not installed (Debian's nodejs; npm installs the oracle)");
         return why;
     }
-    char path[512];
-    snprintf(path, sizeof path, "%s/chessops/package.json", oracle_dir());
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(why, n, "chessops is not installed in %s (make deps-oracle installs it)",
-                 oracle_dir());
-        return why;
+    static const char *const PKGS[] = {"chessops", "ffish"};
+    for (size_t i = 0; i < sizeof PKGS / sizeof PKGS[0]; i++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s/package.json", oracle_dir(), PKGS[i]);
+        FILE *f = fopen(path, "r");
+        if (!f) {
+            snprintf(why, n, "%s is not installed in %s (make deps-oracle installs it)",
+                     PKGS[i], oracle_dir());
+            return why;
+        }
+        fclose(f);
     }
-    fclose(f);
     return NULL;
 }
 
@@ -158,7 +164,7 @@ static int parse_plan(char *text)
     return plan.n ? 0 : -1;
 }
 
-/* The plan, once for all the tests: chessops' counts now. */
+/* The plan, once for all the tests: the oracle's counts now. */
 static int setup(void **state)
 {
     (void)state;
@@ -284,9 +290,16 @@ static const Split *split_find(const Splits *s, const char *move)
     return NULL;
 }
 
+/* The library that counted the variant's positions. */
+static const char *oracle_of(const char *variant)
+{
+    return strncmp(variant, "ffish:", 6) ? "chessops" : "ffish";
+}
+
 /* Print the root moves whose subtrees differ at depth (at most 12). */
 static void print_divide(const Game *g, const Line *x, int depth)
 {
+    const char *who = oracle_of(x->variant);
     static Splits ours, theirs;
     ours.n = theirs.n = 0;
     game_perft_divide(g, depth, collect, &ours);
@@ -312,26 +325,27 @@ static void print_divide(const Game *g, const Line *x, int depth)
     for (int i = 0; i < theirs.n && shown < 12; i++) {
         const Split *o = split_find(&ours, theirs.v[i].move);
         if (!o)
-            print_message("    %-8s chessops %" PRIu64 ", not a move here\n", theirs.v[i].move,
+            print_message("    %-8s %s %" PRIu64 ", not a move here\n", theirs.v[i].move, who,
                           theirs.v[i].n), shown++;
         else if (o->n != theirs.v[i].n)
-            print_message("    %-8s chessops %" PRIu64 ", here %" PRIu64 "\n", theirs.v[i].move,
+            print_message("    %-8s %s %" PRIu64 ", here %" PRIu64 "\n", theirs.v[i].move, who,
                           theirs.v[i].n, o->n), shown++;
     }
     for (int i = 0; i < ours.n && shown < 12; i++)
         if (!split_find(&theirs, ours.v[i].move))
-            print_message("    %-8s here %" PRIu64 ", not a move for chessops\n", ours.v[i].move,
-                          ours.v[i].n), shown++;
+            print_message("    %-8s here %" PRIu64 ", not a move for %s\n", ours.v[i].move,
+                          ours.v[i].n, who), shown++;
 }
 
 /* ---- The tests ------------------------------------------------------------ */
 
 /* Every position of the plan for variant (the oracle's name): each count
  * of the variant engine (under scripts/variants/<script>.lua, or none)
- * against chessops'. */
+ * against the oracle's. */
 static void check_with(const char *variant, const char *engine, const char *script)
 {
     need_oracle();
+    const char *who = oracle_of(variant);
     Ours o;
     ours_load(&o, engine, script);
     int counts = 0, agree = 0, positions = 0;
@@ -359,8 +373,8 @@ static void check_with(const char *variant, const char *engine, const char *scri
                 print_message("%s %s depth %d: perft failed (%s)\n  %s\n", variant, x->label, d,
                               n == GAME_PERFT_NOMEM ? "out of memory" : "a hook failed", x->fen);
             else
-                print_message("%s %s depth %d: chessops %" PRIu64 ", here %" PRIu64 "\n  %s\n",
-                              variant, x->label, d, x->count[d - 1], n, x->fen);
+                print_message("%s %s depth %d: %s %" PRIu64 ", here %" PRIu64 "\n  %s\n",
+                              variant, x->label, d, who, x->count[d - 1], n, x->fen);
             if (n != GAME_PERFT_NOMEM && n != GAME_PERFT_FAILED)
                 print_divide(g, x, d);
             counts += x->ndepths - d; /* deeper counts part too: not asked */
@@ -369,13 +383,13 @@ static void check_with(const char *variant, const char *engine, const char *scri
         game_free(g);
     }
     ours_free(&o);
-    print_message("%s (%s%s%s): %d of %d counts agree with chessops on %d positions\n",
+    print_message("%s (%s%s%s%s): %d of %d counts agree with %s on %d positions\n",
                   variant, engine, script ? " --rules scripts/variants/" : "",
-                  script ? script : "", agree, counts, positions);
+                  script ? script : "", script ? ".lua" : "", agree, counts, who, positions);
     if (positions == 0)
         fail_msg("the oracle's plan has no %s position", variant);
     if (agree != counts)
-        fail_msg("issue 24: %s differs from chessops in %d of %d counts", variant,
+        fail_msg("issue 24: %s differs from %s in %d of %d counts", variant, who,
                  counts - agree, counts);
 }
 
@@ -442,6 +456,33 @@ static void test_oracle_three_check(void **state)
     check_variant("three_check");
 }
 
+/* Fairy-Stockfish's variants the issue names, written as rule sets
+ * (scripts/variants/NAME.lua): the fairy variant against ffish on the
+ * start and on middlegame positions of random games, to depth 3. */
+static void test_oracle_ffish_capablanca(void **state)
+{
+    (void)state;
+    check_with("ffish:capablanca", "fairy", "capablanca");
+}
+
+static void test_oracle_ffish_embassy(void **state)
+{
+    (void)state;
+    check_with("ffish:embassy", "fairy", "embassy");
+}
+
+static void test_oracle_ffish_janus(void **state)
+{
+    (void)state;
+    check_with("ffish:janus", "fairy", "janus");
+}
+
+static void test_oracle_ffish_grand(void **state)
+{
+    (void)state;
+    check_with("ffish:grand", "fairy", "grand");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -454,6 +495,10 @@ int main(void)
         cmocka_unit_test(test_oracle_king_of_the_hill),
         cmocka_unit_test(test_oracle_racing_kings),
         cmocka_unit_test(test_oracle_three_check),
+        cmocka_unit_test(test_oracle_ffish_capablanca),
+        cmocka_unit_test(test_oracle_ffish_embassy),
+        cmocka_unit_test(test_oracle_ffish_janus),
+        cmocka_unit_test(test_oracle_ffish_grand),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -246,10 +246,16 @@ function ffishPerftBoard(b, depth) {
   return n;
 }
 
+// The Fairy-Stockfish variants asked of ffish.  ffish 0.7.10's variants()
+// answers nothing, and a name it does not know brings the module down
+// (memory access out of bounds): names are checked here first.
+const FFISH_VARIANTS = ['chess', 'capablanca', 'embassy', 'janus', 'grand', 'gothic', 'seirawan',
+  'shako', 'crazyhouse', 'atomic', 'antichess', 'horde', 'kingofthehill', 'racingkings', '3check'];
+
 async function ffishBoard(variant, fen) {
+  if (!FFISH_VARIANTS.includes(variant))
+    throw new Error(`ffish variant "${variant}": one of ${FFISH_VARIANTS.join(', ')}`);
   const f = await ffish();
-  if (!f.variants().split(' ').includes(variant))
-    throw new Error(`ffish has no variant "${variant}"`);
   if (fen !== undefined && f.validateFen(fen, variant) !== 1)
     throw new Error(`ffish refuses the position "${fen}" in ${variant} (validateFen ${f.validateFen(fen, variant)})`);
   return fen === undefined ? new f.Board(variant) : new f.Board(variant, fen);
@@ -280,12 +286,46 @@ async function ffishDivide(variant, fen, depth) {
   }
 }
 
+// A middlegame position of a Fairy-Stockfish variant, as randomPosition:
+// ffish's legal moves sorted, drawn from the same generator.
+async function ffishRandomPosition(variant, seed, plies = 20) {
+  const below = rng(`ffish:${variant}`, seed);
+  for (let attempt = 0; attempt < 1000; attempt++) {
+    const b = await ffishBoard(variant);
+    try {
+      const line = [];
+      let ok = true;
+      for (let i = 0; i < plies && ok; i++) {
+        const moves = b.legalMoves().split(' ').filter(Boolean).sort();
+        if (moves.length === 0 || b.isGameOver()) {
+          ok = false;
+          break;
+        }
+        const m = moves[below(moves.length)];
+        line.push(m);
+        b.push(m);
+      }
+      if (ok && !b.isGameOver() && b.numberLegalMoves() > 0)
+        return { fen: b.fen(), moves: line };
+    } finally {
+      b.delete();
+    }
+  }
+  throw new Error(`no ${variant} game of ${plies} plies from seed ${seed}`);
+}
+
+// The start position (ffish 0.7.10's startingFen() answers nothing: a
+// board's own position is read).
 async function ffishStart(variant) {
-  const f = await ffish();
-  return f.startingFen(variant);
+  const b = await ffishBoard(variant);
+  try {
+    return b.fen();
+  } finally {
+    b.delete();
+  }
 }
 
 module.exports = {
   DIR, LICHESS, load, ops, rulesOf, position, fenOf, legalMoves, perft, divide, rng, randomPosition,
-  ffish, ffishPerft, ffishDivide, ffishStart,
+  ffish, ffishPerft, ffishDivide, ffishStart, ffishRandomPosition,
 };

@@ -11,7 +11,7 @@
 //   node tests/oracle/perft.cjs check                        chessops against
 //        the counts it publishes (tests/data/chessops_perft.epd)
 //   node tests/oracle/perft.cjs plan [--random N] [--deep N] [--plies N] [--max-depth N]
-//        the test's positions with chessops' counts now, one a line:
+//        the test's positions with the oracle's counts now, one a line:
 //        VARIANT<TAB>LABEL<TAB>FEN<TAB>D1 D2 D3 [D4]
 //   node tests/oracle/perft.cjs bench VARIANT DEPTH [FEN]    one line
 //        "oracle VARIANT DEPTH NODES SECONDS" (tests/bench_fairy.c reads it)
@@ -32,6 +32,9 @@ const ROOT = path.resolve(__dirname, '..', '..');
 const PUBLISHED = path.join(ROOT, 'tests', 'data', 'chessops_perft.epd');
 const VARIANTS = ['antichess', 'atomic', 'crazyhouse', 'horde', 'king_of_the_hill', 'racing_kings',
   'three_check', 'orthodox'];
+// Fairy-Stockfish's variants the issue names (scripts/variants/NAME.lua),
+// counted by ffish: the plan's lines name them ffish:NAME.
+const FFISH = ['capablanca', 'embassy', 'janus', 'grand'];
 
 function usage() {
   throw new Error('usage: perft.cjs perft|divide VARIANT DEPTH [FEN] | random VARIANT SEED [PLIES] | '
@@ -102,8 +105,10 @@ function option(args, name, dflt) {
 // start to depth 4, and `random` middlegame positions of each (seeds 1..)
 // to depth 3; the first `deep` of those whose depth 3 is at most 60,000
 // leaves go on to depth 4 (a couple of million), so the test keeps its time.
-// --max-depth cuts every position's depths (the sanitized build's 3).
-function plan(args) {
+// Then Fairy-Stockfish's variants by ffish: the start and `random`
+// middlegame positions, to depth 3.  --max-depth cuts every position's
+// depths (the sanitized build's 3).
+async function plan(args) {
   const random = option(args, '--random', 3);
   const deep = option(args, '--deep', 1);
   const plies = option(args, '--plies', 20);
@@ -136,6 +141,19 @@ function plan(args) {
         deeper--;
       }
       line(v, label, r.fen, counts);
+    }
+  }
+  const ff = async (v, label, fen) => {
+    const counts = [];
+    for (let d = 1; d <= Math.min(3, most); d++)
+      counts.push(await O.ffishPerft(v, fen, d));
+    line(`ffish:${v}`, label, fen, counts);
+  };
+  for (const v of FFISH) {
+    await ff(v, 'start', await O.ffishStart(v));
+    for (let s = 1; s <= random; s++) {
+      const r = await O.ffishRandomPosition(v, s, plies);
+      await ff(v, `random-${s} (${r.moves.join(' ')})`, r.fen);
     }
   }
   console.log(lines.join('\n'));
@@ -171,7 +189,9 @@ async function main(argv) {
     case 'random': {
       if (args.length < 2 || args.length > 3)
         usage();
-      const r = O.randomPosition(args[0], Number(args[1]), args[2] === undefined ? 20 : Number(args[2]));
+      const plies = args[2] === undefined ? 20 : Number(args[2]);
+      const r = isFfish(args[0]) ? await O.ffishRandomPosition(args[0].slice(6), Number(args[1]), plies)
+        : O.randomPosition(args[0], Number(args[1]), plies);
       console.log(r.fen);
       return 0;
     }
@@ -184,7 +204,7 @@ async function main(argv) {
     case 'check':
       return check();
     case 'plan':
-      plan(args);
+      await plan(args);
       return 0;
     case 'bench': {
       if (args.length < 2 || args.length > 3)
