@@ -11,8 +11,11 @@
 --   * Black wins by taking every White piece: a side left with no piece
 --     loses (no_pieces = loss, PART-9).  White wins by mating Black.
 --   * White's pawns on the first rank may step two squares, as those on
---     the second (double_step = 1 2, PART-3); a pawn that steps two may be
---     taken en passant.
+--     the second (double_step = 1 2, PART-3).  A pawn that steps two from
+--     the second rank may be taken en passant; lichess lets no pawn take
+--     one that stepped two from the first rank (chessops sets no en passant
+--     square for it) -- a rule the rule-set keys cannot say yet: perft from
+--     a position where it matters differs (horde-en-passant, depth 2).
 --   * Black castles as usual; promotion as in orthodox chess.
 rule {
   name = "Horde",

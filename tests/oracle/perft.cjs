@@ -54,17 +54,18 @@ async function count(variant, depth, fen) {
   return isFfish(variant) ? O.ffishPerft(variant.slice(6), fen, depth) : O.perft(variant, fen, depth);
 }
 
-// The published positions: [{variant, name, fen, counts: [d1, d2, ...]}].
+// The published positions: [{variant, name, fen, counts: [d1, d2, ...]}]
+// (counts empty: a position without published counts).
 function published() {
   const out = [];
   fs.readFileSync(PUBLISHED, 'utf8').split('\n').forEach((line, i) => {
     if (!line.trim() || line.startsWith('#'))
       return;
-    const m = /^(\S+) (\S+) ([^;]+?) ((?:;D\d+ \d+ ?)+)$/.exec(line);
+    const m = /^(\S+) (\S+) ([^;]+?)( (?:;D\d+ \d+ ?)+)?$/.exec(line);
     if (!m)
-      throw new Error(`${PUBLISHED}:${i + 1}: not "VARIANT NAME FEN ;D1 n ;D2 n ...": ${line}`);
+      throw new Error(`${PUBLISHED}:${i + 1}: not "VARIANT NAME FEN [;D1 n ;D2 n ...]": ${line}`);
     const counts = [];
-    for (const f of m[4].split(';').filter(s => s.trim())) {
+    for (const f of (m[4] || '').split(';').filter(s => s.trim())) {
       const [d, n] = f.trim().slice(1).split(' ').map(Number);
       if (d !== counts.length + 1)
         throw new Error(`${PUBLISHED}:${i + 1}: depths must run 1, 2, ...`);
@@ -101,7 +102,8 @@ function option(args, name, dflt) {
 }
 
 // The test's positions: the published ones at their published depths (a
-// published count chessops disagrees with fails the plan), each variant's
+// published count chessops disagrees with fails the plan; those without
+// counts to depth 3), each variant's
 // start to depth 4, and `random` middlegame positions of each (seeds 1..)
 // to depth 3; the first `deep` of those whose depth 3 is at most 60,000
 // leaves go on to depth 4 (a couple of million), so the test keeps its time.
@@ -127,7 +129,7 @@ async function plan(args) {
   };
   const line = (variant, label, fen, counts) => lines.push([variant, label, fen, counts.join(' ')].join('\t'));
   for (const p of published())
-    line(p.variant, p.name, p.fen, emit(p.variant, p.name, p.fen, p.counts.length, p.counts));
+    line(p.variant, p.name, p.fen, emit(p.variant, p.name, p.fen, p.counts.length || 3, p.counts));
   for (const v of VARIANTS) {
     const start = O.fenOf(O.position(v));
     line(v, 'start', start, emit(v, 'start', start, 4));
