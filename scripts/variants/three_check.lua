@@ -3,6 +3,7 @@
 -- docs/FAIRY.md); it agrees with lichess's rules library (chessops) on
 -- perft (tests/test_fairy_oracle.c).  (scripts/three_check.lua is the
 -- same game as a house rule on orthodox chess.)
+-- `--rules scripts/variants/three_check.lua:checks=5` makes it five-check.
 --
 -- The rules, each the rule-set key that says it:
 --   * The side that gives check for the third time wins at once
@@ -11,6 +12,10 @@
 --     first, as lichess writes it: "3+3" between the en passant square and
 --     the half-move clock (lichess's "+0+0", the checks given, is read too).
 --   * Everything else as in orthodox chess.
+local args = arguments {
+  checks = {3, "the checks that win", min = 1, max = 99},
+}
+
 rule {
   name = "Three-check",
   description = "Give check three times and win.",
@@ -18,9 +23,10 @@ rule {
   changes = {
     {area = "end", what = "the third check wins", rules = "PART-9"},
   },
-  ruleset = {
-    name = "Three-check",
-    checks = 3,
-    start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 3+3 0 1",
-  },
+  ruleset = function(a)
+    return {
+      name = a.checks == 3 and "Three-check" or a.checks .. "-check",
+      checks = a.checks,
+    }
+  end,
 }
