@@ -156,7 +156,7 @@ deps:
 # bench says so and uses the issue's figure when npm is not there.
 CHESSJS := build/chessjs/node_modules/chess.js/package.json
 deps-bench:
-	@sh tests/deps.sh $(DEB_PKGS) stockfish
+	@sh tests/deps.sh $(DEB_PKGS) stockfish fairy-stockfish
 	@if [ ! -f $(CHESSJS) ] && command -v npm >/dev/null 2>&1; then \
 	  npm install --prefix build/chessjs --no-audit --no-fund --silent chess.js@1.4.0 \
 	    || echo "chess.js could not be installed: bench_games uses the issue's figure"; fi
