@@ -8,11 +8,14 @@
  * by `make test`'s deps-oracle) prints the positions with chessops' counts
  * at depths 1 to 4 -- the variant perft positions chessops publishes in
  * its tests (tests/data/chessops_perft.epd: the plan fails when chessops
- * itself disagrees with one), each variant's start, and middlegame
- * positions of seeded random games (20 plies; tests/oracle/oracle.cjs).
- * Fairy-Stockfish's variants the issue names (Capablanca, Embassy, Janus,
- * Grand chess: scripts/variants/NAME.lua, written by the Betza helper) are
- * counted the same way against ffish, Fairy-Stockfish in WebAssembly.
+ * itself disagrees with one), positions where a variant's rule shows (its
+ * end, a forced or exploding capture ...), each variant's start, and
+ * middlegame positions of seeded random games (20 plies;
+ * tests/oracle/oracle.cjs).  Orthodox chess the same way, by the orthodox
+ * engine (the harness's own check) and by the fairy variant without a rule
+ * set.  Fairy-Stockfish's variants the issue names (Capablanca, Embassy,
+ * Janus, Grand chess: scripts/variants/NAME.lua, the Betza helper's) are
+ * counted against ffish, Fairy-Stockfish in WebAssembly, to depth 3.
  * Each position is read by the fairy variant under its script (house_load,
  * then game_new_hooked as any game with --rules) and counted with
  * game_perft; every count is compared, and a count that differs prints the
