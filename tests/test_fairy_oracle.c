@@ -47,11 +47,14 @@
 #define MAX_LINES 256
 #define MAX_DEPTH 4
 
-/* One line of the plan: a position and the oracle's counts by depth. */
+/* One line of the plan: a position, the oracle's counts by depth, the
+ * result there ("*" going on, "?" not compared) and the root moves after
+ * which the game is over ("e1d2=1-0,..." or "-"). */
 typedef struct Line {
     const char *variant, *label, *fen;
     int ndepths;
     uint64_t count[MAX_DEPTH];
+    const char *outcome, *ends;
 } Line;
 
 static struct {
@@ -131,9 +134,9 @@ static int parse_plan(char *text)
             return -1;
         }
         Line *x = &plan.line[plan.n];
-        char *f[4];
+        char *f[6];
         int nf = 0;
-        for (char *s = l; nf < 4; nf++) {
+        for (char *s = l; nf < 6; nf++) {
             f[nf] = s;
             char *tab = strchr(s, '\t');
             if (!tab) {
@@ -143,14 +146,17 @@ static int parse_plan(char *text)
             *tab = '\0';
             s = tab + 1;
         }
-        if (nf != 4) {
-            snprintf(plan.why, sizeof plan.why, "plan line %d is not VARIANT\\tLABEL\\tFEN\\tCOUNTS: %.200s",
+        if (nf != 6) {
+            snprintf(plan.why, sizeof plan.why,
+                     "plan line %d is not VARIANT LABEL FEN COUNTS OUTCOME ENDS: %.200s",
                      plan.n + 1, l);
             return -1;
         }
         x->variant = f[0];
         x->label = f[1];
         x->fen = f[2];
+        x->outcome = f[4];
+        x->ends = f[5];
         char *c = f[3], *end;
         for (x->ndepths = 0; *c && x->ndepths < MAX_DEPTH; x->ndepths++, c = end) {
             x->count[x->ndepths] = strtoull(c, &end, 10);
@@ -340,6 +346,71 @@ static void print_divide(const Game *g, const Line *x, int depth)
                           ours.v[i].n, who), shown++;
 }
 
+/* ---- Where the game ends ------------------------------------------------ */
+
+/* The result the oracle gives after move in x's ends list, or "*". */
+static const char *end_after(const Line *x, const char *move, char *buf, size_t n)
+{
+    size_t len = strlen(move);
+    for (const char *p = x->ends; *p;) {
+        size_t k = strcspn(p, ",");
+        if (k > len && !strncmp(p, move, len) && p[len] == '=') {
+            snprintf(buf, n, "%.*s", (int)(k - len - 1), p + len + 1);
+            return buf;
+        }
+        p += k + (p[k] == ',');
+    }
+    return "*";
+}
+
+/* Compare where the game stands in g, and after each of its root moves,
+ * with the oracle (issue 24: no move after a variant's end, and the same
+ * winner): the comparisons made into *asked, those that agree into *agree. */
+static void check_ends(const Game *g, const Line *x, int *asked, int *agree)
+{
+    char ours[64], want[64];
+    if (strcmp(x->outcome, "?")) {
+        (*asked)++;
+        game_result_text(g, ours, sizeof ours);
+        if (!strcmp(ours, x->outcome))
+            (*agree)++;
+        else
+            print_message("%s %s: the game stands at %s here, %s for %s\n  %s\n", x->variant,
+                          x->label, ours, x->outcome, oracle_of(x->variant), x->fen);
+    }
+    if (!strcmp(x->outcome, "?") && !strcmp(x->ends, "-"))
+        return; /* ffish's lines: no ends given */
+    ActionList l = ACTIONLIST_INIT;
+    if (game_to_act(g) >= 0 && game_legal_play(g, &l) == 0) {
+        for (int i = 0; i < l.n; i++) {
+            StrBuf t = STRBUF_INIT;
+            game_format(g, &l.v[i], FMT_MACHINE, &t);
+            const char *expect = end_after(x, sb_str(&t), want, sizeof want);
+            if (strcmp(expect, "?")) {
+                Game *c = game_clone(g);
+                Error e;
+                (*asked)++;
+                if (!c || game_apply(c, &l.v[i], &e)) {
+                    print_message("%s %s: %s is refused after it was listed\n", x->variant,
+                                  x->label, sb_str(&t));
+                } else {
+                    game_result_text(c, ours, sizeof ours);
+                    if (!strcmp(ours, expect))
+                        (*agree)++;
+                    else
+                        print_message("%s %s: after %s the game stands at %s here, %s for "
+                                      "%s\n  %s\n", x->variant, x->label, sb_str(&t), ours,
+                                      expect, oracle_of(x->variant), x->fen);
+                }
+                if (c)
+                    game_free(c);
+            }
+            sb_free(&t);
+        }
+    }
+    al_free(&l);
+}
+
 /* ---- The tests ------------------------------------------------------------ */
 
 /* Every position of the plan for variant (the oracle's name): each count
@@ -351,7 +422,7 @@ static void check_with(const char *variant, const char *engine, const char *scri
     const char *who = oracle_of(variant);
     Ours o;
     ours_load(&o, engine, script);
-    int counts = 0, agree = 0, positions = 0;
+    int counts = 0, agree = 0, positions = 0, ends = 0, ends_agree = 0;
     for (int i = 0; i < plan.n; i++) {
         const Line *x = &plan.line[i];
         if (strcmp(x->variant, variant))
@@ -365,6 +436,7 @@ static void check_with(const char *variant, const char *engine, const char *scri
                           x->fen);
             continue;
         }
+        check_ends(g, x, &ends, &ends_agree);
         for (int d = 1; d <= x->ndepths; d++) {
             counts++;
             uint64_t n = game_perft(g, d);
@@ -386,14 +458,16 @@ static void check_with(const char *variant, const char *engine, const char *scri
         game_free(g);
     }
     ours_free(&o);
-    print_message("%s (%s%s%s%s): %d of %d counts agree with %s on %d positions\n",
+    print_message("%s (%s%s%s%s): %d of %d counts agree with %s on %d positions, "
+                  "%d of %d game ends\n",
                   variant, engine, script ? " --rules scripts/variants/" : "",
-                  script ? script : "", script ? ".lua" : "", agree, counts, who, positions);
+                  script ? script : "", script ? ".lua" : "", agree, counts, who, positions,
+                  ends_agree, ends);
     if (positions == 0)
         fail_msg("the oracle's plan has no %s position", variant);
-    if (agree != counts)
-        fail_msg("issue 24: %s differs from %s in %d of %d counts", variant, who,
-                 counts - agree, counts);
+    if (agree != counts || ends_agree != ends)
+        fail_msg("issue 24: %s differs from %s in %d of %d counts and %d of %d game ends",
+                 variant, who, counts - agree, counts, ends - ends_agree, ends);
 }
 
 /* A lichess variant: the fairy variant under its script. */

@@ -143,6 +143,34 @@ function legalMoves(pos) {
   return out;
 }
 
+// Where the game stands for lichess: '*' while it goes on, '?' when
+// chessops would call it drawn by insufficient material (lichess's rules of
+// that differ by variant: not compared), else its result, '1-0', '0-1' or
+// '1/2-1/2' (a variant's end, mate, stalemate: the ends that leave no move).
+function outcomeOf(pos) {
+  if (!pos.isVariantEnd() && legalMoves(pos).length > 0)
+    return pos.isInsufficientMaterial() ? '?' : '*';
+  const o = pos.outcome();
+  if (!o)
+    return '?';
+  return o.winner === 'white' ? '1-0' : o.winner === 'black' ? '0-1' : '1/2-1/2';
+}
+
+// The position's outcome and each root move after which the game does not
+// simply go on: {here, ends: [[text, outcome], ...]}.
+function outcomes(variant, fen) {
+  const pos = position(variant, fen);
+  const ends = [];
+  for (const { move, text } of legalMoves(pos)) {
+    const child = pos.clone();
+    child.play(move);
+    const o = outcomeOf(child);
+    if (o !== '*')
+      ends.push([text, o]);
+  }
+  return { here: outcomeOf(pos), ends };
+}
+
 // chessops' perft (its debug module: the count lichess's own tests use).
 function perft(variant, fen, depth) {
   const c = ops();
@@ -326,6 +354,6 @@ async function ffishStart(variant) {
 }
 
 module.exports = {
-  DIR, LICHESS, load, ops, rulesOf, position, fenOf, legalMoves, perft, divide, rng, randomPosition,
+  DIR, LICHESS, load, ops, rulesOf, position, fenOf, legalMoves, outcomes, perft, divide, rng, randomPosition,
   ffish, ffishPerft, ffishDivide, ffishStart, ffishRandomPosition,
 };

@@ -12,7 +12,10 @@
 //        the counts it publishes (tests/data/chessops_perft.epd)
 //   node tests/oracle/perft.cjs plan [--random N] [--deep N] [--plies N] [--max-depth N]
 //        the test's positions with the oracle's counts now, one a line:
-//        VARIANT<TAB>LABEL<TAB>FEN<TAB>D1 D2 D3 [D4]
+//        VARIANT<TAB>LABEL<TAB>FEN<TAB>D1 D2 D3 [D4]<TAB>OUTCOME<TAB>ENDS
+//        OUTCOME: the result here ('*' going on, '?' not compared), ENDS the
+//        root moves after which the game is over, MOVE=RESULT, comma-separated
+//        ('-' for none; ffish's lines: '?' and '-')
 //   node tests/oracle/perft.cjs bench VARIANT DEPTH [FEN]    one line
 //        "oracle VARIANT DEPTH NODES SECONDS" (tests/bench_fairy.c reads it)
 //   node tests/oracle/perft.cjs versions                     the libraries'
@@ -127,7 +130,16 @@ async function plan(args) {
     }
     return counts;
   };
-  const line = (variant, label, fen, counts) => lines.push([variant, label, fen, counts.join(' ')].join('\t'));
+  const line = (variant, label, fen, counts) => {
+    let here = '?', ends = '-';
+    if (!isFfish(variant)) {
+      const o = O.outcomes(variant, fen);
+      here = o.here;
+      if (o.ends.length)
+        ends = o.ends.map(([m, r]) => `${m}=${r}`).join(',');
+    }
+    lines.push([variant, label, fen, counts.join(' '), here, ends].join('\t'));
+  };
   for (const p of published())
     line(p.variant, p.name, p.fen, emit(p.variant, p.name, p.fen, p.counts.length || 3, p.counts));
   for (const v of VARIANTS) {
