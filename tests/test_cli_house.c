@@ -164,9 +164,17 @@ static void test_house_check_command(void **state)
     assert_has(r.out, "scripts/king_of_the_hill.lua: ok");
     assert_int_equal(r.status, 1);
     tu_run_free(&r);
-    tu_run(&r, "check scripts/tile_six_orthogonal.lua", NULL); /* not for orthodox */
+    /* not for orthodox: checked against the variant its variants field
+     * names (issue 24: the scripts of scripts/variants are fairy's) ... */
+    tu_run(&r, "check scripts/tile_six_orthogonal.lua scripts/variants/atomic.lua", NULL);
+    assert_int_equal(r.status, 0);
+    assert_has(r.out, "scripts/tile_six_orthogonal.lua: ok (Six orthogonal pawns) for tile\n");
+    assert_has(r.out, "scripts/variants/atomic.lua: ok (Atomic chess) for fairy\n");
+    tu_run_free(&r);
+    /* ... unless --variant names another one: the refusal names its variants */
+    tu_run(&r, "check scripts/tile_six_orthogonal.lua --variant orthodox", NULL);
     assert_int_equal(r.status, 1);
-    assert_has(r.out, "tile");
+    assert_has(r.out, "this script is not for orthodox: its variants field names tile");
     tu_run_free(&r);
     tu_run(&r, "check scripts/tile_six_orthogonal.lua --variant tile", NULL);
     assert_int_equal(r.status, 0);

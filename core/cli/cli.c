@@ -205,7 +205,9 @@ static const CommandDef COMMANDS[] = {
      OPT_VARIANT | OPT_HOOK_MS | OPT_HOOK_GAME_MS,
      VARIANT_NONE,
      "check house-rule scripts without playing",
-     "Loads each script against the variant (orthodox unless --variant says),\n"
+     "Loads each script against the variant (orthodox unless --variant says;\n"
+     "without it, a script whose variants field leaves orthodox out is checked\n"
+     "against the first variant it names),\n"
      "makes a game with it and runs its hooks on the start position and 8\n"
      "plies of a random game (seed 1): one line per script, 'FILE: ok (NAME)'\n"
      "or the problem with file:line and the hook, then what the script\n"
@@ -1381,14 +1383,27 @@ int cli_check_house(const VariantOps *v, House *h, Error *e)
 
 static int cmd_check(const CliOptions *o)
 {
-    const VariantOps *v = o->variant ? o->variant : variant_find("orthodox");
     int bad = 0;
     for (int i = 0; i < o->nrules; i++) {
         Error e = {""};
+        const VariantOps *v = o->variant ? o->variant : variant_find("orthodox");
         House *h = cli_load_house(v, 0, &o->rules[i], 1, &e);
+        /* Without --variant, a script that is not for orthodox is checked
+         * against the first built-in variant it loads for (its variants
+         * field): the scripts of scripts/variants are the fairy variant's. */
+        for (int k = 0; !h && !o->variant && strstr(e.msg, "this script is not for") &&
+                        variant_registry[k]; k++) {
+            Error e2 = {""};
+            if (variant_registry[k] == v ||
+                !(h = cli_load_house(variant_registry[k], 0, &o->rules[i], 1, &e2)))
+                continue;
+            v = variant_registry[k];
+        }
         int ok = h && cli_check_house(v, h, &e) == 0;
         if (ok) {
-            printf("%s: ok (%s)\n", o->rules[i], house_title(h, 0));
+            printf("%s: ok (%s)%s%s\n", o->rules[i], house_title(h, 0),
+                   o->variant || v == variant_find("orthodox") ? "" : " for ",
+                   o->variant || v == variant_find("orthodox") ? "" : v->name);
             for (int k = 0; k < house_nargs(h, 0); k++) { /* issue 24 */
                 const HouseArg *a = house_arg(h, 0, k);
                 printf("  argument %s = %s (%s; default %s): %s\n", a->name, a->value,

@@ -3376,14 +3376,19 @@ static void rule_values(lua_State *L, House *h, Script *sc, int t)
 static void rule_variants(lua_State *L, House *h, int t)
 {
     int ok = 0;
+    char names[160] = "";
     if (lua_type(L, t) == LUA_TSTRING) {
         ok = str_ieq(lua_tostring(L, t), h->v->name);
+        str_copy(names, sizeof names, lua_tostring(L, t));
     } else if (lua_type(L, t) == LUA_TTABLE) {
         lua_Integer n = (lua_Integer)lua_rawlen(L, t);
         for (lua_Integer i = 1; i <= n; i++) {
             if (lua_rawgeti(L, t, i) != LUA_TSTRING)
                 luaL_error(L, "rule: variants: expected variant names (strings)");
             ok |= str_ieq(lua_tostring(L, -1), h->v->name);
+            size_t len = strlen(names);
+            snprintf(names + len, sizeof names - len, "%s%s", len ? ", " : "",
+                     lua_tostring(L, -1));
             lua_pop(L, 1);
         }
     } else {
@@ -3391,8 +3396,8 @@ static void rule_variants(lua_State *L, House *h, int t)
                    luaL_typename(L, t));
     }
     if (!ok)
-        luaL_error(L, "rule: this script is not for %s (its variants field says so)",
-                   h->v->name);
+        luaL_error(L, "rule: this script is not for %s: its variants field names %s",
+                   h->v->name, names[0] ? names : "none");
 }
 
 static void rule_text(lua_State *L, int idx, const char *field);
