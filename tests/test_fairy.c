@@ -34,7 +34,7 @@
     "no_pieces = win\npromotion = QRBNK\n"
 #define RS_CRAZYHOUSE "hands = yes\n"
 #define RS_HORDE                                                                         \
-    "double_step = 1 2\n"                                                                \
+    "double_step = 1 2\nen_passant = 2\n"                                                \
     "start = rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq - 0 1\n"
 #define RS_KOTH "goal = K d4 e4 d5 e5\n"
 #define RS_RACING                                                                        \
@@ -343,6 +343,42 @@ static void test_part3_pawn_keys(void **state)
                      fperft(NULL, "4k3/P7/8/8/8/8/8/Q3K3 w - - 0 1", 1) - 1);
 }
 
+/* PART-3: en_passant = RANKS -- only double steps from those (white's)
+ * ranks may be taken en passant: lichess's horde, where a pawn that steps
+ * two from the first rank never is (chessops sets no square for it). */
+static void test_part3_en_passant_ranks(void **state)
+{
+    (void)state;
+    const char *fen = "4k3/8/8/8/8/3p4/8/2P1K3 w - - 0 1";
+    Game *g = fg("double_step = 1 2\n", fen);
+    tu_play(g, 0, "c1c3");
+    tu_assert_position(g, "4k3/8/8/8/8/2Pp4/8/4K3 b - c2 0 1");
+    tu_play(g, 1, "dxc2");
+    game_free(g);
+    g = fg("double_step = 1 2\nen_passant = 2\n", fen);
+    tu_play(g, 0, "c1c3");
+    tu_assert_position(g, "4k3/8/8/8/8/2Pp4/8/4K3 b - - 0 1");
+    tu_assert_refused(g, "dxc2", "not a legal move");
+    game_free(g);
+    /* from rank 2 it still is; black's ranks are white's mirrored */
+    g = fg("double_step = 1 2\nen_passant = 2\n", "4k3/2p5/8/3P4/3p4/8/2P5/4K3 w - - 0 1");
+    tu_play(g, 0, "c2c4");
+    tu_play(g, 1, "dxc3");
+    tu_play(g, 0, "Kf2");
+    tu_play(g, 1, "c7c5");
+    tu_play(g, 0, "dxc6");
+    game_free(g);
+    /* a position string's square for a step the rule set does not count */
+    g = fg("double_step = 1 2\nen_passant = 2\n", "4k3/8/8/8/8/2Pp4/8/4K3 b - c2 0 1");
+    tu_assert_position(g, "4k3/8/8/8/8/2Pp4/8/4K3 b - - 0 1");
+    game_free(g);
+    /* lichess's horde-en-passant position (chessops: 13, 172) */
+    const char *horde = "k7/5p2/4p2P/3p2P1/2p2P2/1p2P2P/p2P2P1/2P2P2 w - - 0 1";
+    assert_int_equal(fperft(RS_HORDE, horde, 1), 13);
+    assert_int_equal(fperft(RS_HORDE, horde, 2), 172);
+    assert_int_equal(fperft("double_step = 1 2\n", horde, 2), 173);
+}
+
 /* PART-4: castling = none, and the rights of the position string. */
 static void test_part4_castling(void **state)
 {
@@ -582,6 +618,8 @@ static void test_issue24_bad_rulesets(void **state)
         {"piece = AB x N\n", NULL, "line 1: piece", "letter"},
         {"castling = c z\n", NULL, "line 1: castling", "two files"},
         {"double_step = 9\n", NULL, "line 1: double_step", "1..8"},
+        {"en_passant = maybe\n", NULL, "line 1: en_passant = maybe", "yes, no, or white's ranks"},
+        {"en_passant = 9\n", NULL, "line 1: en_passant = 9", "(1..8)"},
         {"captures = boom\n", NULL, "line 1: captures", "normal or explode"},
         {"stalemate = maybe\n", NULL, "line 1: stalemate", "draw, win or loss"},
         {"checks = -1\n", NULL, "line 1: checks", "0..99"},
@@ -771,6 +809,7 @@ int main(void)
         cmocka_unit_test(test_part2_piece_and_nopiece),
         cmocka_unit_test(test_part2_overlapping_atoms_move_once),
         cmocka_unit_test(test_part3_pawn_keys),
+        cmocka_unit_test(test_part3_en_passant_ranks),
         cmocka_unit_test(test_part4_castling),
         cmocka_unit_test(test_part5_royal_and_check),
         cmocka_unit_test(test_part6_hands),

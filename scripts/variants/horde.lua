@@ -14,8 +14,8 @@
 --     the second (double_step = 1 2, PART-3).  A pawn that steps two from
 --     the second rank may be taken en passant; lichess lets no pawn take
 --     one that stepped two from the first rank (chessops sets no en passant
---     square for it) -- a rule the rule-set keys cannot say yet: perft from
---     a position where it matters differs (horde-en-passant, depth 2).
+--     square for it): only double steps from rank 2 give en passant
+--     (en_passant = 2, PART-3; horde-en-passant, depth 2, holds it).
 --   * Black castles as usual; promotion as in orthodox chess.
 rule {
   name = "Horde",
@@ -23,12 +23,13 @@ rule {
   variants = {"fairy"},
   changes = {
     {area = "board", what = "White starts with 36 pawns and no King", rules = "PART-1 PART-5"},
-    {area = "moves", what = "a pawn on the first rank may step two squares", rules = "PART-3"},
+    {area = "moves", what = "a pawn on the first rank may step two squares, never taken en passant", rules = "PART-3"},
     {area = "end", what = "a side left with no piece loses", rules = "PART-9"},
   },
   ruleset = {
     name = "Horde",
     double_step = "1 2",
+    en_passant = "2",
     no_pieces = "loss",
     start = "rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq - 0 1",
   },

@@ -63,7 +63,8 @@ typedef struct FvRules {
     int castling;              /* PART-4: 0 none */
     int castle_file[2];        /* the king's file after [0] queen-side, [1] king-side */
     uint32_t dstep[2];         /* [colour]: ranks (bit per absolute rank) of double steps */
-    int en_passant;
+    uint32_t ep_ranks[2];      /* [colour]: ranks whose double steps may be taken en
+                                  passant (PART-3); 0: no en passant */
     uint32_t promo;            /* mask of the types a pawn may become */
     uint32_t promo_ranks[2];   /* [colour]: ranks where promotion is allowed */
     int last_rank[2];          /* [colour]: where it is forced */

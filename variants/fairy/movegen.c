@@ -414,7 +414,7 @@ void fv_make(const FvRules *r, FvState *s, uint32_t m)
                     }
                 }
         }
-        if (kind == FV_DOUBLE && r->en_passant) {
+        if (kind == FV_DOUBLE && ((r->ep_ranks[c] >> FV_Y(from)) & 1)) {
             /* kept only when an enemy pawn stands beside it (a capture may follow) */
             int x = FV_X(to), y = FV_Y(to), enemy = FV_CELL(c ^ 1, pawn);
             if ((x > 0 && s->board[FV_SQ(x - 1, y)] == enemy) ||

@@ -241,7 +241,9 @@ int fv_read(const FvRules *r, FvState *s, const char *text, Error *e)
             s->board[victim] != FV_CELL(s->side ^ 1, FV_T('P')))
             return err_set(e, "en passant on %s: no %s pawn has just stepped over it", f[3],
                            s->side ? "white" : "black");
-        if (r->en_passant) {
+        int origin = 2 * sq - victim; /* where the pawn stepped two from */
+        if (origin >= 0 && FV_Y(origin) < r->h &&
+            ((r->ep_ranks[s->side ^ 1] >> FV_Y(origin)) & 1)) {
             s->ep = (uint8_t)sq;
             s->ep_victim = (uint8_t)victim;
         }

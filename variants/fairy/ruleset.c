@@ -382,7 +382,6 @@ static void set_defaults(FvRules *r)
     r->royal = 1u << FV_T('K');
     r->check = 1;
     r->castling = 1;
-    r->en_passant = 1;
     r->promo = (1u << FV_T('Q')) | (1u << FV_T('R')) | (1u << FV_T('B')) | (1u << FV_T('N'));
     r->immune = 1u << FV_T('P');
     r->give_check = 1;
@@ -496,7 +495,6 @@ static int build(FvRules *r, char *text, Error *e)
     r->immune &= r->defined;
     if (read_letters(r, &set[K_ROYAL], K_ROYAL, 1, &r->royal, e) ||
         read_bool(&set[K_CHECK], K_CHECK, &r->check, e) ||
-        read_bool(&set[K_EN_PASSANT], K_EN_PASSANT, &r->en_passant, e) ||
         read_letters(r, &set[K_PROMOTION], K_PROMOTION, 0, &r->promo, e) ||
         read_bool(&set[K_HANDS], K_HANDS, &r->hands, e) ||
         read_letters(r, &set[K_EXPLODE_IMMUNE], K_EXPLODE_IMMUNE, 1, &r->immune, e) ||
@@ -550,6 +548,24 @@ static int build(FvRules *r, char *text, Error *e)
         return -1;
     r->dstep[0] = ds;
     r->dstep[1] = mirror_ranks(r, ds);
+    /* en passant: yes, no, or the ranks whose double steps give it
+     * (PART-3; horde: 2, not a step from the first rank) */
+    uint32_t ep = ~0u;
+    if (set[K_EN_PASSANT].line) {
+        const Setting *st = &set[K_EN_PASSANT];
+        if (!strcmp(st->value, "yes"))
+            ep = ~0u;
+        else if (!strcmp(st->value, "no"))
+            ep = 0;
+        else if (read_ranks(r, st, K_EN_PASSANT, 0, &ep, e)) {
+            char allowed[160];
+            snprintf(allowed, sizeof allowed, "yes, no, or white's ranks (1..%d) whose double "
+                     "steps may be taken en passant (2)", r->h);
+            return key_err(e, st->line, "en_passant", st->value, allowed);
+        }
+    }
+    r->ep_ranks[0] = ep;
+    r->ep_ranks[1] = ep == ~0u ? ep : mirror_ranks(r, ep);
     uint32_t pr = 1u << (r->h - 1);
     if (read_ranks(r, &set[K_PROMOTION_RANKS], K_PROMOTION_RANKS, 0, &pr, e))
         return -1;
