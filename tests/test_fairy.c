@@ -397,6 +397,61 @@ static void test_part4_castling(void **state)
     fg_refused(NULL, "4k3/8/8/8/8/8/8/4K3 w K - 0 1", "castling K", "no white rook");
 }
 
+/* PART-4: castling by Chess960's rules -- king and rook on any files
+ * (KQkq the outermost rook, or file letters), every square between each
+ * and its destination empty but for the two, the king's path not
+ * attacked; the move is the king's (g1g1 where it stays; the king onto
+ * its rook where it steps one file, so it never reads as its plain step).
+ * Counts by chessops (lichess's rules library). */
+static void test_part4_castling_chess960(void **state)
+{
+    (void)state;
+    static const struct { const char *ruleset, *fen; uint64_t n[3]; } CASES[] = {
+        {NULL, "1r4kr/8/8/8/8/8/8/1R4KR w KQkq - 0 1", {24, 479, 10954}},
+        {NULL, "rk5r/8/8/8/8/8/8/RK5R w KQkq - 0 1", {24, 479, 11099}},
+        {NULL, "2r1kr2/8/8/8/8/8/8/1R2K1R1 w GBfc - 0 1", {22, 501, 11459}},
+        {NULL, "4k3/8/8/8/8/8/8/4KR2 w F - 0 1", {14, 47, 781}},
+        {NULL, "r3k1r1/8/8/8/8/8/8/1RK4R w KQq - 0 1", {24, 537, 12799}},
+        {NULL, "nrkrbbqn/pppppppp/8/8/8/8/PPPPPPPP/NRKRBBQN w KQkq - 0 1", {18, 324, 6674}},
+        /* lichess's atomic960-castle-1: the king stays on g1 */
+        {RS_ATOMIC, "8/8/8/8/8/8/2k5/rR4KR w KQ - 0 1", {18, 180, 4364}},
+    };
+    for (size_t i = 0; i < ARRAY_LEN(CASES); i++)
+        for (int d = 1; d <= 3; d++) {
+            uint64_t n = fperft(CASES[i].ruleset, CASES[i].fen, d);
+            if (n != CASES[i].n[d - 1])
+                fail_msg("%s depth %d: %" PRIu64 ", chessops %" PRIu64, CASES[i].fen, d, n,
+                         CASES[i].n[d - 1]);
+        }
+    /* the king stays on g1, the rook h1 goes to f1 */
+    Game *g = fg(NULL, "1r4kr/8/8/8/8/8/8/1R4KR w KQkq - 0 1");
+    tu_play(g, 0, "O-O");
+    assert_string_equal(game_history(g, 0)->machine, "g1g1");
+    tu_assert_position(g, "1r4kr/8/8/8/8/8/8/1R3RK1 b kq - 1 1");
+    tu_play(g, 1, "g8g8");
+    assert_string_equal(game_history(g, 1)->text, "O-O");
+    tu_assert_position(g, "1r3rk1/8/8/8/8/8/8/1R3RK1 w - - 2 2");
+    game_free(g);
+    /* the king b1 steps to c1 when it castles: b1c1 is its plain step,
+     * b1a1 the castling */
+    g = fg(NULL, "rk5r/8/8/8/8/8/8/RK5R w KQkq - 0 1");
+    tu_play(g, 0, "b1a1");
+    assert_string_equal(game_history(g, 0)->text, "O-O-O");
+    assert_string_equal(game_history(g, 0)->machine, "b1a1");
+    tu_assert_position(g, "rk5r/8/8/8/8/8/8/2KR3R b kq - 1 1");
+    tu_play(g, 1, "b8c8");
+    assert_string_equal(game_history(g, 1)->text, "Kc8");
+    game_free(g);
+    /* the king's path attacked (d1 by the rook d8): no O-O-O from f1 */
+    g = fg(NULL, "3rk3/8/8/8/8/8/8/R4K2 w Q - 0 1");
+    tu_assert_refused(g, "O-O-O", "castling is not allowed here");
+    game_free(g);
+    /* a piece between the rook and its square: no castling either */
+    g = fg(NULL, "4k3/8/8/8/8/8/8/1R1N2K1 w Q - 0 1");
+    tu_assert_refused(g, "O-O-O", "castling is not allowed here");
+    game_free(g);
+}
+
 /* PART-5: royal pieces without the check rule (captured to lose), and no
  * royal piece at all (antichess's King). */
 static void test_part5_royal_and_check(void **state)
@@ -811,6 +866,7 @@ int main(void)
         cmocka_unit_test(test_part3_pawn_keys),
         cmocka_unit_test(test_part3_en_passant_ranks),
         cmocka_unit_test(test_part4_castling),
+        cmocka_unit_test(test_part4_castling_chess960),
         cmocka_unit_test(test_part5_royal_and_check),
         cmocka_unit_test(test_part6_hands),
         cmocka_unit_test(test_part7_atomic),

@@ -104,7 +104,8 @@ const sq = s => FILES[s & 7] + ((s >> 3) + 1);
 const ROLE_LETTER = { pawn: 'p', knight: 'n', bishop: 'b', rook: 'r', queen: 'q', king: 'k' };
 
 // Every legal move of pos as {move, text}: text as chessvar's machine form
-// (e2e4, e7e8q, castling as the King's move e1g1, drops N@f3), sorted by
+// (e2e4, e7e8q, castling as the King's move e1g1 -- onto its rook, b1a1,
+// where the king steps one file -- drops N@f3), sorted by
 // text so the order is the same whatever chessops' inner order.
 function legalMoves(pos) {
   const c = ops();
@@ -120,7 +121,11 @@ function legalMoves(pos) {
       const target = pos.board.get(to);
       if (piece.role === 'king' && target && target.color === piece.color && target.role === 'rook') {
         const side = to < from ? 'a' : 'h';
-        out.push({ move: { from, to }, text: sq(from) + sq(c.util.kingCastlesTo(pos.turn, side)) });
+        const kto = c.util.kingCastlesTo(pos.turn, side);
+        // a king that steps one file to castle: written onto its rook, as
+        // chessvar does, so it never reads as the plain step
+        const text = sq(from) + sq(Math.abs((kto & 7) - (from & 7)) === 1 ? to : kto);
+        out.push({ move: { from, to }, text });
       } else if (piece.role === 'pawn' && backranks.has(to)) {
         for (const p of promotions)
           out.push({ move: { from, to, promotion: p }, text: sq(from) + sq(to) + ROLE_LETTER[p] });

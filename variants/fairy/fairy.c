@@ -188,7 +188,7 @@ static void fairy_format(const Game *g, const void *st, const Action *a, int sty
     if (style == FMT_RECORD && is_legal_action(r, st, a))
         fv_san(r, st, a->code, out);
     else
-        fv_uci(r, a->code, out);
+        fv_uci(r, st, a->code, out);
 }
 
 /* ---- Results ------------------------------------------------------------ */

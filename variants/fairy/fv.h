@@ -158,7 +158,9 @@ uint64_t fv_perft(const FvRules *r, const FvState *s, int depth);
 uint64_t fv_hash(const FvRules *r, const FvState *s);
 
 /* ---- notation.c ---- */
-void fv_uci(const FvRules *r, uint32_t m, StrBuf *out);
+/* UCI of move m of position s (castling: the king's move, or the king onto
+ * its rook where that would read as a plain step; s NULL: the king's move). */
+void fv_uci(const FvRules *r, const FvState *s, uint32_t m, StrBuf *out);
 /* SAN of a legal move of s (+ and # included). */
 void fv_san(const FvRules *r, const FvState *s, uint32_t m, StrBuf *out);
 /* Read a typed move among the legal ones: 0 with *out, else -1 with e. */

@@ -280,10 +280,13 @@ static void gen_castle(const FvRules *r, const FvState *s, int c, uint32_t *out,
                 checked = royal_attacked(r, s, ksq, c ^ 1);
             if (checked)
                 return;
-            FvState t = *s; /* the squares passed over, without the king */
+            /* the squares strictly between the king and its file, the
+             * king lifted (Chess960: none when it stays or steps one;
+             * where it lands, the legality test sees) */
+            FvState t = *s;
             t.board[ksq] = 0;
-            int step = kt > kf ? 1 : -1;
-            for (int x = kf + step; x != kt && !blocked; x += step)
+            const int step = kt > kf ? 1 : -1;
+            for (int x = kf + step; kt != kf && x != kt && !blocked; x += step)
                 blocked = royal_attacked(r, &t, FV_SQ(x, y), c ^ 1);
             if (blocked)
                 continue;

@@ -8,16 +8,37 @@
  * ambiguous one is never guessed.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <ctype.h>
 
 #include "fv.h"
 
-void fv_uci(const FvRules *r, uint32_t m, StrBuf *out)
+/* The square a castling move is also written to: its rook's (PART-4). */
+static int castle_rook_sq(const FvState *s, uint32_t m)
+{
+    return s ? s->castle_rook[s->side][FV_PT(m) & 1] : FV_NO_SQ;
+}
+
+/* Is `to` how castling m is written (fv_uci), or its rook's square? */
+static int uci_castle_to(const FvState *s, uint32_t m, int to)
+{
+    if (castle_rook_sq(s, m) == to)
+        return 1;
+    return FV_TO(m) == to && abs(FV_X(to) - FV_X(FV_FROM(m))) != 1;
+}
+
+void fv_uci(const FvRules *r, const FvState *s, uint32_t m, StrBuf *out)
 {
     char a[4], b[4];
     (void)r;
-    fv_square_name(FV_TO(m), b);
+    int to = FV_TO(m);
+    /* Chess960 castling whose king steps one file would read as the
+     * king's plain step: written as the king onto its rook instead */
+    if (FV_KIND(m) == FV_CASTLE && abs(FV_X(to) - FV_X(FV_FROM(m))) == 1 &&
+        castle_rook_sq(s, m) != FV_NO_SQ)
+        to = castle_rook_sq(s, m);
+    fv_square_name(to, b);
     if (FV_KIND(m) == FV_DROP) {
         sb_printf(out, "%c@%s", 'A' + FV_PT(m) - 1, b);
         return;
@@ -135,7 +156,8 @@ int fv_parse_move(const FvRules *r, const FvState *s, const uint32_t *moves, int
         int found = -1, promo_needed = 0;
         for (int i = 0; i < n; i++)
             if (FV_KIND(moves[i]) != FV_DROP && FV_FROM(moves[i]) == from &&
-                FV_TO(moves[i]) == to) {
+                (FV_KIND(moves[i]) == FV_CASTLE ? uci_castle_to(s, moves[i], to)
+                                                 : FV_TO(moves[i]) == to)) {
                 int pt = FV_KIND(moves[i]) == FV_CASTLE ? 0 : FV_PT(moves[i]);
                 if (pt == want) {
                     if (found >= 0 && moves[found] != moves[i])
