@@ -35,6 +35,10 @@ static const char *const END_CODE_NAMES[END__COUNT] = {
     [END_DUO_MATE_DRAWN] = "duo_mate_drawn",
     [END_PASS_ROUND] = "pass_round",
     [END_LAST_KING] = "last_king",
+    [END_CHECKS_GIVEN] = "checks_given",
+    [END_GOAL_REACHED] = "goal_reached",
+    [END_NO_PIECES] = "no_pieces",
+    [END_BARE_ROYAL] = "bare_royal",
 };
 
 const char *end_code_name(int code)

@@ -59,6 +59,10 @@ typedef enum EndCode {
     END_DUO_MATE_DRAWN,        /* ... a mate without a merged attacker: a draw */
     END_PASS_ROUND,            /* a full round of passes (ECHQ-13, TILE-9) */
     END_LAST_KING,             /* Tile TILE-10: the last King on the table */
+    END_CHECKS_GIVEN,          /* fairy PART-9: the n-th check given (three-check) */
+    END_GOAL_REACHED,          /* fairy PART-9: a piece on the goal (KOTH, racing kings) */
+    END_NO_PIECES,             /* fairy PART-9: a side without pieces (antichess, horde) */
+    END_BARE_ROYAL,            /* fairy PART-9: a side's royal pieces alone */
     END__COUNT
 } EndCode;
 

@@ -570,8 +570,18 @@ static void test_part8_forced_capture_and_give_check(void **state)
     assert_int_equal(fperft("give_check = no\n", race, 1), fperft(NULL, race, 1) - 2);
 }
 
+/* The game's end has this code (PART-9: each end its own, issue 24). */
+static void assert_end_code(const Game *g, int code)
+{
+    Status st;
+    game_status(g, &st);
+    if (st.code != code)
+        fail_msg("end code %s (%s), not %s", end_code_name(st.code) ? end_code_name(st.code)
+                 : "none", st.reason, end_code_name(code));
+}
+
 /* PART-9: the n-th check, the goal (and black's reply), stalemate's
- * result, no pieces and a bare royal. */
+ * result, no pieces and a bare royal, each with its end code. */
 static void test_part9_ends(void **state)
 {
     (void)state;
@@ -584,6 +594,7 @@ static void test_part9_ends(void **state)
     tu_assert_going_on(g);
     tu_play(g, 0, "Rh8+");
     tu_assert_over(g, "1-0", "white gave check 3 times");
+    assert_end_code(g, END_CHECKS_GIVEN);
     game_free(g);
     g = fg(RS_THREE_CHECK, "4k3/8/8/8/8/8/8/4K2R w K - 0 1 +2+0");
     tu_assert_position(g, "4k3/8/8/8/8/8/8/4K2R w K - 1+3 0 1");
@@ -591,6 +602,7 @@ static void test_part9_ends(void **state)
     g = fg(RS_KOTH, "4k3/8/8/8/8/3K4/8/8 w - - 0 1");
     tu_play(g, 0, "Kd4");
     tu_assert_over(g, "1-0", "white reached the goal");
+    assert_end_code(g, END_GOAL_REACHED);
     assert_int_equal(game_perft(g, 1), 0);
     game_free(g);
     /* racing kings: white reaches rank 8; black, one step away, may reply */
@@ -599,6 +611,7 @@ static void test_part9_ends(void **state)
     tu_assert_going_on(g);
     tu_play(g, 1, "Kh8");
     tu_assert_over(g, "1/2-1/2", "both reached the goal");
+    assert_end_code(g, END_GOAL_REACHED);
     game_free(g);
     g = fg(RS_RACING, "8/1K6/7k/8/8/8/8/8 w - - 0 1");
     tu_play(g, 0, "Kb8");
@@ -611,12 +624,14 @@ static void test_part9_ends(void **state)
     g = fg(RS_ANTICHESS, "8/8/8/8/8/1p6/P7/8 w - - 0 1");
     tu_play(g, 0, "axb3");
     tu_assert_over(g, "0-1", "black has no pieces left");
+    assert_end_code(g, END_NO_PIECES);
     game_free(g);
     /* horde: white without pieces loses (the default no_pieces = loss) */
     assert_int_equal(fperft(RS_HORDE, NULL, 4), 23310);
     g = fg(RS_HORDE, "4k3/8/8/8/8/8/1q6/P7 b - - 0 1");
     tu_play(g, 1, "Qxa1");
     tu_assert_over(g, "0-1", "white has no pieces left");
+    assert_end_code(g, END_NO_PIECES);
     game_free(g);
     g = fg("stalemate = loss\n", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
     tu_assert_over(g, "1-0", "stalemate: black, without a move, loses");
@@ -626,6 +641,7 @@ static void test_part9_ends(void **state)
     tu_assert_going_on(g);
     tu_play(g, 1, "Kxd8");
     tu_assert_over(g, "0-1", "white's royal piece is bare");
+    assert_end_code(g, END_BARE_ROYAL);
     game_free(g);
 }
 

@@ -186,6 +186,15 @@ static const EndCase END_CASES[] = {
      END_PASS_ROUND, "a full round of passes (TILE-9); scores: white 0, black 6"},
     {"tile --fen 'wK0,2 wR1,2 bR1,1 bK2,1 turn:w'", TILE_SHUFFLE "status\n", END_THREEFOLD,
      "threefold repetition (TILE-11); scores: white 5, black 5"},
+    /* rule sets from parts (issue 24, PART-9) */
+    {"fairy --rules scripts/variants/three_check.lua --fen '4k3/8/8/8/8/8/8/4K2R w K - 1+3 0 1'",
+     "Rh8+\nstatus\n", END_CHECKS_GIVEN, "white gave check 3 times"},
+    {"fairy --rules scripts/variants/king_of_the_hill.lua --fen '4k3/8/8/8/8/3K4/8/8 w - - 0 1'",
+     "Kd4\nstatus\n", END_GOAL_REACHED, "white reached the goal"},
+    {"fairy --rules scripts/variants/antichess.lua --fen '8/8/8/8/8/1p6/P7/8 w - - 0 1'",
+     "axb3\nstatus\n", END_NO_PIECES, "black has no pieces left"},
+    {"fairy --rules scripts/variants/courier.lua --fen '4k7/12/12/12/12/12/r11/3RK7 w - - 0 1'",
+     "Rd8+\nKxd8\nstatus\n", END_BARE_ROYAL, "white's royal piece is bare"},
 };
 
 /* issue 19 point 7: each end gives its code beside its text, in the

@@ -632,25 +632,25 @@ int fv_variant_end(const FvRules *r, const FvState *s, unsigned *winners, int *c
         for (int c = 0; c < 2; c++)
             if (s->checks[c] >= r->checks) {
                 snprintf(text, sizeof text, "%s gave check %d times", SIDE[c], r->checks);
-                return end_with(1u << c, END_HOUSE_RULE, reason, n, text, winners, code);
+                return end_with(1u << c, END_CHECKS_GIVEN, reason, n, text, winners, code);
             }
     if (r->goal_type >= 0) { /* PART-9 */
         int g0 = in_goal(r, s, 0), g1 = in_goal(r, s, 1);
         if (g0 && g1)
-            return end_with(0, END_HOUSE_RULE, reason, n, "both reached the goal", winners,
+            return end_with(0, END_GOAL_REACHED, reason, n, "both reached the goal", winners,
                             code);
         if (g0 && !(r->goal_reply && s->side == 1 && may_reach(r, s)))
-            return end_with(1u, END_HOUSE_RULE, reason, n, "white reached the goal", winners,
+            return end_with(1u, END_GOAL_REACHED, reason, n, "white reached the goal", winners,
                             code);
         if (g1)
-            return end_with(2u, END_HOUSE_RULE, reason, n, "black reached the goal", winners,
+            return end_with(2u, END_GOAL_REACHED, reason, n, "black reached the goal", winners,
                             code);
     }
     for (int i = 0; i < 2; i++) { /* PART-9: the side to move first */
         int c = s->side ^ i;
         if (!pieces_of(s, c, 1)) {
             snprintf(text, sizeof text, "%s has no pieces left", SIDE[c]);
-            return end_with(r->no_pieces == FV_WIN ? 1u << c : 1u << (c ^ 1), END_HOUSE_RULE,
+            return end_with(r->no_pieces == FV_WIN ? 1u << c : 1u << (c ^ 1), END_NO_PIECES,
                             reason, n, text, winners, code);
         }
     }
@@ -658,11 +658,11 @@ int fv_variant_end(const FvRules *r, const FvState *s, unsigned *winners, int *c
         int b0 = s->nroyal[0] && pieces_of(s, 0, 1) == s->nroyal[0];
         int b1 = s->nroyal[1] && pieces_of(s, 1, 1) == s->nroyal[1];
         if (b0 && b1)
-            return end_with(0, END_HOUSE_RULE, reason, n, "both royal pieces bare", winners,
+            return end_with(0, END_BARE_ROYAL, reason, n, "both royal pieces bare", winners,
                             code);
         if (b0 || b1) {
             snprintf(text, sizeof text, "%s's royal piece is bare", SIDE[b1]);
-            return end_with(r->bare_royal == FV_DRAW ? 0 : 1u << b0, END_HOUSE_RULE, reason, n,
+            return end_with(r->bare_royal == FV_DRAW ? 0 : 1u << b0, END_BARE_ROYAL, reason, n,
                             text, winners, code);
         }
     }
