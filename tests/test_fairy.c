@@ -343,6 +343,48 @@ static void test_part3_pawn_keys(void **state)
                      fperft(NULL, "4k3/P7/8/8/8/8/8/Q3K3 w - - 0 1", 1) - 1);
 }
 
+/* PART-2: Betza's i on a piece that is not a pawn -- the move is allowed
+ * only from its side's double_step ranks (docs/FAIRY.md's reading of "its
+ * first move"), for moving, capturing and attacking alike. */
+static void test_part2_initial_move_of_a_piece(void **state)
+{
+    (void)state;
+    const char *rs = "piece = A archer WiD 3\n";
+    /* from b2 (white's double-step rank) it also leaps two: b4, d2 */
+    Game *g = fg(rs, "4k3/8/8/8/8/8/1A6/4K3 w - - 0 1");
+    assert_true(tu_is_legal(g, "b2b4"));
+    assert_true(tu_is_legal(g, "b2d2"));
+    assert_int_equal(tu_legal_count(g, 0, ACT_MOVE), 5 + 6);
+    game_free(g);
+    /* from b3 only its wazir steps */
+    g = fg(rs, "4k3/8/8/8/8/1A6/8/4K3 w - - 0 1");
+    assert_false(tu_is_legal(g, "b3b5"));
+    assert_false(tu_is_legal(g, "b3d3"));
+    assert_int_equal(tu_legal_count(g, 0, ACT_MOVE), 5 + 4);
+    game_free(g);
+    /* black's from its own double-step rank, the 7th */
+    g = fg(rs, "4k3/1a6/8/8/8/8/8/4K3 b - - 0 1");
+    assert_true(tu_is_legal(g, "b7b5"));
+    assert_true(tu_is_legal(g, "b7d7"));
+    game_free(g);
+    /* it captures so, and gives check so: the black king on b4 is in
+     * check from b2 (the pawn h7 may not move); one on b5 not from b3 */
+    g = fg(rs, "4k3/8/8/8/1p6/8/1A6/4K3 w - - 0 1");
+    assert_true(tu_is_legal(g, "b2b4"));
+    game_free(g);
+    g = fg(rs, "8/7p/8/8/1k6/8/1A6/4K3 b - - 0 1");
+    assert_false(tu_is_legal(g, "h7h6"));
+    game_free(g);
+    g = fg(rs, "8/7p/8/1k6/8/1A6/8/4K3 b - - 0 1");
+    assert_true(tu_is_legal(g, "h7h6"));
+    game_free(g);
+    /* no double-step rank: never */
+    g = fg("piece = A archer WiD 3\ndouble_step = none\n", "4k3/8/8/8/8/8/1A6/4K3 w - - 0 1");
+    assert_false(tu_is_legal(g, "b2b4"));
+    assert_int_equal(tu_legal_count(g, 0, ACT_MOVE), 5 + 4);
+    game_free(g);
+}
+
 /* PART-3: en_passant = RANKS -- only double steps from those (white's)
  * ranks may be taken en passant: lichess's horde, where a pawn that steps
  * two from the first rank never is (chessops sets no square for it). */
@@ -879,6 +921,7 @@ int main(void)
         cmocka_unit_test(test_part2_new_piece_on_16x16),
         cmocka_unit_test(test_part2_piece_and_nopiece),
         cmocka_unit_test(test_part2_overlapping_atoms_move_once),
+        cmocka_unit_test(test_part2_initial_move_of_a_piece),
         cmocka_unit_test(test_part3_pawn_keys),
         cmocka_unit_test(test_part3_en_passant_ranks),
         cmocka_unit_test(test_part4_castling),
