@@ -400,6 +400,69 @@ static void test_tile_six_sides_fit_24_rows(void **state)
     stop();
 }
 
+/* Type each move of a list (one line each), waiting for the game to say
+ * it was played ("plays MOVE") before the next. */
+static void play_moves(const char *const *moves, const char *const *said)
+{
+    for (int i = 0; moves[i]; i++) {
+        keys(moves[i]);
+        enter();
+        char want[64];
+        snprintf(want, sizeof want, "plays %s\n", said[i]);
+        free(wait_for(want));
+    }
+}
+
+/* issue 24 ("a user ... plays it in the terminal"): Capablanca chess from
+ * scripts/variants/capablanca.lua at the terminal: the 10x8 board with its
+ * files a..j and the new pieces' legend, the chancellor moved by SAN
+ * (Cg3), the archbishop by UCI (c8d6, answered as Ad6), and castling O-O
+ * taking the King three files, f1 to i1, and the rook j1 to h1 (PART-4). */
+static void test_issue24_capablanca_at_the_terminal(void **state)
+{
+    (void)state;
+    if (start("play fairy --ascii --rules scripts/variants/capablanca.lua") < 0)
+        skip();
+    char *s = wait_for("white> ");
+    if (!strstr(s, "1  R  N  A  B  Q  K  B  C  N  R  1") || !strstr(s, "   a  b  c  d  e  f  g  h  i  j") ||
+        !strstr(s, "A archbishop (BN)") || !strstr(s, "C chancellor (RN)"))
+        fail_msg("not Capablanca's start with its pieces named:\n%s", s);
+    free(s);
+    static const char *const moves[] = {"Nj3", "Nj6", "Cg3", "c8d6", "h3", "h6", "Bh2", "Bh7", "O-O", NULL};
+    static const char *const said[] = {"Nj3", "Nj6", "Cg3", "Ad6", "h3", "h6", "Bh2", "Bh7", "O-O", NULL};
+    play_moves(moves, said);
+    s = wait_for("last move: O-O");
+    /* Black's view after O-O: rank 1 first, files j..a */
+    if (!strstr(s, "1  . [K] R  . [.] Q  B  A  N  R  1") || !strstr(s, "last move: O-O"))
+        fail_msg("castling did not bring the King to i1 and the rook to h1:\n%s", s);
+    assert_non_null(strstr(s, "6  n  .  p  .  .  .  a  .  .  .  6")); /* the archbishop on d6 */
+    free(s);
+    stop();
+}
+
+/* issue 24 (PART-6): crazyhouse from scripts/variants/crazyhouse.lua at the
+ * terminal: the knight White takes goes to White's hand, shown under the
+ * board, and N@f3 drops it; the hand is empty after. */
+static void test_issue24_crazyhouse_drop_at_the_terminal(void **state)
+{
+    (void)state;
+    if (start("play fairy --ascii --rules scripts/variants/crazyhouse.lua") < 0)
+        skip();
+    free(wait_for("white> "));
+    static const char *const moves[] = {"e4", "Nf6", "Nc3", "Nxe4", "Nxe4", "d5", NULL};
+    play_moves(moves, moves);
+    free(wait_for("white in hand: N\n"));
+    keys("N@f3");
+    enter();
+    char *s = wait_for("last move: N@f3");
+    const char *after = strstr(s, "plays N@f3");
+    if (!strstr(after, "white in hand: none") || !strstr(after, "black in hand: p") ||
+        !strstr(after, "3  .  . [N] .  .  .  .  .  3"))
+        fail_msg("the drop N@f3 is not on the board or the hands are wrong:\n%s", after);
+    free(s);
+    stop();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -410,6 +473,8 @@ int main(void)
         cmocka_unit_test(test_masques_against_a_bot_no_hand_over),
         cmocka_unit_test(test_tile_six_sides_fit_24_rows),
         cmocka_unit_test(test_record_scripts_asked_at_the_terminal),
+        cmocka_unit_test(test_issue24_capablanca_at_the_terminal),
+        cmocka_unit_test(test_issue24_crazyhouse_drop_at_the_terminal),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
