@@ -287,6 +287,21 @@ static void test_lab_refusals(void **state)
     assert_int_equal(wc_http(port, "GET", "/api/scripts/..%2fMakefile", NULL, 0, &out), 404);
     sb_reset(&out);
     assert_int_equal(wc_http(port, "GET", "/api/scripts/README.md", NULL, 0, &out), 404);
+    /* issue 24: the scripts of a folder in --scripts (scripts/variants/)
+     * are offered as FOLDER/NAME.lua; only those, no way up or deeper */
+    sb_reset(&out);
+    assert_int_equal(wc_http(port, "GET", "/api/scripts/variants%2fcrazyhouse.lua", NULL, 0, &out),
+                     200);
+    j = parse(sb_str(&out));
+    file = tu_read_file("scripts/variants/crazyhouse.lua");
+    assert_string_equal(str_of(j, "text"), file);
+    free(file);
+    json_free(j);
+    sb_reset(&out);
+    assert_int_equal(wc_http(port, "GET", "/api/scripts/variants%2f..%2f..%2fMakefile", NULL, 0, &out),
+                     404);
+    sb_reset(&out);
+    assert_int_equal(wc_http(port, "GET", "/api/scripts/variants%2fREADME.md", NULL, 0, &out), 404);
     sb_free(&out);
     still_serving(port);
 }

@@ -211,31 +211,64 @@ static int by_name(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The *.lua of s->scripts, each loaded against every variant: the ones
- * that load are offered for those variants.  Made once at the start. */
-static void scripts_json(WebServer *s, StrBuf *b)
+/* Add the *.lua of folder dir (s->scripts, or a folder in it: sub its
+ * name) to s->script_files, as "NAME.lua" or "SUB/NAME.lua"; with
+ * sub == NULL, the folders in it too, one level down (scripts/variants/,
+ * issue 24).  0, or -1 when out of memory. */
+static int list_scripts(WebServer *s, const char *sub, int *cap)
 {
-    sb_puts(b, "\"scripts\":[");
-    DIR *d = s->scripts ? opendir(s->scripts) : NULL;
+    StrBuf dir = STRBUF_INIT;
+    sb_printf(&dir, sub ? "%s/%s" : "%s", s->scripts, sub);
+    DIR *d = dir.failed ? NULL : opendir(sb_str(&dir));
     struct dirent *de;
-    int cap = 0;
-    while (d && (de = readdir(d))) {
+    int rc = 0;
+    while (d && !rc && (de = readdir(d))) {
         size_t n = strlen(de->d_name);
-        if (n < 5 || strcmp(de->d_name + n - 4, ".lua") != 0 || de->d_name[0] == '.')
+        if (de->d_name[0] == '.')
             continue;
-        if (s->nscripts == cap) {
-            cap = cap ? 2 * cap : 16;
-            char **more = realloc(s->script_files, sizeof *more * (size_t)cap);
-            if (!more)
+        if (n < 5 || strcmp(de->d_name + n - 4, ".lua") != 0) {
+            StrBuf in = STRBUF_INIT;
+            sb_printf(&in, "%s/%s", sb_str(&dir), de->d_name);
+            DIR *more = !sub && !in.failed ? opendir(sb_str(&in)) : NULL;
+            if (more) {
+                closedir(more);
+                rc = list_scripts(s, de->d_name, cap);
+            }
+            sb_free(&in);
+            continue;
+        }
+        if (s->nscripts == *cap) {
+            *cap = *cap ? 2 * *cap : 16;
+            char **more = realloc(s->script_files, sizeof *more * (size_t)*cap);
+            if (!more) {
+                rc = -1;
                 break;
+            }
             s->script_files = more;
         }
-        if (!(s->script_files[s->nscripts] = strdup(de->d_name)))
-            break;
-        s->nscripts++;
+        StrBuf name = STRBUF_INIT;
+        sb_printf(&name, sub ? "%s/%s" : "%s%s", sub ? sub : "", de->d_name);
+        if (name.failed || !(s->script_files[s->nscripts] = strdup(sb_str(&name))))
+            rc = -1;
+        else
+            s->nscripts++;
+        sb_free(&name);
     }
     if (d)
         closedir(d);
+    sb_free(&dir);
+    return rc;
+}
+
+/* The *.lua of s->scripts and of its folders (one level: variants/...),
+ * each loaded against every variant: the ones that load are offered for
+ * those variants.  Made once at the start. */
+static void scripts_json(WebServer *s, StrBuf *b)
+{
+    sb_puts(b, "\"scripts\":[");
+    int cap = 0;
+    if (s->scripts)
+        list_scripts(s, NULL, &cap);
     if (s->nscripts)
         qsort(s->script_files, (size_t)s->nscripts, sizeof *s->script_files, by_name);
     for (int i = 0, shown = 0; i < s->nscripts; i++) {
