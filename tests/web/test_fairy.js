@@ -6,7 +6,8 @@
 // offered by `chessvar serve` (the folders of --scripts, one level down):
 // Capablanca chess on its 10 x 8 board, its archbishop moved by click
 // (docs/web-fairy.png), and crazyhouse, a Knight dropped from the hand by
-// clicks on the hand and the square.
+// clicks on the hand and the square, in a game from the lab and in one
+// chosen in the lobby (two persons, captures going to the hands).
 //
 //   node tests/web/test_fairy.js            (make test-web)
 // Environment: as tests/web/lib.js says.
@@ -145,6 +146,53 @@ test('issue24_crazyhouse_drop_from_the_hand_by_click', async () => {
   assert(!(s2.view.hand || []).some(h => h.side === 'white' && h.count > 0), `white's hand: ${JSON.stringify(s2.view.hand)}`);
   assert(!(await p.$('#hand button.hand-piece[data-figure="N"]')), 'the Knight is still in the hand shown');
   assert(p.errors.length === 0, `page errors: ${p.errors}`);
+});
+
+// issue 24 (PART-6): crazyhouse chosen in the lobby as a person would:
+// the variant fairy, the house rule variants/crazyhouse.lua among those
+// offered for it, two persons; by clicks on two pages 1. e4 d5 2. exd5
+// Qxd5, each capture goes to the capturer's hand, shown on both pages
+// (White's hand under White's board, over Black's), and White drops the
+// pawn on e6 from its hand.
+test('issue24_crazyhouse_chosen_in_the_lobby_captures_to_the_hand_and_a_drop', async () => {
+  const lobby = await open('/');
+  await lobby.waitForSelector('#variant option[value="fairy"]');
+  await lobby.select('#variant', 'fairy');
+  const offered = await lobby.$$eval('#rules input[type="checkbox"]', cs => cs.map(c => c.value));
+  for (const f of ['variants/crazyhouse.lua', 'variants/capablanca.lua', 'variants/atomic.lua'])
+    assert(offered.includes(f), `the lobby offers ${offered} for fairy`);
+  assert(!offered.includes('king_of_the_hill.lua'), 'a rule of orthodox is offered for fairy');
+  await lobby.click('#rules input[value="variants/crazyhouse.lua"]');
+  await lobby.click('#create-btn');
+  await lobby.waitForFunction(() => document.querySelectorAll('#links .seat-link').length === 2, { timeout: STEP });
+  assert(!(await lobby.$eval('#create-error', e => e.textContent)), 'creating was refused');
+  const [wl, bl] = await lobby.$$eval('#links .seat-link a', as => as.map(a => a.href));
+  const w = await open(wl.slice(env.base.length)), b = await open(bl.slice(env.base.length));
+  await waitPly(w, 0);
+  await waitPly(b, 0);
+  const move = async (p, from, to, ply) => {
+    await clickMove(p, from, to, ply);
+    await waitPly(p === w ? b : w, ply);
+  };
+  await move(w, [4, 1], [4, 3], 1); // e4
+  await move(b, [3, 6], [3, 4], 2); // d5
+  await move(w, [4, 3], [3, 4], 3); // exd5
+  await move(b, [3, 7], [3, 4], 4); // Qxd5
+  const handOf = (p, sel) => p.$$eval(`${sel} .hand-piece`, es => es.map(e => e.dataset.figure).join());
+  assert(await handOf(w, '#hand') === 'P' && await handOf(w, '#hand-top') === 'P', 'the hands on White\'s page');
+  assert(await handOf(b, '#hand') === 'P' && await handOf(b, '#hand-top') === 'P', 'the hands on Black\'s page');
+  await w.click('#hand button.hand-piece[data-figure="P"]');
+  await w.waitForSelector('#board circle.target[data-x="4"][data-y="5"]');
+  // no pawn drop on the first or last rank
+  assert(!(await w.$('#board circle.target[data-x="4"][data-y="7"]')), 'a pawn may be dropped on the last rank');
+  await clickSquare(w, 4, 5);
+  await waitPly(b, 5);
+  const g = new URLSearchParams(wl.split('#')[1]);
+  const s5 = await stateOf(w, g.get('g'), g.get('t'));
+  await checkPieces(w, s5.view);
+  assert(s5.view.pieces.find(x => x.square === 'e6').figure === 'pawn', 'no pawn on e6');
+  assert(await handOf(b, '#hand-top') === '', `White's hand on Black's page: ${await handOf(b, '#hand-top')}`);
+  assert(w.errors.length === 0 && b.errors.length === 0, `page errors: ${w.errors} ${b.errors}`);
 });
 
 main();
