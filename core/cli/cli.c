@@ -116,7 +116,7 @@ static const OptionDef OPTIONS[] = {
     {"--data", OPT_DATA, "DIR", "keep every game in DIR (records and tokens, written "
                                 "after each change) and load them at the start"},
     {"--scripts", OPT_SCRIPTS, "DIR", "the house rules offered in the lobby: the *.lua of "
-                                      "DIR (default: scripts)"},
+                                      "DIR and of its folders (default: scripts)"},
     {"--lessons", OPT_LESSONS, "FILE", "a lesson file of your own (docs/LESSONS.md)"},
     {"--check", OPT_CHECK, NULL, "play every lesson's solution and wrong answers"},
     {"--max-games", OPT_MAX_GAMES, "N", "games held in memory at most (1 .. 100000; default "
