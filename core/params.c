@@ -181,6 +181,10 @@ void params_describe(const VariantOps *v, const Params *p, StrBuf *out)
     sb_printf(out, "%-*s int    piece values:", w, "value.X");
     for (int f = FIG_PAWN; f <= FIG_QUEEN; f++)
         sb_printf(out, " %c=%d", figure_letter(f), p ? p->values[f] : def.values[f]);
+    /* a rule set's lettered pieces (issue 24), those it gives a value */
+    for (int f = FIG_LETTERED_FIRST; p && f < FIG_MAX; f++)
+        if (p->values[f])
+            sb_printf(out, " %c=%d", figure_letter(f), p->values[f]);
     sb_puts(out, "  (value.Q=12 sets the queen's value)\n");
 }
 

@@ -118,11 +118,16 @@ static int candidates(const BotInput *in, int *idx)
     return n;
 }
 
+/* The value table's entry for fig: the orthodox six, and a rule set's
+ * lettered pieces (issue 24: their values reach Params.values through the
+ * Lua layer).  A hidden figure, or a lettered one its rule set gives no
+ * value, is unknown: the average of a full army's non-King pieces. */
 static int value_of(const BotInput *in, int fig)
 {
     if (fig > FIG_NONE && fig < FIG_HIDDEN)
         return in->params.values[fig];
-    /* unknown: the average of a full army's non-King pieces */
+    if (figure_is_lettered(fig) && in->params.values[fig] > 0)
+        return in->params.values[fig];
     const int *v = in->params.values;
     return (8 * v[FIG_PAWN] + 2 * v[FIG_KNIGHT] + 2 * v[FIG_BISHOP] + 2 * v[FIG_ROOK] +
             v[FIG_QUEEN]) / 15;
@@ -159,6 +164,15 @@ static long balance(const BotInput *in, const View *v)
             continue;
         long val = 100L * value_of(in, p->figure) + placement(v, p);
         sum += (in->sides >> p->side) & 1u ? val : -val;
+    }
+    /* pieces in hand (issue 24, crazyhouse) count as on the board: a
+     * capture gains the piece twice, a drop is no gain by itself */
+    for (int i = 0; i < v->nhand; i++) {
+        const ViewHand *h = &v->hand[i];
+        if (h->side < 0 || h->figure == FIG_KING)
+            continue;
+        long val = 100L * value_of(in, h->figure) * h->count;
+        sum += (in->sides >> h->side) & 1u ? val : -val;
     }
     return sum;
 }
