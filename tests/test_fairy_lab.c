@@ -327,6 +327,60 @@ static void test_experiment_saves_fairy_games(void **state)
     free(json);
 }
 
+/* Issue 24, records through the program: `run` saves a fairy game under
+ * a script (with arguments, with drops, on 10x8) and `run --load` and
+ * `play --load` replay it to the same position and history. */
+static void test_run_saves_and_loads_fairy_games(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *rules, *moves;
+    } cases[] = {
+        {"crazyhouse.lua", "e4\nd5\nexd5\nQxd5\nNc3\nP@e4\nNxe4\nQxe4+\nP@e2\n"},
+        {"three_check.lua:checks=5", "e4\ne5\nBc4\nNc6\nBxf7+\nKxf7\nQh5+\n"},
+        {"capablanca.lua", "e4\ne5\nNj3\nNj6\nbot greedy\nbot greedy\n"},
+        {"grand.lua", "bot random\nbot random\nbot greedy\nbot greedy\n"},
+    };
+    char dir[] = "/tmp/cvfairyrecXXXXXX";
+    assert_non_null(mkdtemp(dir));
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char path[128], args[512], input[512];
+        snprintf(path, sizeof path, "%s/g%zu.rec", dir, i);
+        snprintf(args, sizeof args, "run fairy --seed 5 --rules scripts/variants/%s",
+                 cases[i].rules);
+        snprintf(input, sizeof input, "%ssave %s\nposition\nhistory\n", cases[i].moves,
+                 path);
+        TuRun a;
+        tu_run(&a, args, input);
+        if (a.status != 0)
+            fail_msg("chessvar %s: %s%s", args, a.out, a.err);
+        const char *saved = strstr(a.out, "saved to ");
+        assert_non_null(saved);
+        saved = strchr(saved, '\n') + 1; /* the position and history lines */
+        char *rec = tu_read_file(path);
+        assert_non_null(rec);
+        char tag[128];
+        snprintf(tag, sizeof tag, "[Rule \"%s\"]", cases[i].rules);
+        assert_has(rec, tag);
+        snprintf(args, sizeof args, "run --load %s --trust-rules", path);
+        TuRun b;
+        tu_run(&b, args, "position\nhistory\n");
+        assert_int_equal(b.status, 0);
+        assert_string_equal(b.out, saved);
+        snprintf(args, sizeof args, "play --load %s --ascii --trust-rules", path);
+        TuRun c;
+        tu_run(&c, args, "");
+        assert_has(c.out, "actions played");
+        assert_has(c.out, "Chess from parts, with house rules: ");
+        tu_run_free(&a);
+        tu_run_free(&b);
+        tu_run_free(&c);
+        free(rec);
+        unlink(path);
+    }
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -336,6 +390,7 @@ int main(void)
         cmocka_unit_test(test_greedy_counts_the_hand),
         cmocka_unit_test(test_experiment_compares_fairy_scripts),
         cmocka_unit_test(test_experiment_saves_fairy_games),
+        cmocka_unit_test(test_run_saves_and_loads_fairy_games),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
