@@ -35,6 +35,9 @@ static void assert_has(const char *text, const char *want)
         fail_msg("expected \"%s\" in: %s", want, text ? text : "(null)");
 }
 
+static Game *fairy_game_of(const char *file, const char *text, uint64_t seed,
+                           const char *position);
+
 /* A fairy game under scripts/variants/FILE (FILE may carry arguments,
  * "three_check.lua:checks=5"), its parameters and piece values as the
  * program sets them (house_params), from position (NULL: the start). */
@@ -49,6 +52,15 @@ static Game *fairy_game(const char *file, uint64_t seed, const char *position)
     char *text = tu_read_file(disk);
     if (!text)
         fail_msg("cannot read %s", disk);
+    Game *g = fairy_game_of(file, text, seed, position);
+    free(text);
+    return g;
+}
+
+/* A fairy game under the script text named name. */
+static Game *fairy_game_of(const char *file, const char *text, uint64_t seed,
+                           const char *position)
+{
     const VariantOps *v = tu_variant("fairy");
     HouseSource s = {file, text, strlen(text)};
     Error e = {""};
@@ -68,7 +80,6 @@ static Game *fairy_game(const char *file, uint64_t seed, const char *position)
     GameHooks k = house_hooks(h);
     Game *g = game_new_hooked(&cfg, &k, &e);
     house_free(h); /* the game holds the House from here on */
-    free(text);
     if (!g)
         fail_msg("%s from %s: %s", file, position ? position : "the start", e.msg);
     return g;
@@ -176,6 +187,38 @@ static void test_bots_play_every_fairy_script(void **state)
         }
     /* most games end by the rules, not by the cap */
     assert_true(ended * 2 > games);
+}
+
+/* Issue 24 (PART-1): on the largest board, 16x16, with lettered pieces and
+ * a grasshopper, every bot plays legal actions within its budget and the
+ * record round-trips. */
+static void test_bots_play_16x16(void **state)
+{
+    (void)state;
+    static const char big[] =
+        "rule {\n"
+        "  name = \"Big board\",\n"
+        "  variants = {\"fairy\"},\n"
+        "  ruleset = {\n"
+        "    board = \"16x16\",\n"
+        "    pieces = {\"A archbishop BN 8\", \"C chancellor RN 9\", \"G grasshopper gQ 2\"},\n"
+        "    castling = \"none\",\n"
+        "    promotion = \"QRBNAC\",\n"
+        "    start = \"rnbqkbnracgggggg/pppppppppppppppp/16/16/16/16/16/16/16/16/16/16/16/16/"
+        "PPPPPPPPPPPPPPPP/RNBQKBNRACGGGGGG w - - 0 1\",\n"
+        "  },\n"
+        "}\n";
+    for (int level = BOT_RANDOM; level <= BOT_SEARCH; level++) {
+        BotSpec spec = {.level = level, .lim = {.nodes = level == BOT_SEARCH ? 300 : 0}};
+        char what[64];
+        snprintf(what, sizeof what, "16x16, %s bot", bot_level_name(level));
+        Game *g = fairy_game_of("big.lua", big, 2, NULL);
+        assert_int_equal(game_params(g)->values[FIG_LETTERED('G')], 2);
+        int plies = bot_game(g, &spec, 5, level == BOT_SEARCH ? 12 : 120, what);
+        assert_true(plies > 0);
+        assert_record_roundtrip(g, what);
+        game_free(g);
+    }
 }
 
 /* Issue 24, the search bot on a few rule sets (crazyhouse's drops, atomic,
@@ -385,6 +428,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bots_play_every_fairy_script),
+        cmocka_unit_test(test_bots_play_16x16),
         cmocka_unit_test(test_search_bot_plays_fairy_scripts),
         cmocka_unit_test(test_greedy_reads_lettered_values),
         cmocka_unit_test(test_greedy_counts_the_hand),
