@@ -335,6 +335,31 @@ static void test_experiment_compares_fairy_scripts(void **state)
     free(two);
 }
 
+/* Issue 24: every script of scripts/variants/ as B of an experiment
+ * against the fairy variant's own rules (orthodox chess from parts), with
+ * --jobs 2 giving one process's bytes. */
+static void test_experiment_every_fairy_script(void **state)
+{
+    (void)state;
+    char names[64][64];
+    int n = variant_scripts(names, 64);
+    for (int i = 0; i < n; i++) {
+        char args[512], want[160];
+        snprintf(args, sizeof args, "experiment fairy --games 4 --seed 1 --max-plies 200 "
+                 "--bot white=greedy --compare --rules scripts/variants/%.60s", names[i]);
+        char *one = run_ok(args);
+        snprintf(want, sizeof want, "(scripts/variants/%.60s)\n", names[i]);
+        assert_has(one, "A: the variant's own rules\nB: ");
+        assert_has(one, want);
+        assert_has(one, "How the games ended");
+        strcat(args, " --jobs 2");
+        char *two = run_ok(args);
+        assert_string_equal(two, one);
+        free(one);
+        free(two);
+    }
+}
+
 /* Issue 24: an experiment's saved games of a script with arguments load
  * back with `run --load` (the record names the script and its arguments),
  * replayed to the same end. */
@@ -433,6 +458,7 @@ int main(void)
         cmocka_unit_test(test_greedy_reads_lettered_values),
         cmocka_unit_test(test_greedy_counts_the_hand),
         cmocka_unit_test(test_experiment_compares_fairy_scripts),
+        cmocka_unit_test(test_experiment_every_fairy_script),
         cmocka_unit_test(test_experiment_saves_fairy_games),
         cmocka_unit_test(test_run_saves_and_loads_fairy_games),
     };
