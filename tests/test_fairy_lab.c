@@ -99,7 +99,7 @@ static int variant_scripts(char names[][64], int max)
     for (struct dirent *de; (de = readdir(d));) {
         size_t len = strlen(de->d_name);
         if (len > 4 && len < 64 && !strcmp(de->d_name + len - 4, ".lua") && n < max)
-            snprintf(names[n++], 64, "%s", de->d_name);
+            memcpy(names[n++], de->d_name, len + 1);
     }
     closedir(d);
     qsort(names, (size_t)n, sizeof names[0], by_name);
