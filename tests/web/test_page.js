@@ -649,6 +649,10 @@ test('keyboard_plays_a_move', async () => {
   await waitPly(black, 1);
   await tabToBoard(black);
   await play(black, 'd7', 'd5', true, 2);
+  // White's page must have Black's reply before White picks a piece: a
+  // frame that lands between Enter and the targets redraws the board
+  // without them (fresh-clone CI, sanitized build: no targets in 15 s)
+  await waitPly(white, 2);
   // the board kept the focus: White goes on without Tab
   await play(white, 'e4', 'd5', false, 3);
   const d5 = await white.$eval('#board g.piece[data-square="d5"]', e => e.dataset.side);
