@@ -1754,6 +1754,19 @@ static int view_fill(const Game *g, int seat, const Status *s, int to_act, View 
     return cv_alloc_failures() == failures ? 0 : -1;
 }
 
+void view_info_line(View *v, const char *fmt, ...)
+{
+    size_t len = strlen(v->info);
+    if (len + 2 >= sizeof v->info)
+        return;
+    if (len)
+        v->info[len++] = '\n';
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(v->info + len, sizeof v->info - len, fmt, ap);
+    va_end(ap);
+}
+
 int game_view(const Game *g, int seat, View *out)
 {
     unsigned long failures = cv_alloc_failures(); /* the status's too */

@@ -150,6 +150,10 @@ typedef struct View {
     Status status;
 } View;
 
+/* Append one line to v->info (a newline before it unless it is the first);
+ * a line that would not fit is cut, and none is added once info is full. */
+void view_info_line(View *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* ---- Edits (house rules' reactions) ---------------------------------- */
 enum EditKind {
     EDIT_REMOVE = 1, /* take the piece on `at` off the board */

@@ -282,19 +282,6 @@ static int fairy_claim(const Game *g, const void *st, char *why, size_t n)
 
 /* ---- Views ---------------------------------------------------------------- */
 
-static void info_line(View *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void info_line(View *v, const char *fmt, ...)
-{
-    size_t len = strlen(v->info);
-    if (len + 2 >= sizeof v->info)
-        return;
-    if (len)
-        v->info[len++] = '\n';
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(v->info + len, sizeof v->info - len, fmt, ap);
-    va_end(ap);
-}
 
 static int orthodox_piece(const FvPiece *p, int t)
 {
@@ -353,12 +340,12 @@ static void fairy_view(const Game *g, const void *st, int seat, View *v)
     str_copy(v->position, sizeof v->position, sb_str(&pos));
     sb_free(&pos);
     if (strcmp(r->name, "Chess from parts"))
-        info_line(v, "%s", r->name);
+        view_info_line(v, "%s", r->name);
     for (int t = 0; t < FV_TYPES; t++)
         if (r->piece[t].defined && !orthodox_piece(&r->piece[t], t))
-            info_line(v, "%c %s (%s)", 'A' + t, r->piece[t].name, r->piece[t].betza);
+            view_info_line(v, "%c %s (%s)", 'A' + t, r->piece[t].name, r->piece[t].betza);
     if (r->checks)
-        info_line(v, "checks given: white %d, black %d of %d", s->checks[0], s->checks[1],
+        view_info_line(v, "checks given: white %d, black %d of %d", s->checks[0], s->checks[1],
                   r->checks);
     if (v->seat_to_act >= 0 && seat == v->seat_to_act)
         snprintf(v->question, sizeof v->question, "%s to move", SIDE_NAMES[s->side]);

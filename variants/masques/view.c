@@ -94,19 +94,6 @@ static void add_lost(View *v, const MqLost *l, int seat, int all)
     vp->flags = l->hidden ? VP_MASKED : 0;
 }
 
-static void line(View *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void line(View *v, const char *fmt, ...)
-{
-    size_t len = strlen(v->info);
-    if (len + 2 >= sizeof v->info)
-        return;
-    if (len)
-        v->info[len++] = '\n';
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(v->info + len, sizeof v->info - len, fmt, ap);
-    va_end(ap);
-}
 
 /* The squares of the pieces in ids (bits by piece id), a1 to h8, joined
  * by ", ". */
@@ -190,15 +177,15 @@ static void end_lines(const Game *g, View *v)
 {
     unsigned shown = mq_shown_sides(g);
     if (game_param(g, MP_SHOW_AT_END))
-        line(v, "both armies are shown in full (show_at_end), masks still marked");
+        view_info_line(v, "both armies are shown in full (show_at_end), masks still marked");
     else if (shown == 3)
-        line(v, "both sides have shown their pieces (masks still marked)");
+        view_info_line(v, "both sides have shown their pieces (masks still marked)");
     else if (shown)
-        line(v, "%s has shown its pieces; %s's masked pieces stay masked unless it "
+        view_info_line(v, "%s has shown its pieces; %s's masked pieces stay masked unless it "
              "shows them too (show)", MQ_SIDE_NAMES[shown == 1 ? 0 : 1],
              MQ_SIDE_NAMES[shown == 1 ? 1 : 0]);
     else
-        line(v, "masked pieces stay masked after the game unless their owner shows "
+        view_info_line(v, "masked pieces stay masked after the game unless their owner shows "
              "them (show, MASQ-16)");
 }
 
@@ -210,7 +197,7 @@ static void info_lines(const Game *g, const MqState *s, int seat, View *v)
         return;
     }
     if (s->phase == PH_SETUP) {
-        line(v, "setup: white has placed %d of 16 pieces, black %d of 16",
+        view_info_line(v, "setup: white has placed %d of 16 pieces, black %d of 16",
              16 - mq_in_hand(s, MQ_WHITE), 16 - mq_in_hand(s, MQ_BLACK));
         if (seat >= 0 && seat < 2 && mq_in_hand(s, seat)) {
             char hand[64] = "";
@@ -218,28 +205,28 @@ static void info_lines(const Game *g, const MqState *s, int seat, View *v)
                 if (!(s->pc[i].flags & PF_ON))
                     snprintf(hand + strlen(hand), sizeof hand - strlen(hand), "%s%c",
                              hand[0] ? " " : "", figure_letter(s->pc[i].fig));
-            line(v, "in hand: %s", hand);
+            view_info_line(v, "in hand: %s", hand);
             if (v->seat_to_act != seat)
-                line(v, "you may arrange your pieces now too");
+                view_info_line(v, "you may arrange your pieces now too");
         }
         return;
     }
     if (s->phase == PH_BATTLE || s->phase == PH_BID || s->phase == PH_GIVEUP) {
         mq_piece_desc(s, s->att, seat, a, sizeof a);
         mq_piece_desc(s, s->def, seat, d, sizeof d);
-        line(v, "%s battle: %s attacks %s", s->phase == PH_BATTLE ? "simple" : "masked",
+        view_info_line(v, "%s battle: %s attacks %s", s->phase == PH_BATTLE ? "simple" : "masked",
              a, d);
     }
     if (s->phase == PH_BID || s->phase == PH_GIVEUP) {
         if (s->bid)
-            line(v, "bid on the table: %d%s%s; the all-in is %d", s->bid,
+            view_info_line(v, "bid on the table: %d%s%s; the all-in is %d", s->bid,
                  s->bidder == MQ_NOSIDE ? " (called)" : " by ",
                  s->bidder == MQ_NOSIDE ? "" : MQ_SIDE_NAMES[s->bidder], mq_threshold(g));
         else
-            line(v, "no bid yet; the all-in is %d", mq_threshold(g));
+            view_info_line(v, "no bid yet; the all-in is %d", mq_threshold(g));
     }
     if (s->phase == PH_ANSWER)
-        line(v, "%s announced a mask %s on %s", MQ_SIDE_NAMES[s->side ^ 1],
+        view_info_line(v, "%s announced a mask %s on %s", MQ_SIDE_NAMES[s->side ^ 1],
              s->ann_mate ? "mate" : "check", mq_sq(s->pc[s->ann_target].sq, sq));
     for (int h = 0; h < 2; h++) {
         const MqRight *r = &s->right[h];
@@ -248,7 +235,7 @@ static void info_lines(const Game *g, const MqState *s, int seat, View *v)
         char from[32];
         square_list(s, r->attackers, from, sizeof from);
         int now = s->phase == PH_PLAY && s->side == h;
-        line(v, "capture right: %s may take the masked piece on %s from %s without "
+        view_info_line(v, "capture right: %s may take the masked piece on %s from %s without "
              "battle %s", MQ_SIDE_NAMES[h], mq_sq(s->pc[r->target].sq, sq), from,
              now ? "this turn" : "at its next turn");
     }
@@ -259,14 +246,14 @@ static void info_lines(const Game *g, const MqState *s, int seat, View *v)
                 snprintf(c + strlen(c), sizeof c - strlen(c), " %s%s",
                          mq_sq(MQ_CASTLES[i].king, k), mq_sq(MQ_CASTLES[i].land, l));
         if (c[0])
-            line(v, "your castling rights:%s", c);
+            view_info_line(v, "your castling rights:%s", c);
         if (s->nokings & (1u << seat))
-            line(v, "your King was removed without reveal: you play on; %s wins once "
+            view_info_line(v, "your King was removed without reveal: you play on; %s wins once "
                  "every piece you have left is revealed", MQ_SIDE_NAMES[seat ^ 1]);
     }
     for (int side = 0; side < 2; side++)
         if (mq_in_check(g, s, side, GEN_PUBLIC))
-            line(v, "check: %s's King is attacked", MQ_SIDE_NAMES[side]);
+            view_info_line(v, "check: %s's King is attacked", MQ_SIDE_NAMES[side]);
 }
 
 /* Sides whose seat chose to show its pieces after the end (game_show). */
