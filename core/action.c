@@ -17,6 +17,8 @@ char figure_letter(int fig)
 {
     if (figure_is_lettered(fig))
         return (char)('A' + (fig - FIG_LETTERED_FIRST));
+    if (fig == FIG_DUCK)
+        return '*';
     return fig > 0 && fig < FIG__COUNT ? FIG_LETTERS[fig] : 0;
 }
 
@@ -45,6 +47,8 @@ const char *figure_name(int fig)
         "N", "O", "P", "Q", "R", "S", "T", "U", "V", "W", "X", "Y", "Z"};
     if (figure_is_lettered(fig))
         return LETTERS[fig - FIG_LETTERED_FIRST];
+    if (fig == FIG_DUCK)
+        return "duck";
     return fig >= 0 && fig < FIG__COUNT ? FIG_NAMES[fig] : "?";
 }
 

@@ -39,15 +39,19 @@ typedef enum Figure {
  * indexed by any figure have FIG_MAX entries; FIG__COUNT counts the orthodox
  * set and FIG_HIDDEN, which the other variants use. */
 #define FIG_LETTERED_FIRST 8
-#define FIG_MAX (FIG_LETTERED_FIRST + 26)
 #define FIG_LETTERED(c) (FIG_LETTERED_FIRST + ((c) - 'A'))
+/* The duck (issue 25, docs/HOUSE-RULES.md "Turns"): nobody's piece that
+ * blocks every other and is never captured; a schedule's side places it
+ * after each move (ACT_PLACE with this figure).  Letter '*', value 0. */
+#define FIG_DUCK (FIG_LETTERED_FIRST + 26)
+#define FIG_MAX (FIG_DUCK + 1)
 static inline int figure_is_lettered(int fig)
 {
-    return fig >= FIG_LETTERED_FIRST && fig < FIG_MAX;
+    return fig >= FIG_LETTERED_FIRST && fig < FIG_DUCK;
 }
 
-/* 'P','N','B','R','Q','K','?' (upper case), a lettered figure's letter;
- * 0 for FIG_NONE. */
+/* 'P','N','B','R','Q','K','?' (upper case), a lettered figure's letter,
+ * '*' for the duck; 0 for FIG_NONE. */
 char figure_letter(int fig);
 /* Inverse of figure_letter for the orthodox six, case-insensitive; FIG_NONE
  * if unknown. */

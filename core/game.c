@@ -47,6 +47,7 @@ typedef struct PlyMark {
 /* What game_push saves of a game with a reaction hook, beside the blob:
  * whatever the reaction may change (issue 20 point 7). */
 typedef struct PushSave {
+    GameTurn turn;
     int ended, offer_seat;
     unsigned offer_agreed;
     Rng rng;
@@ -110,6 +111,7 @@ struct Game {
     int quiet;               /* a pushed action's reaction: edits write no messages */
     GameVar vars[GAME_VARS_MAX]; /* a house rule's values (game_var_set) */
     int nvars;
+    GameTurn turn;           /* a house rule's schedule (game_turn_set) */
     Error *fail;             /* with hooks: the error of the hook that made the
                                 last call fail (written by reading calls too,
                                 hence a block of its own); NULL without hooks */
@@ -633,7 +635,8 @@ int game_same(const Game *a, const Game *b)
             return 0;
     if (memcmp(a->st, b->st, x->variant->state_size) || a->nhist != b->nhist ||
         a->nkeys != b->nkeys || a->msgs.n != b->msgs.n || a->nvars != b->nvars ||
-        memcmp(a->vars, b->vars, (size_t)a->nvars * sizeof *a->vars))
+        memcmp(a->vars, b->vars, (size_t)a->nvars * sizeof *a->vars) ||
+        memcmp(&a->turn, &b->turn, sizeof a->turn))
         return 0;
     for (int i = 0; i < a->nhist; i++) {
         const HistoryEntry *h = &a->hist[i], *k = &b->hist[i];
@@ -1161,6 +1164,7 @@ int game_inputs(const Game *g, int seat, InputForm *out, int max)
 /* ---- Applying ----------------------------------------------------------- */
 
 typedef struct Snapshot {
+    GameTurn turn;
     int nhist, nkeys, nmsgs, nvars;
     GameVar vars[GAME_VARS_MAX];
     int offer_seat;
@@ -1182,6 +1186,7 @@ static void snapshot_take(const Game *g, Snapshot *s, void *blob)
     s->rng = g->rng;
     s->nvars = g->nvars;
     memcpy(s->vars, g->vars, (size_t)g->nvars * sizeof *g->vars);
+    s->turn = g->turn;
     memcpy(blob, g->st, g->cfg.variant->state_size);
 }
 
@@ -1197,6 +1202,7 @@ static void snapshot_restore(Game *g, const Snapshot *s, const void *blob)
     g->rng = s->rng;
     g->nvars = s->nvars;
     memcpy(g->vars, s->vars, (size_t)s->nvars * sizeof *g->vars);
+    g->turn = s->turn;
     memcpy(g->st, blob, g->cfg.variant->state_size);
 }
 
@@ -1282,6 +1288,23 @@ int game_var_set(Game *g, int script, const char *key, const GameVar *val, Error
     return 0;
 }
 
+const GameTurn *game_turn(const Game *g) { return &g->turn; }
+
+int game_turn_set(Game *g, const GameTurn *t, Error *e)
+{
+    if (!g->reacting)
+        return err_set(e, "the turn is set only by a reaction or a start hook");
+    if (t->side < 0 || t->side >= g->cfg.nsides)
+        return err_set(e, "a turn of side %d (the sides are 0 to %d)", t->side,
+                       g->cfg.nsides - 1);
+    if (t->number < 1 || t->moves < 1 || t->made < 0 || t->made > t->moves ||
+        (t->duck != 0 && t->duck != 1))
+        return err_set(e, "a turn numbered %d with %d of %d moves made (duck %d) makes "
+                          "no sense", t->number, t->made, t->moves, t->duck);
+    g->turn = *t;
+    return 0;
+}
+
 int game_edit(Game *g, const Edit *ed, Error *e)
 {
     const VariantOps *v = g->cfg.variant;
@@ -1292,8 +1315,12 @@ int game_edit(Game *g, const Edit *ed, Error *e)
                           "(not after a resignation or a draw offer)");
     if (v->version < 4 || !v->edit)
         return err_set(e, "%s takes no edits of its position", v->name);
-    if (ed->kind != EDIT_ADD && ed->kind != EDIT_REMOVE && ed->kind != EDIT_CHANGE)
+    if (ed->kind != EDIT_ADD && ed->kind != EDIT_REMOVE && ed->kind != EDIT_CHANGE &&
+        ed->kind != EDIT_TURN)
         return err_set(e, "unknown edit %d", ed->kind);
+    if (ed->kind == EDIT_TURN && (ed->side < 0 || ed->side >= g->cfg.nsides))
+        return err_set(e, "cannot give the turn to side %d (the sides are 0 to %d)",
+                       ed->side, g->cfg.nsides - 1);
     int nmsgs = g->msgs.n;
     memcpy(g->scratch, g->st, v->state_size);
     if (v->edit(g, g->scratch, ed, g->quiet ? NULL : &g->msgs, e)) {
@@ -1746,6 +1773,13 @@ static int view_fill(const Game *g, int seat, const Status *s, int to_act, View 
     for (int i = 0; i < g->cfg.nsides && i < MAX_SIDES; i++)
         out->order[i] = (int8_t)i;
     v->view(g, g->st, seat, out);
+    /* a house rule's schedule (all 0 without one, and once over; set
+     * here in full: a brief view is zeroed only up to its texts) */
+    int sched = g->turn.moves > 0 && !s->over;
+    out->turn_number = sched ? g->turn.number : 0;
+    out->turn_made = sched ? g->turn.made : 0;
+    out->turn_moves = sched ? g->turn.moves : 0;
+    out->turn_duck = sched ? g->turn.duck : 0;
     if (s->over) { /* nobody's turn, no offer standing (issue 19 point 7) */
         out->side_to_move = -1;
         out->has_draw_offer = 0;
@@ -1886,6 +1920,7 @@ static void pop_reacted(Game *g)
     g->offer_seat = p->offer_seat;
     g->offer_agreed = p->offer_agreed;
     g->rng = p->rng;
+    g->turn = p->turn;
     g->nvars = p->nvars;
     if (p->nvars) /* pushvars is NULL until a value was kept */
         memcpy(g->vars, g->pushvars + p->var_at, (size_t)p->nvars * sizeof *g->vars);
@@ -1933,6 +1968,7 @@ static int push_reacted(Game *g, const Action *a, int listed)
     p->offer_seat = g->offer_seat;
     p->offer_agreed = g->offer_agreed;
     p->rng = g->rng;
+    p->turn = g->turn;
     p->nvars = g->nvars;
     p->var_at = g->npushvars;
     if (g->nvars)

@@ -278,6 +278,23 @@ const GameVar *game_var(const Game *g, int script, const char *key);
 int game_var_set(Game *g, int script, const char *key, const GameVar *val, Error *e);
 /* The draw offer pending, as the offering seat, or -1. */
 int game_draw_offer(const Game *g);
+/* A house rule's schedule (issue 25, docs/HOUSE-RULES.md "8. Turns"): the
+ * turn under way, kept by the house layer, which gives the variant's turn
+ * back to its side (game_edit EDIT_TURN) while moves remain.  moves == 0:
+ * the game has no schedule (the variant alternates as it says). */
+typedef struct GameTurn {
+    int side;    /* whose turn it is */
+    int number;  /* 1 for the game's first turn */
+    int made;    /* moves made in it so far */
+    int moves;   /* moves it has, as planned now */
+    int duck;    /* 1 while its side must place the duck (FIG_DUCK) */
+} GameTurn;
+const GameTurn *game_turn(const Game *g);
+/* Set the turn: only from a reaction or a start hook, like game_var_set.
+ * Copied with the game, restored with it when an action is refused or
+ * taken back, rebuilt by replaying its actions.  -1 with e for a turn that
+ * makes no sense (a side out of range, made > moves). */
+int game_turn_set(Game *g, const GameTurn *t, Error *e);
 
 /* ---- Messages --------------------------------------------------------- */
 int game_message_count(const Game *g);

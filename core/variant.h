@@ -148,6 +148,12 @@ typedef struct View {
     char question[256];       /* what seat_to_act is asked, if this seat */
     char info[1024];          /* variant lines for this seat (bids, phase ...) */
     Status status;
+    /* A house rule's schedule (issue 25, core/game.h GameTurn), filled by
+     * the core: all 0 without one.  turn_moves - turn_made moves remain. */
+    int turn_number;          /* the turn's number, 1 for the game's first */
+    int turn_made;            /* moves made in it so far */
+    int turn_moves;           /* moves it has as planned now */
+    int turn_duck;            /* 1: the side to act places the duck first */
 } View;
 
 /* Append one line to v->info (a newline before it unless it is the first);
@@ -158,7 +164,13 @@ void view_info_line(View *v, const char *fmt, ...) __attribute__((format(printf,
 enum EditKind {
     EDIT_REMOVE = 1, /* take the piece on `at` off the board */
     EDIT_ADD,        /* put a new piece on the empty square `at` */
-    EDIT_CHANGE      /* give the piece on `at` another figure (same owner) */
+    EDIT_CHANGE,     /* give the piece on `at` another figure (same owner) */
+    EDIT_TURN        /* issue 25: `side` acts next (a schedule's extra move):
+                        the variant's side to move becomes `side`; `at` is
+                        (-1,-1) or an en passant target to keep; figure
+                        FIG_DUCK: `side` first places the duck.  Refused
+                        when the variant's invariants forbid it (orthodox:
+                        the other King in check, ORTH-6) or its phase does */
 };
 
 typedef struct Edit {

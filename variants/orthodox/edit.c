@@ -163,9 +163,49 @@ static int edit_change(Position *p, int sq, const Edit *ed, const ChessEditRules
     return 0;
 }
 
+/* EDIT_TURN (issue 25): ed->side moves next; the en passant target goes
+ * unless ed->at names one a pawn of the other side just made (a side never
+ * takes its own pawn: the old target was for the opponent). */
+static int edit_turn(Position *p, const Edit *ed, StrBuf *said, StrBuf *what, Error *e)
+{
+    if (ed->side != CH_WHITE && ed->side != CH_BLACK)
+        return err_set(e, "cannot give the turn to side %d: the sides are white and black",
+                       ed->side);
+    sb_printf(what, "give the turn to %s", COLOR_TEXT[ed->side]);
+    if (ed->figure == FIG_DUCK)
+        return err_set(e, "cannot %s with a duck to place: this engine has no duck (duck "
+                       "chess is played on the fairy variant)", sb_str(what));
+    if (ed->figure != FIG_NONE)
+        return err_set(e, "cannot %s: figure %d is not the duck", sb_str(what), ed->figure);
+    p->side = (uint8_t)ed->side;
+    p->ep = CH_NO_SQ;
+    if (ed->at.x >= 0 || ed->at.y >= 0) {
+        char name[3];
+        if (ed->at.x > 7 || ed->at.y > 7 || ed->at.x < 0 || ed->at.y < 0)
+            return err_set(e, "cannot %s: en passant square (%d,%d) is off the 8x8 board",
+                           sb_str(what), (int)ed->at.x, (int)ed->at.y);
+        p->ep = (int8_t)CH_SQ((int)ed->at.x, (int)ed->at.y);
+        drop_ep(p);
+        if (p->ep == CH_NO_SQ || (ed->at.y != 2 && ed->at.y != 5))
+            return err_set(e, "cannot %s with en passant on %s: no %s pawn just passed it",
+                           sb_str(what),
+                           chess_square_name(CH_SQ((int)ed->at.x, (int)ed->at.y), name),
+                           COLOR_TEXT[ed->side ^ 1]);
+    }
+    sb_printf(said, "house rule: %s moves again", COLOR_TEXT[ed->side]);
+    return 0;
+}
+
 int chess_edit_board(Position *p, const Edit *ed, const ChessEditRules *r,
                      StrBuf *said, StrBuf *what, Error *e)
 {
+    if (ed->kind == EDIT_TURN) {
+        Position q = *p;
+        if (edit_turn(&q, ed, said, what, e))
+            return -1;
+        *p = q;
+        return 0;
+    }
     if (ed->at.x < 0 || ed->at.x > 7 || ed->at.y < 0 || ed->at.y > 7)
         return err_set(e, "square (%d,%d) is off the 8x8 board", (int)ed->at.x,
                        (int)ed->at.y);
