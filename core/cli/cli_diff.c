@@ -213,10 +213,11 @@ static void script_entries(Diff *d, int side)
         }
         if (n)
             continue;
-        static const char *const PART[] = {"params", "setup", "veto", "reaction", "start"};
+        static const char *const PART[] = {"params", "setup", "veto",
+                                           "reaction", "start", "turn"};
         unsigned m = house_parts(h, i);
         StrBuf b = STRBUF_INIT;
-        for (int p = 0; p < 5; p++)
+        for (int p = 0; p < 6; p++)
             if (m & (1u << p))
                 sb_printf(&b, "%s%s", b.len ? ", " : "", PART[p]);
         Entry *e = entry_add(d, side, -1);

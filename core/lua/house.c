@@ -71,8 +71,11 @@
  * compared after every call; a rule uses tens). */
 #define HOUSE_UPVALUES_MAX 4096
 
-enum { HOOK_LOAD, HOOK_SETUP, HOOK_VETO, HOOK_REACT, HOOK_CLOSE, HOOK_START };
-static const char *const HOOK_NAMES[] = {"load", "setup", "veto", "react", "close", "start"};
+enum { HOOK_LOAD, HOOK_SETUP, HOOK_VETO, HOOK_REACT, HOOK_CLOSE, HOOK_START, HOOK_TURN };
+static const char *const HOOK_NAMES[] = {"load",  "setup", "veto", "react",
+                                         "close", "start", "turn"};
+/* Issue 25: the most moves one turn of a schedule may have (TURN-1). */
+#define HOUSE_TURN_MAX 64
 
 /* Keys no script can make (light userdata), in the metatables of the
  * sandbox's read-only views: HOUSE_RO gives the store behind one (or
@@ -90,6 +93,7 @@ typedef struct Script {
     char *title, *desc;
     char *setup_text;           /* a setup given as a string */
     int setup_ref, veto_ref, react_ref, start_ref;
+    int turn_ref;               /* rule{turn=}: the schedule (issue 25) */
     int game_ref, action_ref;   /* this script's game object and action table */
     int ruled;                  /* rule{} was called */
     char **assigns;             /* "NAME=VALUE" in the order met */
@@ -181,6 +185,9 @@ struct House {
      * script of a game may), and which script gave it (-1: none). */
     char *ruleset;
     int ruleset_script;
+    /* Issue 25: the script whose `turn` plans the turns (the last one
+     * with one), -1: the variant alternates as it says. */
+    int turn_script;
     StrBuf rs_text;             /* the text on its way (a Lua error may cut it short) */
     /* Issue 24, what a script can ask: the state the call judges (h->st
      * is it, or the position a game:after object holds while one of its
@@ -1747,7 +1754,7 @@ static int freeze_script(lua_State *L)
     lua_newtable(L); /* 4: upvalue ids noted */
     lua_newtable(L); /* 5: upvalue ids some function may assign */
     lua_Integer qn = 0;
-    int refs[] = {sc->setup_ref, sc->veto_ref, sc->react_ref, sc->start_ref};
+    int refs[] = {sc->setup_ref, sc->veto_ref, sc->react_ref, sc->start_ref, sc->turn_ref};
     for (size_t i = 0; i < ARRAY_LEN(refs); i++)
         if (refs[i] != LUA_NOREF) {
             lua_rawgeti(L, LUA_REGISTRYINDEX, refs[i]);
@@ -1837,7 +1844,7 @@ static void ups_where(lua_State *L, Script *sc, int hook, int f, int n, char *bu
 {
     int ref = hook == HOOK_SETUP ? sc->setup_ref : hook == HOOK_VETO ? sc->veto_ref
               : hook == HOOK_REACT ? sc->react_ref : hook == HOOK_START ? sc->start_ref
-              : LUA_NOREF;
+              : hook == HOOK_TURN ? sc->turn_ref : LUA_NOREF;
     void *id = lua_upvalueid(L, f, n);
     int at = f;
     if (ref != LUA_NOREF) {
@@ -3215,6 +3222,35 @@ static int gm_size(lua_State *L)
     return 2;
 }
 
+/* game:turn() (issue 25): the turn under way, {side, number, made, moves,
+ * left, duck}, or nil in a game without a schedule (or over). */
+static int gm_turn(lua_State *L)
+{
+    House *h = game_self(L, 1);
+    not_after(L, h, "turn");
+    const GameTurn *t = game_turn(h->g);
+    Status s;
+    house_status(h, &s);
+    if (t->moves == 0 || s.over) {
+        lua_pushnil(L);
+        return 1;
+    }
+    lua_createtable(L, 0, 6);
+    lua_pushstring(L, game_side_name(h->g, t->side));
+    lua_setfield(L, -2, "side");
+    lua_pushinteger(L, t->number);
+    lua_setfield(L, -2, "number");
+    lua_pushinteger(L, t->made);
+    lua_setfield(L, -2, "made");
+    lua_pushinteger(L, t->moves);
+    lua_setfield(L, -2, "moves");
+    lua_pushinteger(L, t->moves - t->made);
+    lua_setfield(L, -2, "left");
+    lua_pushboolean(L, t->duck);
+    lua_setfield(L, -2, "duck");
+    return 1;
+}
+
 static const luaL_Reg GAME_METHODS[] = {
     {"side_to_move", gm_side_to_move}, {"seat_to_act", gm_seat_to_act},
     {"move_number", gm_move_number},   {"history", gm_history},
@@ -3227,7 +3263,7 @@ static const luaL_Reg GAME_METHODS[] = {
     {"get", gm_get},                   {"set", gm_set},
     {"legal", gm_legal},               {"attackers", gm_attackers},
     {"after", gm_after},               {"size", gm_size},
-    {NULL, NULL}};
+    {"turn", gm_turn},                 {NULL, NULL}};
 
 const char *house_game_method(int i)
 {
@@ -3988,9 +4024,10 @@ static void rule_text(lua_State *L, int idx, const char *field)
 }
 
 /* The fields of rule{...} (house_rule_field names them, issue 23). */
-static const char *const RULE_KEYS[] = {"name", "description", "variants", "params",
-                                        "values", "setup", "veto", "react", "start",
-                                        "changes", "ruleset", NULL};
+static const char *const RULE_KEYS[] = {"name",   "description", "variants", "params",
+                                        "values", "setup",       "veto",     "react",
+                                        "start",  "changes",     "ruleset",  "turn",
+                                        NULL};
 
 const char *house_rule_field(int i)
 {
@@ -4017,7 +4054,7 @@ static int house_rule(lua_State *L)
         if (!known)
             return luaL_error(L, "rule: unknown field '%s' (the fields are name, "
                               "description, variants, params, values, setup, veto, react, "
-                              "start, changes, ruleset)",
+                              "start, changes, ruleset, turn)",
                               lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?");
         lua_pop(L, 1);
     }
@@ -4064,6 +4101,12 @@ static int house_rule(lua_State *L)
         rule_type(L, -1, "start", LUA_TFUNCTION);
         sc->start_ref = luaL_ref(L, LUA_REGISTRYINDEX);
         lua_pushnil(L);
+    }
+    if (lua_getfield(L, 1, "turn") != LUA_TNIL) {
+        rule_type(L, -1, "turn", LUA_TFUNCTION);
+        sc->turn_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+        lua_pushnil(L);
+        h->turn_script = h->cur; /* the last script with a turn stands */
     }
     if (lua_getfield(L, 1, "changes") != LUA_TNIL)
         rule_changes(L, sc, lua_gettop(L));
@@ -4126,6 +4169,7 @@ static int load_one(House *h, const HouseSource *src, int i)
 {
     Script *sc = &h->s[i];
     sc->setup_ref = sc->veto_ref = sc->react_ref = sc->start_ref = LUA_NOREF;
+    sc->turn_ref = LUA_NOREF;
     sc->game_ref = sc->action_ref = sc->ups_ref = sc->args_ref = LUA_NOREF;
     sc->nargs = -1;
     const char *nm = src->name ? src->name : "(script)";
@@ -4185,6 +4229,7 @@ House *house_load(const VariantOps *v, int nsides, const HouseSource *src, int n
     h->refs = 1;
     h->vetoer = -1;
     h->ruleset_script = -1;
+    h->turn_script = -1;
     h->v = v;
     h->nsides = nsides ? nsides : v->default_sides;
     h->s = s;
@@ -4316,6 +4361,11 @@ int house_params(House *h, Params *p, Error *e)
 
 /* ---- The hooks ---------------------------------------------------------- */
 
+/* What turn(game, t) is asked (issue 25, TURN-1): t's fields. */
+typedef struct TurnAsk {
+    int side, number, made, capture, check;
+} TurnAsk;
+
 typedef struct HookArg {
     House *h;
     int script;
@@ -4324,6 +4374,8 @@ typedef struct HookArg {
     int forbid;        /* veto */
     char *why;
     size_t n;
+    const TurnAsk *ask; /* turn: the question, and the answer */
+    int moves, duck;
 } HookArg;
 
 /* Push this script's game object (made at the first call with a game). */
@@ -4585,6 +4637,217 @@ static const char *hook_veto_script(void *ud)
     return h->vetoer >= 0 && h->vetoer < h->n ? h->s[h->vetoer].name : NULL;
 }
 
+/* ---- Schedules (issue 25, docs/HOUSE-RULES.md "8. Turns") ---------------
+ * The script with `turn` (the last one) plans each turn; after every
+ * action the house layer sees whether a move ended (the variant's side to
+ * move is no longer the turn's side), counts it, asks turn() again and
+ * gives the turn back to its side (EDIT_TURN) while moves remain, asks for
+ * the duck, or begins the next turn.  What it keeps is the game's
+ * (game_turn_set), so copies, refusals, undo and perft follow it. */
+
+/* What turn() returned, at the top of the stack: an integer 1..64, or
+ * {moves = n, duck = bool}.  Anything else is the script's error, naming
+ * where the function is and what it returned. */
+static int turn_answer(lua_State *L, HookArg *a)
+{
+    House *h = a->h;
+    int ok = 0, ret = lua_gettop(L);
+    lua_Integer n = 0;
+    a->duck = 0;
+    if (lua_type(L, ret) == LUA_TNUMBER) {
+        ok = lua_isinteger(L, ret);
+        n = lua_tointeger(L, ret);
+    } else if (lua_type(L, ret) == LUA_TTABLE) {
+        int ty = lua_getfield(L, ret, "moves");
+        ok = ty == LUA_TNUMBER && lua_isinteger(L, -1);
+        n = lua_tointeger(L, -1);
+        ty = lua_getfield(L, ret, "duck");
+        if (ty == LUA_TBOOLEAN)
+            a->duck = lua_toboolean(L, -1);
+        else if (ty != LUA_TNIL)
+            ok = 0;
+        lua_settop(L, ret);
+    }
+    if (ok && n >= 1 && n <= HOUSE_TURN_MAX) {
+        a->moves = (int)n;
+        return 0;
+    }
+    char at[128], what[96];
+    lua_rawgeti(L, LUA_REGISTRYINDEX, h->s[a->script].turn_ref);
+    where_defined(L, -1, at, sizeof at);
+    lua_pop(L, 1);
+    if (lua_type(L, ret) == LUA_TNUMBER)
+        snprintf(what, sizeof what, "%s", lua_tostring(L, ret));
+    else if (lua_type(L, ret) == LUA_TTABLE)
+        snprintf(what, sizeof what, "a table without moves = 1..%d (and duck a boolean "
+                 "or nil)", HOUSE_TURN_MAX);
+    else
+        snprintf(what, sizeof what, "a %s", luaL_typename(L, ret));
+    return luaL_error(L, "%s: turn returned %s (expected a number of moves from 1 to %d, "
+                      "or {moves = n, duck = true})", at, what, HOUSE_TURN_MAX);
+}
+
+static int call_turn(lua_State *L)
+{
+    HookArg *a = lua_touserdata(L, 1);
+    House *h = a->h;
+    const TurnAsk *q = a->ask;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, h->s[a->script].turn_ref);
+    push_game(L, h, a->script);
+    lua_createtable(L, 0, 5);
+    lua_pushstring(L, game_side_name(h->g, q->side));
+    lua_setfield(L, -2, "side");
+    lua_pushinteger(L, q->number);
+    lua_setfield(L, -2, "number");
+    lua_pushinteger(L, q->made);
+    lua_setfield(L, -2, "made");
+    lua_pushboolean(L, q->capture);
+    lua_setfield(L, -2, "capture");
+    lua_pushboolean(L, q->check);
+    lua_setfield(L, -2, "check");
+    lua_call(L, 2, 1);
+    return turn_answer(L, a);
+}
+
+/* Ask turn(game, t): 0 with *moves (1..64) and *duck, or -1 with e (the
+ * script's error, named: a failure of the hook, never a refusal). */
+static int turn_ask(House *h, Game *g, const TurnAsk *q, int *moves, int *duck, Error *e)
+{
+    house_enter(h, g, g, game_state(g), game_rng(g));
+    HookArg a = {.h = h, .script = h->turn_script, .ask = q};
+    int rc = house_run(h, HOOK_TURN, h->turn_script, call_turn, &a);
+    house_leave(h);
+    if (rc)
+        return err_set(e, "%s", h->err);
+    *moves = a.moves;
+    *duck = a.duck;
+    return 0;
+}
+
+/* The pieces on the board now (a move that lowers it took a piece). */
+static int turn_pieces(House *h, Game *g)
+{
+    house_enter(h, g, g, game_state(g), game_rng(g));
+    house_truth(h);
+    int n = h->view->npieces;
+    house_leave(h);
+    return n;
+}
+
+/* The count of pieces when the move under way began, kept in the game as
+ * the house layer's own value (script -1: no script reads it). */
+#define TURN_PIECES_KEY "turn_pieces"
+static int turn_keep_pieces(Game *g, int n, Error *e)
+{
+    GameVar v;
+    memset(&v, 0, sizeof v);
+    v.type = GAME_VAR_INT;
+    v.num = n;
+    return game_var_set(g, -1, TURN_PIECES_KEY, &v, e);
+}
+
+/* Give the variant's turn to side (figure FIG_DUCK: the duck first).
+ * 0; 1 when the variant refuses (its invariants: TURN-2); -1 with e for
+ * anything else (memory). */
+static int turn_give(Game *g, int side, int figure, Error *e)
+{
+    Edit ed;
+    memset(&ed, 0, sizeof ed);
+    ed.kind = EDIT_TURN;
+    ed.side = side;
+    ed.figure = figure;
+    ed.at.x = ed.at.y = -1;
+    if (game_edit(g, &ed, e) == 0)
+        return 0;
+    return strstr(e->msg, "out of memory") ? -1 : 1;
+}
+
+/* Begin turn number `number` for the variant's side to move (TURN-5),
+ * planned by turn() with made = 0. */
+static int turn_begin(House *h, Game *g, int number, int capture, Error *e)
+{
+    Status s;
+    game_status(g, &s);
+    GameTurn t = {game_side_to_move(g), number, 0, 0, 0};
+    if (t.side < 0)
+        return 0; /* nobody's turn: the variant says the game is over */
+    TurnAsk q = {t.side, number, 0, capture, (int)((s.in_check >> t.side) & 1u)};
+    int duck;
+    if (turn_ask(h, g, &q, &t.moves, &duck, e))
+        return -1;
+    if (game_turn_set(g, &t, e))
+        return -1;
+    return 0;
+}
+
+/* TURN-1..TURN-5 after action act (the scripts' reactions done): 0, or -1
+ * with e (the hook's failure). */
+static int turn_after(House *h, Game *g, const Action *act, Error *e)
+{
+    GameTurn t = *game_turn(g);
+    Status s;
+    game_status(g, &s);
+    if (t.moves == 0 || s.over || action_is_meta(act->kind))
+        return 0;
+    int side = game_side_to_move(g), capture = 0;
+    int duck_placed = act->kind == ACT_PLACE && act->figure == FIG_DUCK;
+    if (t.duck) {
+        if (!duck_placed)
+            return 0;
+        /* TURN-4: the duck is down; the move it followed was counted */
+        t.duck = 0;
+        if (turn_keep_pieces(g, turn_pieces(h, g), e))
+            return -1;
+    } else {
+        if (side == t.side || duck_placed)
+            return 0; /* the move goes on (a naming waits for its choice) */
+        const GameVar *was = game_var(g, -1, TURN_PIECES_KEY);
+        int now = turn_pieces(h, g);
+        capture = was && now < was->num;
+        if (turn_keep_pieces(g, now, e))
+            return -1;
+        t.made++;
+        TurnAsk q = {t.side, t.number, t.made, capture,
+                     side >= 0 && ((s.in_check >> side) & 1u)};
+        int duck;
+        if (turn_ask(h, g, &q, &t.moves, &duck, e))
+            return -1;
+        if (t.moves < t.made)
+            t.moves = t.made; /* an answer of made or less ends the turn */
+        if (duck) {
+            /* TURN-4: the mover places the duck before anything else */
+            int r = turn_give(g, t.side, FIG_DUCK, e);
+            if (r) {
+                if (r > 0)
+                    err_prefix(e, "house rule %s, turn: the duck", h->s[h->turn_script].name);
+                return -1;
+            }
+            t.duck = 1;
+            return game_turn_set(g, &t, e);
+        }
+    }
+    if (t.made < t.moves) {
+        /* TURN-2: the same side moves again, unless the variant refuses */
+        int r = side == t.side ? 0 : turn_give(g, t.side, FIG_NONE, e);
+        if (r < 0)
+            return -1;
+        if (r == 0)
+            return game_turn_set(g, &t, e);
+        t.moves = t.made;
+    }
+    /* TURN-5: the turn is over */
+    if (side == t.side) {
+        /* the variant left the turn with its side (after the duck): the
+         * next side is given it */
+        int r = turn_give(g, (t.side + 1) % game_nsides(g), FIG_NONE, e);
+        if (r > 0)
+            err_prefix(e, "house rule %s, turn: the next turn", h->s[h->turn_script].name);
+        if (r)
+            return -1;
+    }
+    return turn_begin(h, g, t.number + 1, capture, e);
+}
+
 static int call_react(lua_State *L)
 {
     HookArg *a = lua_touserdata(L, 1);
@@ -4625,6 +4888,10 @@ static int hook_react(void *ud, Game *g, const Action *act, Error *e)
             return h->refused ? -1 : -2;
         }
     }
+    /* issue 25: the schedule follows the reactions (a failure of turn()
+     * or of the turn's edits is the hook's) */
+    if (h->turn_script >= 0 && turn_after(h, g, act, e))
+        return -2;
     return 0;
 }
 
@@ -4653,6 +4920,17 @@ static int hook_start(void *ud, Game *g, Error *e)
         if (rc)
             return err_set(e, "%s", h->err);
     }
+    /* issue 25: turn 1 is planned on the start position (TURN-1) */
+    Status s;
+    game_status(g, &s);
+    if (h->turn_script >= 0 && !s.over) {
+        Error ke;
+        if (turn_keep_pieces(g, turn_pieces(h, g), &ke))
+            return err_set(e, "house rule %s, turn: %s", h->s[h->turn_script].name,
+                           ke.msg);
+        if (turn_begin(h, g, 1, 0, e))
+            return -1;
+    }
     return 0;
 }
 
@@ -4678,11 +4956,11 @@ GameHooks house_hooks(House *h)
     memset(&k, 0, sizeof k);
     house_new_game(h);
     k.ud = h;
-    int veto = 0, react = 0, setup = 0, start = 0;
+    int veto = 0, react = 0, setup = 0, start = h->turn_script >= 0;
     for (int i = 0; i < h->n; i++) {
         start |= h->s[i].start_ref != LUA_NOREF;
         veto |= h->s[i].veto_ref != LUA_NOREF;
-        react |= h->s[i].react_ref != LUA_NOREF;
+        react |= h->s[i].react_ref != LUA_NOREF || h->s[i].turn_ref != LUA_NOREF;
         setup |= h->s[i].setup_text || h->s[i].setup_ref != LUA_NOREF;
     }
     if (setup)
@@ -4795,6 +5073,7 @@ unsigned house_parts(const House *h, int i)
     m |= sc->veto_ref != LUA_NOREF ? HOUSE_PART_VETO : 0;
     m |= sc->react_ref != LUA_NOREF ? HOUSE_PART_REACT : 0;
     m |= sc->start_ref != LUA_NOREF ? HOUSE_PART_START : 0;
+    m |= sc->turn_ref != LUA_NOREF ? HOUSE_PART_TURN : 0;
     return m;
 }
 

@@ -110,7 +110,7 @@ const HouseChange *house_change(const House *h, int i, int k);
 /* The parts script i gives (HOUSE_PART_* bits), for a script that
  * declares no changes: "changes: not declared (hooks: veto, react)". */
 enum { HOUSE_PART_PARAMS = 1, HOUSE_PART_SETUP = 2, HOUSE_PART_VETO = 4,
-       HOUSE_PART_REACT = 8, HOUSE_PART_START = 16 };
+       HOUSE_PART_REACT = 8, HOUSE_PART_START = 16, HOUSE_PART_TURN = 32 };
 unsigned house_parts(const House *h, int i);
 /* 1 when script i sets parameter `name` (its params or values field). */
 int house_param_set(const House *h, int i, const char *name);

@@ -36,6 +36,8 @@ static const HouseApi API[] = {
     {"rule", "`ruleset`", "optional: a rule set from parts for the fairy variant: a table of "
                           "the rule set's keys (`{board = \"10x8\", pieces = {\"A archbishop "
                           "BN 8\"}}`), or a function of the script's arguments returning one"},
+    {"rule", "`turn`", "optional: `function(game, t)`: the moves of the turn under way, "
+                       "`n` (1 to 64) or `{moves = n, duck = true}` (see \"8. Turns\")"},
     /* the game object: the inspection table of "6. Inspection", row by row */
     {"game", "`game.variant`, `game.sides`, `game.seats`", "name; lists of names"},
     {"game", "`game:side_to_move()`, `game:seat_to_act()`", "a name or nil"},
@@ -77,6 +79,9 @@ static const HouseApi API[] = {
      "the position after the action (its text, `\"e2e4\"`, or an action table) as a read-only game of its own, asked with the same calls (not history, kept values or edits), in this call only"},
     {"game", "`game:size()`",
      "the board's width and height (nothing on an open plane, Tile's)"},
+    {"game", "`game:turn()`",
+     "the turn under way, `{side=, number=, made=, moves=, left=, duck=}`, or nil without a "
+     "schedule (see \"8. Turns\")"},
     /* what a reaction (and start) may do: "5. Reactions", "Editing the position" */
     {"react", "`game:finish(winners, reason)`",
      "ends the game: winners a side name, a list of side names, or `{}`/`nil` for a draw; "
