@@ -146,20 +146,54 @@ static void test_turn1_monster(void **state)
 /* ---- Perft against a counter of our own ---------------------------------- */
 
 /* A schedule as the docs state it: the moves of turn `number` of side,
- * asked with made moves made and check (the side to move next is in
- * check) -- the scripts' turn functions in C. */
-typedef int (*Plan)(int side, int number, int made, int check);
+ * asked with made moves made, check (the side to move next is in check)
+ * and capture (the last move took a piece) -- the scripts' turn
+ * functions in C. */
+typedef int (*Plan)(int side, int number, int made, int check, int capture);
 
-static int plan_marseillais(int side, int number, int made, int check)
+static int plan_marseillais(int side, int number, int made, int check, int capture)
 {
-    (void)side;
+    (void)side, (void)capture;
     return number == 1 ? 1 : made > 0 && check ? made : 2;
 }
 
-static int plan_monster(int side, int number, int made, int check)
+static int plan_monster(int side, int number, int made, int check, int capture)
 {
-    (void)number, (void)made, (void)check;
+    (void)number, (void)made, (void)check, (void)capture;
     return side == 0 ? 2 : 1;
+}
+
+static int plan_progressive(int side, int number, int made, int check, int capture)
+{
+    (void)side, (void)capture;
+    return made > 0 && check ? made : number < 64 ? number : 64;
+}
+
+static int plan_balanced(int side, int number, int made, int check, int capture)
+{
+    (void)side, (void)made, (void)check, (void)capture;
+    return number == 1 ? 1 : 2;
+}
+
+static int plan_double(int side, int number, int made, int check, int capture)
+{
+    (void)side, (void)number, (void)made, (void)check, (void)capture;
+    return 2;
+}
+
+static int plan_black_extra(int side, int number, int made, int check, int capture)
+{
+    (void)number, (void)check;
+    return side == 1 && capture ? made + 1 : 1;
+}
+
+/* The pieces of a FEN's placement field. */
+static int fen_pieces(const char *fen)
+{
+    int n = 0;
+    for (; *fen && *fen != ' '; fen++)
+        n += (*fen >= 'a' && *fen <= 'z') || (*fen >= 'A' && *fen <= 'Z');
+    return n;
 }
 
 /* fen with its side to move and en passant fields replaced. */
@@ -195,7 +229,8 @@ static uint64_t counted(const char *fen, int depth, Plan plan, int number, int m
         Status s;
         game_status(c, &s);
         int check = (int)((s.in_check >> (side ^ 1)) & 1u);
-        int want = plan(side, number, made + 1, check);
+        int capture = fen_pieces(sb_str(&b)) < fen_pieces(fen);
+        int want = plan(side, number, made + 1, check, capture);
         char next[400];
         if (made + 1 < want && !check) {
             fen_turn(sb_str(&b), side, next, sizeof next);
@@ -203,7 +238,7 @@ static uint64_t counted(const char *fen, int depth, Plan plan, int number, int m
         } else {
             snprintf(next, sizeof next, "%s", sb_str(&b));
             n += counted(next, depth - 1, plan, number + 1, 0,
-                         plan(side ^ 1, number + 1, 0, check));
+                         plan(side ^ 1, number + 1, 0, check, capture));
         }
         sb_free(&b);
         game_free(c);
@@ -219,7 +254,6 @@ static uint64_t counted(const char *fen, int depth, Plan plan, int number, int m
 typedef struct PerftCase {
     const char *script, *fen;
     Plan plan;
-    int first; /* moves of turn 1 */
     uint64_t want[4];
 } PerftCase;
 
@@ -233,10 +267,14 @@ static void test_turn_perft_from_the_start(void **state)
 {
     (void)state;
     static const PerftCase CASES[] = {
-        {"scripts/marseillais.lua", TU_FEN_START, plan_marseillais, 1,
-         {20, 400, 8902, 197281}},
+        {"scripts/marseillais.lua", TU_FEN_START, plan_marseillais, {20, 400, 8902, 197281}},
         {"scripts/monster.lua", "rnbqkbnr/pppppppp/8/8/8/8/2PPPP2/4K3 w kq - 0 1",
-         plan_monster, 2, {10, 99, 1976, 19902}},
+         plan_monster, {10, 99, 1976, 19902}},
+        {"scripts/progressive.lua", TU_FEN_START, plan_progressive, {20, 400, 8902, 197281}},
+        {"scripts/balanced.lua", TU_FEN_START, plan_balanced, {20, 400, 8902, 197281}},
+        {"scripts/double_move.lua", TU_FEN_START, plan_double, {20, 445, 8864, 196646}},
+        {"scripts/black_extra_capture.lua", TU_FEN_START, plan_black_extra,
+         {20, 400, 8902, 197281}},
     };
     for (size_t c = 0; c < sizeof CASES / sizeof CASES[0]; c++) {
         const PerftCase *p = &CASES[c];
@@ -244,7 +282,7 @@ static void test_turn_perft_from_the_start(void **state)
         scripted(&s, p->script, NULL, NULL);
         for (int d = 1; d <= 4; d++) {
             uint64_t got = game_perft(s.g, d);
-            uint64_t ours = counted(p->fen, d, p->plan, 1, 0, p->first);
+            uint64_t ours = counted(p->fen, d, p->plan, 1, 0, p->plan(0, 1, 0, 0, 0));
             if (got != p->want[d - 1] || ours != p->want[d - 1])
                 fail_msg("%s depth %d: perft %llu, our counter %llu, wanted %llu",
                          p->script, d, (unsigned long long)got, (unsigned long long)ours,
@@ -252,6 +290,46 @@ static void test_turn_perft_from_the_start(void **state)
         }
         scripted_close(&s);
     }
+}
+
+/* The same schedules from positions where checks, captures and mates come
+ * early (Kiwipete both ways, position 3, a Black attack on f2): perft
+ * against the counter, no figure written here. */
+static void test_turn_perft_against_the_counter(void **state)
+{
+    (void)state;
+    static const char *const FENS[] = {
+        TU_FEN_KIWIPETE,
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
+        TU_FEN_POS3,
+        "r1bqk1nr/pppp1ppp/2n5/2b1p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR b KQkq - 3 3",
+    };
+    static const struct {
+        const char *script;
+        Plan plan;
+        int depth;
+    } S[] = {
+        {"scripts/marseillais.lua", plan_marseillais, 3},
+        {"scripts/progressive.lua", plan_progressive, 3},
+        {"scripts/balanced.lua", plan_balanced, 3},
+        {"scripts/double_move.lua", plan_double, 3},
+        {"scripts/black_extra_capture.lua", plan_black_extra, 3},
+    };
+    for (size_t f = 0; f < sizeof FENS / sizeof FENS[0]; f++)
+        for (size_t i = 0; i < sizeof S / sizeof S[0]; i++) {
+            Scripted s;
+            scripted(&s, S[i].script, NULL, FENS[f]);
+            for (int d = 1; d <= S[i].depth; d++) {
+                uint64_t got = game_perft(s.g, d);
+                uint64_t ours = counted(FENS[f], d, S[i].plan, 1, 0,
+                                        S[i].plan(game_side_to_move(s.g), 1, 0, 0, 0));
+                if (got != ours)
+                    fail_msg("%s from %s depth %d: perft %llu, our counter %llu",
+                             S[i].script, FENS[f], d, (unsigned long long)got,
+                             (unsigned long long)ours);
+            }
+            scripted_close(&s);
+        }
 }
 
 /* ---- Undo and records in the middle of a turn ---------------------------- */
@@ -403,6 +481,7 @@ int main(void)
         cmocka_unit_test(test_turn2_check_ends_the_turn),
         cmocka_unit_test(test_turn1_monster),
         cmocka_unit_test(test_turn_perft_from_the_start),
+        cmocka_unit_test(test_turn_perft_against_the_counter),
         cmocka_unit_test(test_turn_undo_mid_turn),
         cmocka_unit_test(test_turn1_hostile_turn_refused),
         cmocka_unit_test(test_turn_field_checked_and_last_stands),
