@@ -1,8 +1,9 @@
 /*
  * edit.c -- house-rule edits of the Tile Chess table (HOUSE-5, core/variant.h
  * Edit): remove a piece, add one, change one's figure, from a react script
- * (game:remove, game:add, game:change).  The choices are docs/TILE.md,
- * "House-rule edits".
+ * (game:remove, game:add, game:change), and give the turn to a seat (a
+ * schedule's extra move, EDIT_TURN, issue 25).  The choices are
+ * docs/TILE.md, "House-rule edits".
  *
  * Invariant: an edit that passes the table's own tests -- a square within
  * TILE_LIMIT, the table one group (TILE-3: a removed piece is no link, an
@@ -10,8 +11,9 @@
  * a commanded colour (TILE-1, TILE-10), the army (TILE-1: only a figure the
  * colour has lost comes back) -- is written as a position string and read
  * back with tile_init, so the blob is exactly what the reader builds for
- * it; hands, turn, commands and passes are never touched.  On -1 the state
- * given is unchanged.
+ * it; hands, commands and passes are never touched, the turn only by
+ * EDIT_TURN (to a seat in the game that can act).  On -1 the state given
+ * is unchanged.
  */
 #include <stdio.h>
 #include <string.h>
@@ -223,13 +225,81 @@ static int edit_table(const Game *g, TileState *t, const Edit *ed, StrBuf *said,
     return err_set(e, "unknown edit %d", ed->kind);
 }
 
+/* Stops tile_gen at the first move (a lone pass is no move). */
+static int visit_move(void *ud, const TMove *m)
+{
+    if (m->kind != TM_MOVE)
+        return 0;
+    *(int *)ud = 1;
+    return 1;
+}
+
+/* EDIT_TURN (issue 25, TURN-2): ed->side acts next.  During placement it
+ * places again (it needs pieces in hand, TILE-2); in the move phase it
+ * moves again, with any piece it commands, and must have a move: a seat
+ * without one could only pass again, and a round of passes would no longer
+ * be every seat's (TILE-9).  A seat that is out never acts (TILE-10).  A
+ * King left in check by the mover may be taken by its extra move, as by
+ * any seat's move (TILE-10: no checkmate).  No en passant (TILE-5), no
+ * duck. */
+static int edit_turn(const Game *g, TileState *t, const Edit *ed, StrBuf *said,
+                     StrBuf *what, Error *e)
+{
+    if (ed->side < 0 || ed->side >= t->nsides)
+        return err_set(e, "cannot give the turn to side %d: this game's colours are %s to %s",
+                       ed->side, TILE_COLOURS[0], TILE_COLOURS[t->nsides - 1]);
+    const int side = ed->side;
+    const char *c = TILE_COLOURS[side];
+    sb_printf(what, "give the turn to %s", c);
+    if (ed->figure == FIG_DUCK)
+        return err_set(e, "cannot %s with a duck to place: Tile Chess has no duck (duck "
+                          "chess is played on the fairy variant)",
+                       sb_str(what));
+    if (ed->figure != FIG_NONE)
+        return err_set(e, "cannot %s: figure %d is not the duck", sb_str(what), ed->figure);
+    if (ed->at.x != -1 || ed->at.y != -1)
+        return err_set(e, "cannot %s with en passant on %ld,%ld: Tile Chess has no en "
+                          "passant (TILE-5)",
+                       sb_str(what), (long)ed->at.x, (long)ed->at.y);
+    if (!tile_in_game(t, side))
+        return err_set(e, "cannot %s: %s's King was captured and %s commands %s; a seat "
+                          "that is out never moves again (TILE-10)",
+                       sb_str(what), c, TILE_COLOURS[t->cmd[side]], c);
+    if (tile_seats_in_game(t) <= 1)
+        return err_set(e, "cannot %s: the game is over, %s's King is the last on the table "
+                          "(TILE-10)",
+                       sb_str(what), c);
+    if (tile_structural_end(t))
+        return err_set(e, "cannot %s: the game is over, drawn by a full round of passes "
+                          "(TILE-9)",
+                       sb_str(what));
+    if (tile_placing(t)) {
+        if (!tile_hand_size(t, side))
+            return err_set(e, "cannot %s: %s has placed all its pieces, and only a seat "
+                              "with pieces in hand places (TILE-2)",
+                           sb_str(what), c);
+        t->turn = (uint8_t)side;
+        sb_printf(said, "house rule: %s places again", c);
+        return 0;
+    }
+    int moves = 0;
+    t->turn = (uint8_t)side;
+    tile_gen(g, t, visit_move, &moves);
+    if (!moves)
+        return err_set(e, "cannot %s: %s has no legal move and could only pass (TILE-9)",
+                       sb_str(what), c);
+    sb_printf(said, "house rule: %s moves again", c);
+    return 0;
+}
+
 int tile_edit(const Game *g, TileState *s, const Edit *ed, Events *ev, Error *e)
 {
     TileState t = *s, fresh;
     StrBuf said = STRBUF_INIT, what = STRBUF_INIT, pos = STRBUF_INIT;
     Error why;
     int rc = -1;
-    if (edit_table(g, &t, ed, &said, &what, e))
+    if (ed->kind == EDIT_TURN ? edit_turn(g, &t, ed, &said, &what, e)
+                              : edit_table(g, &t, ed, &said, &what, e))
         goto done;
     tile_write(&t, &pos);
     if (sb_failed(&pos) || sb_failed(&said) || sb_failed(&what)) {

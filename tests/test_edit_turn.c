@@ -1,0 +1,359 @@
+/*
+ * test_edit_turn.c -- giving the turn back (core/variant.h EDIT_TURN, issue
+ * 25 TURN-2: a schedule's extra move) in Tile Chess.
+ *
+ * A react hook written here in C calls game_edit with EDIT_TURN after the
+ * action the test chooses, as a schedule does: the side acts again (its
+ * seat is the one to act, the seats read "house rule: white moves again"),
+ * or the variant refuses with a message naming the rule, and the game is
+ * then exactly as before the edit (game_same with a copy taken inside the
+ * hook) and goes on as the variant says (the turn ends there).  A
+ * schedule "each side moves twice" kept in the game's GameTurn is counted
+ * by perft and checked against a count made from position strings whose
+ * side to move is rewritten (the variants' readers, not the edit code).
+ *
+ * Invariant: every test builds its own games and frees them; the hooks'
+ * state lives in the test's stack or in the game's GameTurn.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/game.h"
+#include "support/testutil.h"
+
+/* ---- The hook ---------------------------------------------------------- */
+
+/* Give the turn to `side` after the next `armed` actions of seat `seat`
+ * (-1: any seat) of kind `kind` (0: any play action). */
+typedef struct Again {
+    int armed, seat, kind;
+    int side;
+    Coord at;
+    int figure;
+    int given, refused;
+    int unchanged; /* after a refusal: the game is as before the edit */
+    char msg[256];
+} Again;
+
+static Again again_for(int side)
+{
+    return (Again){.armed = 1, .seat = -1, .side = side, .at = {-1, -1},
+                   .figure = FIG_NONE};
+}
+
+static int react_again(void *ud, Game *g, const Action *a, Error *e)
+{
+    Again *k = ud;
+    (void)e;
+    if (k->armed <= 0 || (k->seat >= 0 && a->seat != k->seat) ||
+        (k->kind && a->kind != k->kind))
+        return 0;
+    k->armed--;
+    Game *before = game_clone(g);
+    assert_non_null(before);
+    Edit ed = {.kind = EDIT_TURN, .at = k->at, .side = k->side, .figure = k->figure};
+    Error why;
+    if (game_edit(g, &ed, &why) == 0) {
+        k->given++;
+    } else {
+        k->refused++;
+        str_copy(k->msg, sizeof k->msg, why.msg);
+        k->unchanged = game_same(g, before);
+    }
+    game_free(before);
+    return 0;
+}
+
+static Game *game_again(const char *variant, int nsides, int nseats, const char *pos,
+                        const char *params, Again *k)
+{
+    GameHooks h = {.ud = k, .react = react_again};
+    return tu_game(&(TuGame){.variant = tu_variant(variant), .nsides = nsides,
+                             .nseats = nseats, .position = pos, .params = params,
+                             .hooks = &h});
+}
+
+/* The edit was made: every seat of g reads `said` as the last message, and
+ * side's seat is to act. */
+static void assert_given(const Game *g, const Again *k, const char *said, int side, int seat)
+{
+    if (k->refused)
+        fail_msg("the turn was refused: %s", k->msg);
+    assert_int_equal(k->given, 1);
+    for (int s = 0; s < game_nseats(g); s++) {
+        const char *m = game_message(g, game_message_count(g) - 1, s);
+        if (!m || strcmp(m, said))
+            fail_msg("seat %d reads \"%s\", expected \"%s\"", s, m ? m : "(none)", said);
+    }
+    assert_int_equal(game_side_to_move(g), side);
+    assert_int_equal(game_to_act(g), seat);
+}
+
+/* The edit was refused with want, the game left as before it. */
+static void assert_refused(const Again *k, const char *want)
+{
+    assert_int_equal(k->given, 0);
+    assert_int_equal(k->refused, 1);
+    if (!strstr(k->msg, want))
+        fail_msg("expected \"%s\" in: %s", want, k->msg);
+    assert_true(k->unchanged);
+}
+
+static void assert_has(const char *text, const char *want)
+{
+    if (!text || !strstr(text, want))
+        fail_msg("expected \"%s\" in: %s", want, text ? text : "(null)");
+}
+
+/* ---- A schedule: each side moves twice a turn -------------------------- */
+/* The turn lives in the game (GameTurn), so perft's copies keep their own.
+ * A move has ended when the side to move is no longer the turn's (TURN-1);
+ * a refused edit ends the turn (TURN-2). */
+
+static int start_double(void *ud, Game *g, Error *e)
+{
+    (void)ud;
+    GameTurn t = {.side = game_side_to_move(g), .number = 1, .made = 0, .moves = 2};
+    return game_turn_set(g, &t, e);
+}
+
+static int react_double(void *ud, Game *g, const Action *a, Error *e)
+{
+    (void)ud, (void)a;
+    Status st;
+    game_status(g, &st);
+    if (st.over || game_side_to_move(g) < 0)
+        return 0;
+    GameTurn t = *game_turn(g);
+    if (game_side_to_move(g) == t.side)
+        return 0; /* the move goes on (a placement phase ends, a choice ...) */
+    t.made++;
+    if (t.made < t.moves) {
+        Edit ed = {.kind = EDIT_TURN, .at = {-1, -1}, .side = t.side, .figure = FIG_NONE};
+        Error why;
+        if (game_edit(g, &ed, &why) == 0)
+            return game_turn_set(g, &t, e) ? -2 : 0;
+    }
+    GameTurn next = {.side = game_side_to_move(g), .number = t.number + 1, .moves = 2};
+    return game_turn_set(g, &next, e) ? -2 : 0;
+}
+
+static Game *game_double(const char *variant, int nsides, const char *pos)
+{
+    GameHooks h = {.start = start_double, .react = react_double};
+    return tu_game(&(TuGame){.variant = tu_variant(variant), .nsides = nsides,
+                             .position = pos, .hooks = &h});
+}
+
+/* The count the schedule must give, from plain games: after the first
+ * move of a turn, the position string is rewritten with the mover to move
+ * again (rewrite: 0, or -1 when it cannot be, the turn then ends), and the
+ * variant's own reader decides the rest. */
+typedef int (*Rewrite)(const char *pos, int mover, char *out, size_t n);
+
+static uint64_t count_double(const char *variant, int nsides, const char *pos, int depth,
+                             int made, Rewrite rw)
+{
+    if (depth == 0)
+        return 1;
+    Game *g = tu_game(&(TuGame){.variant = tu_variant(variant), .nsides = nsides,
+                                .position = pos});
+    Status st;
+    game_status(g, &st);
+    uint64_t total = 0;
+    ActionList l = ACTIONLIST_INIT;
+    assert_int_equal(game_legal_play(g, &l), 0);
+    const int mover = game_side_to_move(g);
+    for (int i = 0; !st.over && i < l.n; i++) {
+        Game *c = game_clone(g);
+        Error e;
+        if (game_apply(c, &l.v[i], &e))
+            fail_msg("apply: %s", e.msg);
+        char *next = tu_position(c);
+        char again[1024];
+        if (game_side_to_move(c) == mover) { /* the move goes on */
+            total += count_double(variant, nsides, next, depth - 1, made, rw);
+        } else if (made == 0 && rw(next, mover, again, sizeof again) == 0) {
+            total += count_double(variant, nsides, again, depth - 1, 1, rw);
+        } else {
+            total += count_double(variant, nsides, next, depth - 1, 0, rw);
+        }
+        free(next);
+        game_free(c);
+    }
+    al_free(&l);
+    game_free(g);
+    return total;
+}
+
+/* ---- Tile Chess (TILE-1 .. TILE-12) ------------------------------------ */
+
+/* White's Queen checks Black's King from 2,1, then takes it with its extra
+ * move (TILE-10: no checkmate, a King is captured like any piece). */
+#define TILE_CHECK "wQ0,2 wN1,1 bK3,1 wK0,0 bR2,0 turn:w"
+
+static void test_tile_turn2_moves_again_and_takes_the_king(void **state)
+{
+    (void)state;
+    Again k = again_for(0);
+    Game *g = game_again("tile", 2, 0, TILE_CHECK, NULL, &k);
+    tu_play(g, 0, "Q0,2-0,1"); /* checks the King on 3,1 over the knight */
+    assert_given(g, &k, "house rule: white moves again", 0, 0);
+    Status st;
+    game_status(g, &st);
+    assert_false(st.over);
+    assert_int_equal(st.in_check, 1u << 1); /* TILE-8: black's King, as before */
+    View v;
+    assert_int_equal(game_view(g, 1, &v), 0);
+    assert_int_equal(v.side_to_move, 0);
+    assert_int_equal(v.seat_to_act, 0);
+    int flagged = 0;
+    for (int i = 0; i < v.npieces; i++)
+        if (v.pieces[i].figure == FIG_KING && v.pieces[i].side == 1)
+            flagged = (v.pieces[i].flags & VP_CHECK) != 0;
+    assert_true(flagged);
+    tu_play(g, 0, "Q0,1x3,1"); /* the extra move takes the King */
+    tu_assert_over(g, "1-0", "the last King on the table (TILE-10)");
+    game_free(g);
+}
+
+static void test_tile_turn2_then_the_next_seat(void **state)
+{
+    (void)state;
+    /* Three sides: after white's extra move, black (the next seat) acts. */
+    Again k = again_for(0);
+    Game *g = game_again("tile", 3, 0, "wR0,1 bK2,1 wK0,0 bN1,0 rK3,0 turn:w", NULL, &k);
+    tu_play(g, 0, "R0,1--1,1");
+    assert_given(g, &k, "house rule: white moves again", 0, 0);
+    tu_play(g, 0, "R-1,1-0,1");
+    assert_int_equal(game_to_act(g), 1);
+    assert_int_equal(game_side_to_move(g), 1);
+    game_free(g);
+}
+
+static void test_tile_turn2_placement(void **state)
+{
+    (void)state;
+    /* TILE-2: during placement the seat places again. */
+    Again k = again_for(0);
+    Game *g = game_again("tile", 2, 0, NULL, NULL, &k);
+    tu_play(g, 0, "Q@0,0");
+    assert_given(g, &k, "house rule: white places again", 0, 0);
+    tu_play(g, 0, "R@1,0");
+    assert_int_equal(game_to_act(g), 1);
+    char *pos = tu_position(g);
+    assert_has(pos, "turn:b");
+    free(pos);
+    game_free(g);
+
+    /* A seat that has placed everything places no more. */
+    Again k2 = again_for(0);
+    k2.seat = 1;
+    g = game_again("tile", 2, 0, "wK0,0 hand:b=KQ turn:b first:w", "pawns=0", &k2);
+    tu_play(g, 1, "Q@1,0");
+    assert_refused(&k2, "cannot give the turn to white: white has placed all its pieces, "
+                        "and only a seat with pieces in hand places (TILE-2)");
+    assert_int_equal(game_to_act(g), 1); /* the turn ends: black places its King */
+    game_free(g);
+}
+
+static void test_tile_turn2_refusals(void **state)
+{
+    (void)state;
+    /* TILE-10: red's King was taken, white commands red: red never moves
+     * again; the action stands and the turn goes on (blue). */
+    const char *out = "wK0,1 rN1,1 bK2,1 uK3,1 wR0,0 turn:w cmd:r=w";
+    Again k = again_for(2);
+    Game *g = game_again("tile", 4, 0, out, NULL, &k);
+    tu_play(g, 0, "R0,0-1,0");
+    assert_refused(&k, "cannot give the turn to red: red's King was captured and white "
+                       "commands red; a seat that is out never moves again (TILE-10)");
+    assert_int_equal(game_to_act(g), 1);
+    game_free(g);
+
+    /* TILE-9: a seat without a move would only pass again. */
+    Again k2 = again_for(0);
+    g = game_again("tile", 2, 0, "wK0,0 bK1,2 bQ1,-1 bR1,1 turn:b", NULL, &k2);
+    k2.seat = 1;
+    tu_play(g, 1, "Q1,-1-0,-1"); /* white's King in check, no escape */
+    assert_refused(&k2, "cannot give the turn to white: white has no legal move and could "
+                        "only pass (TILE-9)");
+    game_free(g);
+
+    /* TILE-5: no en passant; no duck. */
+    Again k3 = again_for(0);
+    k3.at = (Coord){0, 2};
+    g = game_again("tile", 2, 0, TILE_CHECK, NULL, &k3);
+    tu_play(g, 0, "Q0,2-0,1");
+    assert_refused(&k3, "Tile Chess has no en passant (TILE-5)");
+    assert_int_equal(game_to_act(g), 1);
+    game_free(g);
+    Again k4 = again_for(0);
+    k4.figure = FIG_DUCK;
+    g = game_again("tile", 2, 0, TILE_CHECK, NULL, &k4);
+    tu_play(g, 0, "Q0,2-0,1");
+    assert_refused(&k4, "Tile Chess has no duck");
+    game_free(g);
+}
+
+/* "turn:b" -> "turn:w" (the mover), for count_double. */
+static int tile_rewrite(const char *pos, int mover, char *out, size_t n)
+{
+    const char *t = strstr(pos, "turn:");
+    if (!t || strlen(pos) >= n)
+        return -1;
+    str_copy(out, n, pos);
+    out[t - pos + 5] = "wbrugy"[mover];
+    /* the reader refuses what makes no sense (a seat with nothing to
+     * place); a seat with only a pass cannot have the turn (TILE-9) */
+    Error e;
+    Game *g = game_new(&(GameConfig){.variant = tu_variant("tile"), .nsides = 2,
+                                     .nseats = 2, .position = out}, &e);
+    if (!g)
+        return -1;
+    int ok = game_to_act(g) >= 0 && tu_legal_count(g, game_to_act(g), ACT_PASS) == 0;
+    game_free(g);
+    return ok ? 0 : -1;
+}
+
+static void test_tile_turn2_perft_double_move(void **state)
+{
+    (void)state;
+    static const char *const POS[] = {
+        TILE_CHECK,
+        "wK0,0 bK1,2 bQ1,-1 bR1,1 turn:b",
+        "wQ0,0 hand:w=K,b=KN turn:b first:w",
+    };
+    for (size_t i = 0; i < sizeof POS / sizeof *POS; i++) {
+        Game *g = game_double("tile", 2, POS[i]);
+        Game *alt = tu_game(&(TuGame){.variant = tu_variant("tile"), .position = POS[i]});
+        assert_true(game_perft(g, 2) != game_perft(alt, 2)); /* the schedule counts */
+        game_free(alt);
+        for (int d = 1; d <= 3; d++) {
+            uint64_t want = count_double("tile", 2, POS[i], d, 0, tile_rewrite);
+            if (game_perft(g, d) != want)
+                fail_msg("%s depth %d: %llu, expected %llu", POS[i], d,
+                         (unsigned long long)game_perft(g, d), (unsigned long long)want);
+        }
+        game_free(g);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_tile_turn2_moves_again_and_takes_the_king),
+        cmocka_unit_test(test_tile_turn2_then_the_next_seat),
+        cmocka_unit_test(test_tile_turn2_placement),
+        cmocka_unit_test(test_tile_turn2_refusals),
+        cmocka_unit_test(test_tile_turn2_perft_double_move),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
