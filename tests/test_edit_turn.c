@@ -1,16 +1,19 @@
 /*
  * test_edit_turn.c -- giving the turn back (core/variant.h EDIT_TURN, issue
- * 25 TURN-2: a schedule's extra move) in Tile Chess.
+ * 25 TURN-2: a schedule's extra move) in Tile Chess and
+ * Les Échecs Masqués.
  *
  * A react hook written here in C calls game_edit with EDIT_TURN after the
  * action the test chooses, as a schedule does: the side acts again (its
  * seat is the one to act, the seats read "house rule: white moves again"),
  * or the variant refuses with a message naming the rule, and the game is
  * then exactly as before the edit (game_same with a copy taken inside the
- * hook) and goes on as the variant says (the turn ends there).  A
- * schedule "each side moves twice" kept in the game's GameTurn is counted
- * by perft and checked against a count made from position strings whose
- * side to move is rewritten (the variants' readers, not the edit code).
+ * hook) and goes on as the variant says (the turn ends there).  Masqués'
+ * answers depend on public facts only: twin games that differ only in
+ * hidden figures read the same words.  A schedule "each side moves twice"
+ * kept in the game's GameTurn is counted by perft and checked against a
+ * count made from position strings whose side to move is rewritten (the
+ * variants' readers, not the edit code).
  *
  * Invariant: every test builds its own games and frees them; the hooks'
  * state lives in the test's stack or in the game's GameTurn.
@@ -346,6 +349,147 @@ static void test_tile_turn2_perft_double_move(void **state)
     }
 }
 
+/* ---- Les Échecs Masqués (MASQ-1 .. MASQ-16) ---------------------------- */
+
+#define MQ_START "r~n~b~q~k~b~n~r~/p~p~p~p~p~p~p~p~/8/8/8/8/P~P~P~P~P~P~P~P~/R~N~B~Q~K~B~N~R~ w KQkq - 0 1"
+
+static void test_masq_turn2_moves_again(void **state)
+{
+    (void)state;
+    Again k = again_for(0);
+    Game *g = game_again("masques", 2, 0, MQ_START, NULL, &k);
+    tu_play(g, 0, "e2e4");
+    assert_given(g, &k, "house rule: white moves again", 0, 0);
+    char *pos = tu_position(g);
+    /* white to move; its own two-step's en passant square goes (MASQ-2) */
+    assert_has(pos, "R~N~B~Q~K~B~N~R~ w KQkq - ");
+    free(pos);
+    tu_play(g, 0, "d2d4");
+    assert_int_equal(game_to_act(g), 1);
+    game_free(g);
+}
+
+static void test_masq_turn2_en_passant(void **state)
+{
+    (void)state;
+    /* White's own two-step cannot leave White an en passant square. */
+    Again k = again_for(0);
+    k.at = (Coord){4, 2};
+    Game *g = game_again("masques", 2, 0, MQ_START, NULL, &k);
+    tu_play(g, 0, "e2e4");
+    assert_refused(&k, "cannot give the turn to white with en passant on e3: no two-step of "
+                       "black has just passed it (MASQ-2)");
+    game_free(g);
+
+    /* Black's two-step, the turn given to White with its square kept: White
+     * may take en passant (a battle, the piece being masked). */
+    Again k2 = again_for(0);
+    k2.seat = 1;
+    k2.at = (Coord){3, 5};
+    g = game_again("masques", 2, 0, "4k~3/3p~4/8/4P~3/8/8/8/4K~3 b - - 0 1", NULL, &k2);
+    tu_play(g, 1, "d7d5");
+    assert_given(g, &k2, "house rule: white moves again", 0, 0);
+    char *pos = tu_position(g);
+    assert_has(pos, " w - d6 ");
+    free(pos);
+    assert_true(tu_is_legal(g, "e5d6"));
+    game_free(g);
+}
+
+static void test_masq_turn2_refused_by_phase(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *pos, *play, *want;
+        int seat;
+    } C[] = {
+        /* a simple battle: black answers (MASQ-9) */
+        {"4k~3/8/5p~2/8/4N3/8/8/4K3 w - - 0 1", "e4f6",
+         "cannot give the turn to white during a battle: black answers white's attack "
+         "(MASQ-9)", 0},
+        /* a masked battle: the bidding (MASQ-10) */
+        {"4k~3/8/8/3p~4/4P~3/8/8/4K3 w - - 0 1", "e4d5",
+         "cannot give the turn to white during the bidding of a masked battle (MASQ-10)", 0},
+        /* a new threat on d5: white may announce (MASQ-6) */
+        {"4k~3/8/8/3p~4/8/4P~3/8/4K3 w - - 0 1", "e3e4",
+         "cannot give the turn to white while white decides whether to announce a mask "
+         "check (MASQ-6)", 0},
+        /* announced: black answers, then plays its turn (MASQ-6) */
+        {"4k~3/8/8/3p~4/4P~3/8/8/4K3 w - - 0 1 phase=announce threats=d5",
+         "announce check d5",
+         "cannot give the turn to white while black answers a mask check: it then plays "
+         "its turn, so an announced mask check ends the turn (MASQ-6)", 0},
+        /* a revealed King in check must answer it (MASQ-14) */
+        {"4k3/8/8/8/8/8/3Q4/4K3 w - - 0 1", "d2e2",
+         "cannot give the turn to white: black's King is in check (MASQ-14)", 0},
+    };
+    for (size_t i = 0; i < sizeof C / sizeof *C; i++) {
+        Again k = again_for(0);
+        Game *g = game_again("masques", 2, 0, C[i].pos, NULL, &k);
+        tu_play(g, C[i].seat, C[i].play);
+        assert_refused(&k, C[i].want);
+        assert_int_not_equal(game_to_act(g), -1);
+        game_free(g);
+    }
+    /* setup (MASQ-1) */
+    Again k = again_for(0);
+    Game *g = game_again("masques", 2, 0, NULL, NULL, &k);
+    tu_play(g, 0, "standard");
+    assert_refused(&k, "cannot give the turn to white during the setup: both sides set up "
+                       "first (MASQ-1)");
+    game_free(g);
+}
+
+/* The words White's seat reads in a game, every message and the refusal. */
+static void white_reads(const Game *g, const Again *k, StrBuf *out)
+{
+    for (int i = 0; i < game_message_count(g); i++) {
+        const char *m = game_message(g, i, 0);
+        sb_printf(out, "%s\n", m ? m : "-");
+    }
+    sb_printf(out, "given %d refused %d: %s\n", k->given, k->refused, k->msg);
+    View v;
+    assert_int_equal(game_view(g, 0, &v), 0);
+    sb_printf(out, "to act %d side %d check %u\n", v.seat_to_act, v.side_to_move,
+              v.status.in_check);
+}
+
+/* Twin games that differ only in Black's hidden figures (the masked Queen
+ * and King swapped): White reads the same words, with the default rules
+ * (the turn is given) and with masked_king_check on (refused: the piece on
+ * d8 that White's Rook attacks may be the King). */
+static void test_masq_turn2_twins_read_the_same(void **state)
+{
+    (void)state;
+    static const char *const TWIN[2] = {"3q~k~3/8/8/8/8/8/8/R3K3 w - - 0 1",
+                                        "3k~q~3/8/8/8/8/8/8/R3K3 w - - 0 1"};
+    static const char *const PARAMS[2] = {NULL, "masked_king_check=on"};
+    for (int p = 0; p < 2; p++) {
+        StrBuf read[2] = {STRBUF_INIT, STRBUF_INIT};
+        for (int t = 0; t < 2; t++) {
+            Again k = again_for(0);
+            k.armed = 0;
+            Game *g = game_again("masques", 2, 0, TWIN[t], PARAMS[p], &k);
+            tu_play(g, 0, "a1a8"); /* a new threat on d8: White may announce */
+            k.armed = 1;
+            tu_play(g, 0, "pass");
+            white_reads(g, &k, &read[t]);
+            if (p == 0)
+                assert_given(g, &k, "house rule: white moves again", 0, 0);
+            else
+                assert_refused(&k, "cannot give the turn to white: white attacks black's "
+                                   "masked piece on d8, which may be its King, and "
+                                   "masked_king_check is on (MASQ-14)");
+            game_free(g);
+        }
+        if (strcmp(sb_str(&read[0]), sb_str(&read[1])))
+            fail_msg("White reads\n%s\nin one twin and\n%s\nin the other", sb_str(&read[0]),
+                     sb_str(&read[1]));
+        sb_free(&read[0]);
+        sb_free(&read[1]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -354,6 +498,10 @@ int main(void)
         cmocka_unit_test(test_tile_turn2_placement),
         cmocka_unit_test(test_tile_turn2_refusals),
         cmocka_unit_test(test_tile_turn2_perft_double_move),
+        cmocka_unit_test(test_masq_turn2_moves_again),
+        cmocka_unit_test(test_masq_turn2_en_passant),
+        cmocka_unit_test(test_masq_turn2_refused_by_phase),
+        cmocka_unit_test(test_masq_turn2_twins_read_the_same),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,8 @@
 /*
  * edit.c -- house-rule edits of Les Échecs Masqués (HOUSE-5,
  * core/variant.h Edit): a reaction removes, adds or changes a piece
- * between turns of play.
+ * between turns of play, or gives the turn to a side (a schedule's extra
+ * move, EDIT_TURN, issue 25).
  *
  * Invariant: a masked piece's figure never reaches a seat that may not
  * know it.  Its owner reads the figure in the edit's message, the other
@@ -12,6 +13,7 @@
  * bitboards and the lost list agree), then read back from its position
  * string by the variant's own reader as a check.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -78,10 +80,104 @@ static int read_back(const Game *g, const MqState *s, Error *e)
     return rc;
 }
 
+/* Why the turn cannot be given now, by the phase (public: every seat
+ * knows which phase the game is in), or NULL between turns of play. */
+static const char *turn_phase_refusal(const MqState *s, char *buf, size_t n)
+{
+    const char *mover = MQ_SIDE_NAMES[s->side], *other = MQ_SIDE_NAMES[s->side ^ 1];
+    switch (s->phase) {
+    case PH_PLAY:
+        return NULL;
+    case PH_SETUP:
+        return "during the setup: both sides set up first (MASQ-1)";
+    case PH_ANNOUNCE:
+        snprintf(buf, n, "while %s decides whether to announce a mask check (MASQ-6)",
+                 mover);
+        return buf;
+    case PH_ANSWER: /* the side field is the target's owner here */
+        snprintf(buf, n, "while %s answers a mask check: it then plays its turn, so an "
+                 "announced mask check ends the turn (MASQ-6)", mover);
+        return buf;
+    case PH_BATTLE:
+        snprintf(buf, n, "during a battle: %s answers %s's attack (MASQ-9)", other, mover);
+        return buf;
+    case PH_BID:
+        return "during the bidding of a masked battle (MASQ-10)";
+    case PH_GIVEUP:
+        snprintf(buf, n, "while %s gives up pieces after a called battle (MASQ-10)",
+                 MQ_SIDE_NAMES[s->loser]);
+        return buf;
+    default:
+        return "once the game is over";
+    }
+}
+
+/* EDIT_TURN (issue 25, TURN-2): ed->side plays next, only between turns of
+ * play.  Every test here is on public facts, so twin games that differ only
+ * in hidden figures get the same answer and the same words: the other
+ * side's revealed King in check must be answered (MASQ-14); with
+ * masked_king_check on and the other King not revealed, no masked piece of
+ * the other side may be attacked (it might be that King).  The en passant
+ * target goes (a side never takes its own piece), or stays at ed->at when
+ * a two-step of the other side passed it; the capture rights stay as they
+ * are (a right lapses after its holder's next action, MASQ-6). */
+static int edit_turn(const Game *g, MqState *s, const Edit *ed, Events *ev, Error *e)
+{
+    char why[160], sq[3];
+    if (ed->side != MQ_WHITE && ed->side != MQ_BLACK)
+        return err_set(e, "cannot give the turn to side %d: the sides are white and black",
+                       ed->side);
+    const int side = ed->side, other = side ^ 1;
+    const char *c = MQ_SIDE_NAMES[side];
+    if (ed->figure == FIG_DUCK)
+        return err_set(e, "cannot give the turn to %s with a duck to place: Les Échecs "
+                          "Masqués has no duck (duck chess is played on the fairy variant)", c);
+    if (ed->figure != FIG_NONE)
+        return err_set(e, "cannot give the turn to %s: figure %d is not the duck", c,
+                       ed->figure);
+    const char *phase = turn_phase_refusal(s, why, sizeof why);
+    if (phase)
+        return err_set(e, "cannot give the turn to %s %s", c, phase);
+    if (mq_in_check(g, s, other, GEN_PUBLIC))
+        return err_set(e, "cannot give the turn to %s: %s's King is in check (MASQ-14)", c,
+                       MQ_SIDE_NAMES[other]);
+    if (game_param(g, MP_MASKED_KING_CHECK) && !(s->bb[other][FIG_KING])) {
+        for (int id = other * 16; id < other * 16 + 16; id++)
+            if ((s->pc[id].flags & PF_ON) && mq_masked(&s->pc[id]) &&
+                mq_attacked(s->bb, s->occ, s->pc[id].sq, side))
+                return err_set(e, "cannot give the turn to %s: %s attacks %s's masked piece "
+                                  "on %s, which may be its King, and masked_king_check is "
+                                  "on (MASQ-14)",
+                               c, c, MQ_SIDE_NAMES[other], mq_sq(s->pc[id].sq, sq));
+    }
+    const int ep = s->ep, victim = s->ep_victim;
+    s->side = (uint8_t)side;
+    s->ep = s->ep_victim = -1;
+    if (ed->at.x != -1 || ed->at.y != -1) {
+        if (ed->at.x < 0 || ed->at.x > 7 || ed->at.y < 0 || ed->at.y > 7)
+            return err_set(e, "cannot give the turn to %s: en passant square (%d,%d) is off "
+                              "the board", c, (int)ed->at.x, (int)ed->at.y);
+        if (mq_sq_of(ed->at) != ep || victim < 0 || s->pc[victim].side != other)
+            return err_set(e, "cannot give the turn to %s with en passant on %s: no two-step "
+                              "of %s has just passed it (MASQ-2)",
+                           c, mq_sq(mq_sq_of(ed->at), sq), MQ_SIDE_NAMES[other]);
+        s->ep = (int8_t)ep;
+        s->ep_victim = (int8_t)victim;
+    }
+    Error broke;
+    if (read_back(g, s, &broke))
+        return err_set(e, "cannot give the turn to %s: the position would break the rules "
+                          "of the game (MASQ-1, MASQ-14)", c);
+    ev_emit(ev, SEATS_ALL, "house rule: %s moves again", c);
+    return 0;
+}
+
 int mq_edit(const Game *g, void *st, const Edit *ed, Events *ev, Error *e)
 {
     MqState *s = st;
     char b[3];
+    if (ed->kind == EDIT_TURN)
+        return edit_turn(g, s, ed, ev, e);
     if (s->phase == PH_SETUP)
         return err_set(e, "the board may be edited only once both sides have set up (MASQ-1)");
     if (s->phase != PH_PLAY)
