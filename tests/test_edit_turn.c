@@ -1,7 +1,7 @@
 /*
  * test_edit_turn.c -- giving the turn back (core/variant.h EDIT_TURN, issue
- * 25 TURN-2: a schedule's extra move) in Tile Chess and
- * Les Échecs Masqués.
+ * 25 TURN-2: a schedule's extra move) in Tile Chess, Les Échecs Masqués
+ * and L'Échiqueté.
  *
  * A react hook written here in C calls game_edit with EDIT_TURN after the
  * action the test chooses, as a schedule does: the side acts again (its
@@ -490,6 +490,191 @@ static void test_masq_turn2_twins_read_the_same(void **state)
     }
 }
 
+/* ---- L'Échiqueté (ECHQ-1 .. ECHQ-13) ----------------------------------- */
+
+static void test_echq_turn2_phase1_merged_pieces(void **state)
+{
+    (void)state;
+    /* After White's merging capture, White moves again: the merged pawn is
+     * its to move (ECHQ-2), forward as White's; the no-undo move binds only
+     * Black (ECHQ-6), so it goes. */
+    Again k = again_for(0);
+    k.seat = 0;
+    k.kind = ACT_MOVE;
+    k.armed = 2;
+    Game *g = game_again("echiquete", 3, 2, NULL, NULL, &k);
+    k.armed = 0;
+    tu_play_line(g, "e4 d5");
+    k.armed = 1;
+    tu_play(g, 0, "e4d5p");
+    assert_given(g, &k, "house rule: white moves again", 0, 0);
+    char *pos = tu_position(g);
+    assert_has(pos, "3*P4/8/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
+    free(pos);
+    assert_true(tu_is_legal(g, "d5d6"));
+    Game *taken = game_clone(g);
+    tu_play(g, 0, "d5d6");
+    assert_int_equal(game_to_act(g), 1);
+    game_free(g);
+    /* A takeover now follows the side to move (ECHQ-9): É, White, Black. */
+    tu_play(taken, 1, "takeover");
+    pos = tu_position(taken);
+    assert_has(pos, " e KQkq - 0 2 phase=2 cycle=ewb seats=0,0,1");
+    free(pos);
+    game_free(taken);
+
+    /* En passant: the own double step's square goes, and cannot be kept. */
+    Again k2 = again_for(0);
+    g = game_again("echiquete", 3, 2, NULL, NULL, &k2);
+    tu_play(g, 0, "e4");
+    assert_given(g, &k2, "house rule: white moves again", 0, 0);
+    pos = tu_position(g);
+    assert_has(pos, " w KQkq - 0 1");
+    free(pos);
+    game_free(g);
+    Again k3 = again_for(0);
+    k3.at = (Coord){4, 2};
+    g = game_again("echiquete", 3, 2, NULL, NULL, &k3);
+    tu_play(g, 0, "e4");
+    assert_refused(&k3, "cannot give the turn to white with en passant on e3: no pawn of "
+                        "another side has just passed it");
+    game_free(g);
+
+    /* Black's double step kept for White (ECHQ-7: en passant merges). */
+    Again k4 = again_for(0);
+    k4.seat = 1;
+    k4.at = (Coord){3, 5};
+    g = game_again("echiquete", 3, 2, "4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1", NULL, &k4);
+    tu_play(g, 1, "d5");
+    assert_given(g, &k4, "house rule: white moves again", 0, 0);
+    assert_true(tu_is_legal(g, "e5d6p"));
+    game_free(g);
+}
+
+static void test_echq_turn2_refusals(void **state)
+{
+    (void)state;
+    /* phase 1: merged has no turn (ECHQ-9) */
+    Again k = again_for(2);
+    Game *g = game_again("echiquete", 3, 2, NULL, NULL, &k);
+    tu_play(g, 0, "e4");
+    assert_refused(&k, "cannot give the turn to merged: the merged pieces have no turn of "
+                       "their own before a takeover (ECHQ-2, ECHQ-9)");
+    assert_int_equal(game_to_act(g), 1);
+    game_free(g);
+
+    /* phase 1: a check must be answered (ECHQ-8) */
+    Again k2 = again_for(0);
+    g = game_again("echiquete", 3, 2, "4k3/8/8/8/8/8/3Q4/4K3 w - - 0 1", NULL, &k2);
+    tu_play(g, 0, "Qe2");
+    assert_refused(&k2, "cannot give the turn to white: black, not to move, has its King "
+                        "attacked (ECHQ-8)");
+    assert_int_equal(game_to_act(g), 1);
+    game_free(g);
+
+    /* phase 2: a side that is out (ECHQ-13) */
+    Again k3 = again_for(1);
+    g = game_again("echiquete", 3, 3,
+                   "4k3/8/8/8/3*N4/8/8/4K3 w - - 0 1 phase=2 cycle=ewb seats=0,1,2 out=b",
+                   NULL, &k3);
+    tu_play(g, 0, "Kd1");
+    assert_refused(&k3, "cannot give the turn to black: black is out (ECHQ-13)");
+    assert_int_equal(game_to_act(g), 2);
+    game_free(g);
+
+    /* phase 2: a side without a move would only pass (ECHQ-13) */
+    Again k4 = again_for(0);
+    g = game_again("echiquete", 3, 3,
+                   "7*N/6p1/8/6P1/8/1q6/2k5/K7 w - - 0 1 phase=2 cycle=ewb seats=0,1,2",
+                   NULL, &k4);
+    tu_play(g, 0, "g6");
+    assert_refused(&k4, "cannot give the turn to white: it has no legal move and could only "
+                        "pass (ECHQ-13)");
+    assert_int_equal(game_to_act(g), 1);
+    game_free(g);
+
+    /* ... but once only White and Black remain, without a move it is
+     * stalemated, as in phase 1 (TURN-6) */
+    Again k5 = again_for(0);
+    g = game_again("echiquete", 3, 3,
+                   "8/8/8/6p1/8/1q4P1/2k5/K7 w - - 0 1 phase=2 cycle=ewb seats=0,1,2 out=e",
+                   NULL, &k5);
+    tu_play(g, 0, "g4");
+    assert_int_equal(k5.given, 1);
+    tu_assert_over(g, "draw", "stalemate");
+    game_free(g);
+}
+
+static void test_echq_turn2_phase2_cycle_and_seats(void **state)
+{
+    (void)state;
+    /* Three seats: merged moves again, then the cycle goes on after it. */
+    Again k = again_for(2);
+    Game *g = game_again("echiquete", 3, 3,
+                         "4k3/8/8/8/1*N3*N2/8/8/4K3 e - - 0 1 phase=2 cycle=ewb seats=0,1,2",
+                         NULL, &k);
+    tu_play(g, 2, "f4d5");
+    assert_given(g, &k, "house rule: merged moves again", 2, 2);
+    tu_play(g, 2, "d5f4");
+    assert_int_equal(game_side_to_move(g), 0);
+    assert_int_equal(game_to_act(g), 0);
+    game_free(g);
+
+    /* Two seats (ECHQ-12): White's seat took the merged side, Black's seat
+     * plays white and black; white moves again, its seat acts. */
+    Again k2 = again_for(0);
+    g = game_again("echiquete", 3, 2,
+                   "4k3/8/8/8/1*N6/8/8/4K3 w - - 0 1 phase=2 cycle=ebw seats=1,1,0", NULL,
+                   &k2);
+    tu_play(g, 1, "Kd1");
+    assert_given(g, &k2, "house rule: white moves again", 0, 1);
+    tu_play(g, 1, "Ke1");
+    assert_int_equal(game_side_to_move(g), 2); /* cycle É, black, white: É after white */
+    assert_int_equal(game_to_act(g), 0);
+    game_free(g);
+}
+
+/* Side field w <-> b, and the en passant square and the no-undo move (which
+ * bind the other side only) dropped, for count_double. */
+static int echq_rewrite(const char *pos, int mover, char *out, size_t n)
+{
+    char board[128], side[4], castling[8], ep[4];
+    int half, full;
+    if (sscanf(pos, "%127s %3s %7s %3s %d %d", board, side, castling, ep, &half, &full) != 6)
+        return -1;
+    snprintf(out, n, "%s %c %s - %d %d", board, "wb"[mover], castling, half, full);
+    Error e;
+    Game *g = game_new(&(GameConfig){.variant = tu_variant("echiquete"), .nsides = 3,
+                                     .nseats = 2, .position = out}, &e);
+    if (!g)
+        return -1; /* ECHQ-8: the other King in check */
+    game_free(g);
+    return 0;
+}
+
+static void test_echq_turn2_perft_double_move(void **state)
+{
+    (void)state;
+    static const char *const POS[] = {
+        "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1",
+        "4k3/3p4/8/8/1Q6/8/8/4K3 w - - 0 1",
+    };
+    for (size_t i = 0; i < sizeof POS / sizeof *POS; i++) {
+        Game *g = game_double("echiquete", 3, POS[i]);
+        Game *alt = tu_game(&(TuGame){.variant = tu_variant("echiquete"), .nsides = 3,
+                                      .nseats = 2, .position = POS[i]});
+        assert_true(game_perft(g, 2) != game_perft(alt, 2)); /* the schedule counts */
+        game_free(alt);
+        for (int d = 1; d <= 3; d++) {
+            uint64_t want = count_double("echiquete", 3, POS[i], d, 0, echq_rewrite);
+            if (game_perft(g, d) != want)
+                fail_msg("%s depth %d: %llu, expected %llu", POS[i], d,
+                         (unsigned long long)game_perft(g, d), (unsigned long long)want);
+        }
+        game_free(g);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -502,6 +687,10 @@ int main(void)
         cmocka_unit_test(test_masq_turn2_en_passant),
         cmocka_unit_test(test_masq_turn2_refused_by_phase),
         cmocka_unit_test(test_masq_turn2_twins_read_the_same),
+        cmocka_unit_test(test_echq_turn2_phase1_merged_pieces),
+        cmocka_unit_test(test_echq_turn2_refusals),
+        cmocka_unit_test(test_echq_turn2_phase2_cycle_and_seats),
+        cmocka_unit_test(test_echq_turn2_perft_double_move),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -716,11 +716,89 @@ static void edit_fixups(EchState *s, int sq)
         s->noundo_from = s->noundo_to = -1;
 }
 
+/* EDIT_TURN (issue 25, TURN-2): ed->side moves next, then the turn goes on
+ * from it as after any of its moves (phase 1: the other colour; phase 2:
+ * the next side of the cycle still in).  It moves with its own pieces and,
+ * in phase 1, the merged ones, which belong to the side to move (ECHQ-2).
+ * The no-undo move (ECHQ-6) binds only the other side's very next move, so
+ * it goes; the en passant square goes too (a side never takes its own
+ * pawn), or is set to ed->at when a pawn of another side has just passed
+ * it.  Refused: the merged side before a takeover (it has no turn in phase
+ * 1, ECHQ-9), a side that is out (ECHQ-13), in phase 1 a side whose
+ * opponent's King it attacks (ECHQ-8: the check must be answered; the
+ * reader refuses it), in phase 2 a side whose one action would be a pass
+ * (it would pass again, and a round of passes would not be a round:
+ * ECHQ-13).  A side without any move is mated or stalemated as after a
+ * move (TURN-6). */
+static int edit_turn(const Game *g, EchState *s, const Edit *ed, Events *ev, Error *e)
+{
+    StrBuf text = STRBUF_INIT;
+    if (ed->side < ES_WHITE || ed->side > ES_MERGED)
+        return err_set(e, "cannot give the turn to side %d: the sides are white, black and "
+                          "merged", ed->side);
+    const int side = ed->side;
+    const char *c = SIDE_NAMES[side];
+    if (ed->figure == FIG_DUCK)
+        return err_set(e, "cannot give the turn to %s with a duck to place: L'Échiqueté "
+                          "has no duck (duck chess is played on the fairy variant)", c);
+    if (ed->figure != FIG_NONE)
+        return err_set(e, "cannot give the turn to %s: figure %d is not the duck", c,
+                       ed->figure);
+    if (ech_structural_end(g, s))
+        return err_set(e, "cannot give the turn to %s: the game is over", c);
+    if (s->phase == 1 && side == ES_MERGED)
+        return err_set(e, "cannot give the turn to merged: the merged pieces have no turn "
+                          "of their own before a takeover (ECHQ-2, ECHQ-9)");
+    if (s->phase == 2 && ((s->out >> side) & 1u))
+        return err_set(e, "cannot give the turn to %s: %s is out (ECHQ-13)", c, c);
+    s->to_move = (uint8_t)side;
+    s->noundo_from = s->noundo_to = -1;
+    s->ep = -1;
+    if (ed->at.x != -1 || ed->at.y != -1) {
+        if (ed->at.x < 0 || ed->at.x > 7 || ed->at.y < 0 || ed->at.y > 7)
+            return err_set(e, "cannot give the turn to %s: en passant square (%d,%d) is off "
+                              "the board", c, (int)ed->at.x, (int)ed->at.y);
+        const int sq = (int)(ed->at.y * 8 + ed->at.x), up = ed->at.y == 2;
+        const int pawn = (ed->at.y == 2 || ed->at.y == 5) ? s->board[sq + (up ? 8 : -8)] : 0;
+        if (!pawn || EK_FIG(pawn) != FIG_PAWN || EK_COL(pawn) == side)
+            return err_set(e, "cannot give the turn to %s with en passant on %c%d: no pawn "
+                              "of another side has just passed it", c, 'a' + sq % 8,
+                           sq / 8 + 1);
+        s->ep = (int8_t)sq;
+    }
+    ech_write(s, &text);
+    Error why_not;
+    EchState *t = cv_calloc(sizeof *t);
+    int rc = -1;
+    if (!t || sb_failed(&text)) {
+        err_set(e, "out of memory");
+    } else if (ech_init(g, t, sb_str(&text), &why_not)) {
+        err_set(e, "cannot give the turn to %s: %s", c, why_not.msg);
+    } else {
+        EMove mv[ECH_MAX_MOVES];
+        const int n = ech_moves(g, t, mv);
+        if (n == 1 && mv[0].from == EM_PASS) {
+            err_set(e, "cannot give the turn to %s: it has no legal move and could only "
+                       "pass (ECHQ-13)", c);
+        } else {
+            *s = *t;
+            ev_emit(ev, SEATS_ALL, "house rule: %s moves again", c);
+            ech_resolve(g, s, ev); /* without a move, in check: mated and out */
+            rc = 0;
+        }
+    }
+    free(t);
+    sb_free(&text);
+    return rc;
+}
+
 static int ech_edit(const Game *g, void *st, const Edit *ed, Events *ev, Error *e)
 {
     EchState *s = st;
     StrBuf what = STRBUF_INIT, text = STRBUF_INIT;
     int rc = -1;
+    if (ed->kind == EDIT_TURN)
+        return edit_turn(g, s, ed, ev, e);
     if (ed->at.x < 0 || ed->at.x > 7 || ed->at.y < 0 || ed->at.y > 7)
         return err_set(e, "not a square of the board");
     const int sq = (int)(ed->at.y * 8 + ed->at.x);
