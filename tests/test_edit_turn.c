@@ -1,7 +1,7 @@
 /*
  * test_edit_turn.c -- giving the turn back (core/variant.h EDIT_TURN, issue
- * 25 TURN-2: a schedule's extra move) in Tile Chess, Les Échecs Masqués
- * and L'Échiqueté.
+ * 25 TURN-2: a schedule's extra move) in Tile Chess, Les Échecs Masqués,
+ * L'Échiqueté and Échecs ambigus.
  *
  * A react hook written here in C calls game_edit with EDIT_TURN after the
  * action the test chooses, as a schedule does: the side acts again (its
@@ -675,6 +675,110 @@ static void test_echq_turn2_perft_double_move(void **state)
     }
 }
 
+/* ---- Échecs ambigus (AMBI-1 .. AMBI-7) --------------------------------- */
+
+static void test_ambi_turn2_after_the_choice(void **state)
+{
+    (void)state;
+    /* Marseillais Échecs ambigus, two namings each: White names f3, Black
+     * chooses the piece (AMBI-2), then White names again. */
+    Again k = again_for(0);
+    k.kind = ACT_CHOOSE;
+    k.seat = 1;
+    Game *g = game_again("ambigus", 2, 0, NULL, NULL, &k);
+    tu_play(g, 0, "f3");
+    assert_int_equal(k.refused + k.given, 0);
+    tu_play(g, 1, "choose g1");
+    assert_given(g, &k, "house rule: white moves again", 0, 0);
+    tu_play(g, 0, "e4");
+    assert_int_equal(game_to_act(g), 1);
+    game_free(g);
+
+    /* Mid-choice the turn cannot be given (AMBI-2). */
+    Again k2 = again_for(0);
+    g = game_again("ambigus", 2, 0, NULL, NULL, &k2);
+    tu_play(g, 0, "f3");
+    assert_refused(&k2, "black is choosing which white piece goes to f3 (AMBI-2): the "
+                        "position may be edited only once the move is played");
+    assert_int_equal(game_to_act(g), 1);
+    game_free(g);
+}
+
+static void test_ambi_turn2_en_passant(void **state)
+{
+    (void)state;
+    /* White's own double step: the en passant square goes (TURN-2). */
+    Again k = again_for(0);
+    Game *g = game_again("ambigus", 2, 0, NULL, NULL, &k);
+    tu_play(g, 0, "e4");
+    assert_given(g, &k, "house rule: white moves again", 0, 0);
+    char *pos = tu_position(g);
+    assert_has(pos, "RNBQKBNR w - - 0 1");
+    free(pos);
+    game_free(g);
+
+    /* ... and cannot be kept for the side that made it. */
+    Again k2 = again_for(0);
+    k2.at = (Coord){4, 2};
+    g = game_again("ambigus", 2, 0, NULL, NULL, &k2);
+    tu_play(g, 0, "e4");
+    assert_refused(&k2, "cannot give the turn to white with en passant on e3: no black pawn "
+                        "just passed it");
+    pos = tu_position(g);
+    assert_has(pos, " b - e3 0 1");
+    free(pos);
+    game_free(g);
+
+    /* Black's double step, the turn given to white with the target kept:
+     * white takes en passant. */
+    Again k3 = again_for(0);
+    k3.seat = 1;
+    k3.at = (Coord){3, 5};
+    g = game_again("ambigus", 2, 0, "4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1", NULL, &k3);
+    tu_play(g, 1, "d5");
+    assert_given(g, &k3, "house rule: white moves again", 0, 0);
+    tu_play(g, 0, "d6");
+    pos = tu_position(g);
+    assert_has(pos, "4k3/8/3P4/8/8/8/8/4K3 b");
+    free(pos);
+    game_free(g);
+}
+
+/* Side field w <-> b, the en passant square dropped, for count_double. */
+static int ambi_rewrite(const char *pos, int mover, char *out, size_t n)
+{
+    char board[128], side[4], castling[8], ep[4];
+    int half, full;
+    if (sscanf(pos, "%127s %3s %7s %3s %d %d", board, side, castling, ep, &half, &full) != 6)
+        return -1;
+    snprintf(out, n, "%s %c %s - %d %d", board, "wb"[mover], castling, half, full);
+    return 0;
+}
+
+static void test_ambi_turn2_perft_double_move(void **state)
+{
+    (void)state;
+    /* two namings each (no check in Échecs ambigus: AMBI-4), the choices
+     * counted as plies */
+    static const char *const POS[] = {
+        "4k3/8/8/8/8/8/4PP2/4K1N1 w - - 0 1",
+        "4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1",
+    };
+    for (size_t i = 0; i < sizeof POS / sizeof *POS; i++) {
+        Game *g = game_double("ambigus", 2, POS[i]);
+        Game *alt = tu_game(&(TuGame){.variant = tu_variant("ambigus"), .position = POS[i]});
+        assert_true(game_perft(g, 3) != game_perft(alt, 3)); /* the schedule counts */
+        game_free(alt);
+        for (int d = 1; d <= 4; d++) {
+            uint64_t want = count_double("ambigus", 2, POS[i], d, 0, ambi_rewrite);
+            if (game_perft(g, d) != want)
+                fail_msg("%s depth %d: %llu, expected %llu", POS[i], d,
+                         (unsigned long long)game_perft(g, d), (unsigned long long)want);
+        }
+        game_free(g);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -691,6 +795,9 @@ int main(void)
         cmocka_unit_test(test_echq_turn2_refusals),
         cmocka_unit_test(test_echq_turn2_phase2_cycle_and_seats),
         cmocka_unit_test(test_echq_turn2_perft_double_move),
+        cmocka_unit_test(test_ambi_turn2_after_the_choice),
+        cmocka_unit_test(test_ambi_turn2_en_passant),
+        cmocka_unit_test(test_ambi_turn2_perft_double_move),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
