@@ -112,6 +112,7 @@ struct Game {
     GameVar vars[GAME_VARS_MAX]; /* a house rule's values (game_var_set) */
     int nvars;
     GameTurn turn;           /* a house rule's schedule (game_turn_set) */
+    GameTurn start_turn;     /* cfg.turn's copy (cfg.turn points here) */
     Error *fail;             /* with hooks: the error of the hook that made the
                                 last call fail (written by reading calls too,
                                 hence a block of its own); NULL without hooks */
@@ -438,6 +439,17 @@ static int game_start_hook(Game *g, Error *e)
     return g->msgs.failed ? err_set(e, "out of memory") : 0;
 }
 
+static int turn_check(const GameTurn *t, int nsides, Error *e)
+{
+    if (t->side < 0 || t->side >= nsides)
+        return err_set(e, "a turn of side %d (the sides are 0 to %d)", t->side, nsides - 1);
+    if (t->number < 1 || t->moves < 1 || t->made < 0 || t->made > t->moves ||
+        (t->duck != 0 && t->duck != 1))
+        return err_set(e, "a turn numbered %d with %d of %d moves made (duck %d) makes "
+                          "no sense", t->number, t->made, t->moves, t->duck);
+    return 0;
+}
+
 Game *game_new_hooked(const GameConfig *cfg, const GameHooks *hooks, Error *e)
 {
     GameConfig c = *cfg;
@@ -446,7 +458,7 @@ Game *game_new_hooked(const GameConfig *cfg, const GameHooks *hooks, Error *e)
     if (c.nseats == 0)
         c.nseats = c.variant && c.variant->version >= 2 && c.variant->default_seats
                        ? c.variant->default_seats : c.nsides;
-    if (check_config(&c, e))
+    if (check_config(&c, e) || (c.turn && turn_check(c.turn, c.nsides, e)))
         return NULL;
     if (!c.params_set) {
         params_defaults(c.variant, &c.params);
@@ -463,6 +475,11 @@ Game *game_new_hooked(const GameConfig *cfg, const GameHooks *hooks, Error *e)
     g->cfg.scripts = NULL;
     g->cfg.nscripts = 0;
     g->cfg.ruleset = NULL;
+    g->cfg.turn = NULL;
+    if (c.turn) {
+        g->start_turn = *c.turn;
+        g->cfg.turn = &g->start_turn;
+    }
     if (hooks)
         g->hooks = *hooks;
     if (g->hooks.retain)
@@ -510,6 +527,8 @@ Game *game_new_hooked(const GameConfig *cfg, const GameHooks *hooks, Error *e)
         game_free(g);
         return NULL;
     }
+    if (g->cfg.turn) /* a game under way: its turn, not the start hook's */
+        g->turn = g->start_turn;
     g->rng_start = g->rng;
     return g;
 fail:
@@ -554,6 +573,7 @@ Game *game_clone(const Game *g)
         game_history(g, i); /* pushed entries get their texts before they are copied */
     c->cfg.scripts = NULL;
     c->cfg.nscripts = 0;
+    c->cfg.turn = g->cfg.turn ? &c->start_turn : NULL;
     c->fail = NULL;
     c->ruleset = NULL;
     c->cfg.ruleset = NULL;
@@ -626,7 +646,8 @@ int game_same(const Game *a, const Game *b)
         (x->position && strcmp(x->position, y->position)) ||
         memcmp(&x->params, &y->params, sizeof x->params) ||
         !x->ruleset != !y->ruleset || (x->ruleset && strcmp(x->ruleset, y->ruleset)) ||
-        x->nscripts != y->nscripts || a->setup_made != b->setup_made)
+        x->nscripts != y->nscripts || a->setup_made != b->setup_made ||
+        !x->turn != !y->turn || (x->turn && memcmp(x->turn, y->turn, sizeof *x->turn)))
         return 0;
     for (int i = 0; i < x->nscripts; i++)
         if (strcmp(x->scripts[i].name, y->scripts[i].name) ||
@@ -1294,13 +1315,8 @@ int game_turn_set(Game *g, const GameTurn *t, Error *e)
 {
     if (!g->reacting)
         return err_set(e, "the turn is set only by a reaction or a start hook");
-    if (t->side < 0 || t->side >= g->cfg.nsides)
-        return err_set(e, "a turn of side %d (the sides are 0 to %d)", t->side,
-                       g->cfg.nsides - 1);
-    if (t->number < 1 || t->moves < 1 || t->made < 0 || t->made > t->moves ||
-        (t->duck != 0 && t->duck != 1))
-        return err_set(e, "a turn numbered %d with %d of %d moves made (duck %d) makes "
-                          "no sense", t->number, t->made, t->moves, t->duck);
+    if (turn_check(t, g->cfg.nsides, e))
+        return -1;
     g->turn = *t;
     return 0;
 }

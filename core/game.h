@@ -41,6 +41,10 @@ typedef struct GameConfig {
      * (GameHooks.ruleset, a house rule's), else the variant's default.
      * The game keeps a copy. */
     const char *ruleset;
+    /* The turn under way at `position` (issue 25: a bot's model of a game
+     * with a schedule, View.turn_*), or NULL: the start hook's.  It
+     * replaces the turn the start hook set; the game keeps a copy. */
+    const struct GameTurn *turn;
 } GameConfig;
 
 /* Seams where house-rule scripts attach (the Lua layer fills them). */

@@ -194,6 +194,13 @@ static Game *model_game(const BotInput *in, const char *position)
     cfg.position = position;
     cfg.params = in->params;
     cfg.params_set = 1;
+    /* a schedule's turn under way (issue 25): the position string does
+     * not say how many moves of the turn remain, the View does (public) */
+    const View *v = in->view;
+    GameTurn turn = {v->side_to_move, v->turn_number, v->turn_made, v->turn_moves,
+                     v->turn_duck};
+    if (v->turn_moves > 0)
+        cfg.turn = &turn;
     Error e;
     return game_new_hooked(&cfg, &in->hooks, &e);
 }
