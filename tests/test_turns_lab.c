@@ -22,8 +22,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
 #include "../core/lab/bot.h"
 #include "../core/game.h"
+#include "../core/lua/house.h"
+#include "../core/record/record.h"
 #include "support/testutil.h"
 
 /* ---- A schedule from hooks ------------------------------------------------ */
@@ -291,6 +295,235 @@ static void test_random_and_greedy_play_schedules_to_the_end(void **state)
         }
 }
 
+/* ---- The schedules of scripts/ ---------------------------------------------- */
+
+/* Each schedule of issue 25 and the variant it is played on. */
+static const struct {
+    const char *script, *variant;
+} SCRIPTS[] = {
+    {"monster.lua", "orthodox"},        {"marseillais.lua", "orthodox"},
+    {"progressive.lua", "orthodox"},    {"balanced.lua", "orthodox"},
+    {"double_move.lua", "orthodox"},    {"black_extra_capture.lua", "orthodox"},
+    {"marseillais.lua", "ambigus"},
+};
+enum { NSCRIPTS = sizeof SCRIPTS / sizeof SCRIPTS[0] };
+
+/* A game of `variant` under scripts/FILE (its parameters as the program
+ * sets them), from position (NULL: the script's or variant's start). */
+static Game *script_game(const char *file, const char *variant, uint64_t seed,
+                         const char *position)
+{
+    char path[256];
+    snprintf(path, sizeof path, "scripts/%s", file);
+    char *text = tu_read_file(path);
+    if (!text)
+        fail_msg("cannot read %s", path);
+    const VariantOps *v = tu_variant(variant);
+    HouseSource src = {file, text, strlen(text)};
+    Error e = {""};
+    House *h = house_load(v, 0, &src, 1, NULL, &e);
+    if (!h)
+        fail_msg("%s: %s", path, e.msg);
+    GameConfig cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.variant = v;
+    cfg.seed = seed;
+    cfg.position = position;
+    params_defaults(v, &cfg.params);
+    assert_int_equal(house_params(h, &cfg.params, &e), 0);
+    cfg.params_set = 1;
+    cfg.scripts = house_scripts(h);
+    cfg.nscripts = house_count(h);
+    GameHooks k = house_hooks(h);
+    Game *g = game_new_hooked(&cfg, &k, &e);
+    house_free(h);
+    free(text);
+    if (!g)
+        fail_msg("%s: %s", path, e.msg);
+    return g;
+}
+
+/* Bots of spec play g until the end or max plies, each action checked
+ * against the legal list of its moment, the turn's count within its
+ * moves: the plies played; *again, the actions after which the same side
+ * acts again (an extra move, a duck to place). */
+static int bot_game(Game *g, const BotSpec *spec, uint64_t seed, int max, const char *what,
+                    int *again)
+{
+    Rng rng;
+    rng_seed(&rng, seed);
+    int plies = 0;
+    *again = 0;
+    for (; plies < max && game_to_act(g) >= 0; plies++) {
+        int seat = game_to_act(g), side = game_side_to_move(g);
+        ActionList legal;
+        al_init(&legal);
+        assert_int_equal(game_legal(g, seat, &legal), 0);
+        Error e = {""};
+        Action a;
+        if (bot_play_spec(g, seat, spec, &rng, &a, &e))
+            fail_msg("%s, ply %d: %s", what, plies, e.msg);
+        if (al_find(&legal, &a) < 0)
+            fail_msg("%s, ply %d: %s is not in the legal list", what, plies,
+                     game_history(g, game_history_len(g) - 1)->text);
+        al_free(&legal);
+        const GameTurn *t = game_turn(g);
+        if (game_to_act(g) >= 0 && (t->moves < 1 || t->made >= t->moves))
+            fail_msg("%s, ply %d: turn %d with %d of %d moves made", what, plies, t->number,
+                     t->made, t->moves);
+        *again += game_to_act(g) >= 0 && game_side_to_move(g) == side;
+    }
+    return plies;
+}
+
+static char *save_text(const Game *g)
+{
+    StrBuf b = STRBUF_INIT;
+    assert_int_equal(record_save(g, &b), 0);
+    char *s = strdup(sb_str(&b));
+    sb_free(&b);
+    return s;
+}
+
+/* Issue 25: the random and greedy bots play every schedule of scripts/ to
+ * its end (or 300 plies), every action in the legal list of its moment;
+ * a side acts twice in a row somewhere; the same seed gives the same game;
+ * the record loads back as the same game, the turn under way included. */
+static void test_bots_play_every_schedule_script(void **state)
+{
+    (void)state;
+    int ended = 0, games = 0;
+    for (int i = 0; i < NSCRIPTS; i++)
+        for (int level = BOT_RANDOM; level <= BOT_GREEDY; level++) {
+            BotSpec spec = {.level = level};
+            char what[128];
+            snprintf(what, sizeof what, "%s, %s bot", SCRIPTS[i].script,
+                     bot_level_name(level));
+            Game *a = script_game(SCRIPTS[i].script, SCRIPTS[i].variant, 5, NULL);
+            Game *b = script_game(SCRIPTS[i].script, SCRIPTS[i].variant, 5, NULL);
+            int again, again_b;
+            int plies = bot_game(a, &spec, 11 + (uint64_t)i, 300, what, &again);
+            assert_true(plies > 0);
+            assert_int_equal(bot_game(b, &spec, 11 + (uint64_t)i, 300, what, &again_b), plies);
+            if (!game_same(a, b))
+                fail_msg("%s: the same seed gave another game", what);
+            if (again == 0)
+                fail_msg("%s: no side acted twice in a row in %d plies", what, plies);
+            char *text = save_text(a);
+            Error e = {""};
+            Game *l = record_load(text, "turns.rec", &e);
+            if (!l)
+                fail_msg("%s: load: %s\n%s", what, e.msg, text);
+            if (!game_same(a, l))
+                fail_msg("%s: the loaded game differs from the one saved", what);
+            game_free(l);
+            free(text);
+            ended += game_to_act(a) < 0;
+            games++;
+            game_free(a);
+            game_free(b);
+        }
+    assert_true(ended * 2 > games); /* most end by the rules, not the cap */
+}
+
+/* Issue 25: the search bot plays the first turns of every schedule, each
+ * action legal (search:300 for speed). */
+static void test_search_plays_every_schedule_script(void **state)
+{
+    (void)state;
+    for (int i = 0; i < NSCRIPTS; i++) {
+        BotSpec spec = {.level = BOT_SEARCH, .lim = {.nodes = 300}};
+        Game *g = script_game(SCRIPTS[i].script, SCRIPTS[i].variant, 3, NULL);
+        int again;
+        assert_true(bot_game(g, &spec, 7, 12, SCRIPTS[i].script, &again) > 0);
+        game_free(g);
+    }
+}
+
+static char *run_ok(const char *args)
+{
+    TuRun r;
+    tu_run(&r, args, NULL);
+    if (r.status != 0)
+        fail_msg("chessvar %s: status %d, %s", args, r.status, r.err);
+    free(r.err);
+    return r.out;
+}
+
+/* Issue 25: an experiment of every schedule against the variant's own
+ * rules, as a user types it, plays its games to the end; --jobs 2 gives
+ * the single run's bytes. */
+static void test_experiment_every_schedule_script(void **state)
+{
+    (void)state;
+    for (int i = 0; i < NSCRIPTS; i++) {
+        char args[512], want[160];
+        snprintf(args, sizeof args, "experiment %s --games 4 --seed 1 --max-plies 400 "
+                 "--bot white=greedy --compare --rules scripts/%s", SCRIPTS[i].variant,
+                 SCRIPTS[i].script);
+        char *one = run_ok(args);
+        snprintf(want, sizeof want, "(scripts/%s)\n", SCRIPTS[i].script);
+        assert_non_null(strstr(one, want));
+        assert_non_null(strstr(one, "How the games ended"));
+        strcat(args, " --jobs 2");
+        char *two = run_ok(args);
+        assert_string_equal(two, one);
+        free(one);
+        free(two);
+    }
+}
+
+/* Issue 25: an experiment's saved games under a schedule load back with
+ * `run --load` and replay to the same end (the result the report gave). */
+static void test_experiment_saves_schedule_games(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/cvturnslabXXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char args[512];
+    snprintf(args, sizeof args,
+             "experiment orthodox --rules scripts/monster.lua --games 2 --seed 9 "
+             "--bot white=greedy --bot black=greedy --save-games %s --json", dir);
+    char *json = run_ok(args);
+    const char *at = json;
+    for (int i = 0; i < 2; i++) {
+        /* the game's result and plies in the report */
+        at = strstr(at, "\"result\":\"");
+        assert_non_null(at);
+        char result[16] = "";
+        sscanf(at + strlen("\"result\":\""), "%15[^\"]", result);
+        const char *pl = strstr(at, "\"plies\":");
+        assert_non_null(pl);
+        int plies = atoi(pl + strlen("\"plies\":"));
+        at = pl;
+        char path[128];
+        snprintf(path, sizeof path, "%s/game-%06d.rec", dir, i);
+        char *rec = tu_read_file(path);
+        if (!rec)
+            fail_msg("no record %s after: %s", path, json);
+        Error e = {""};
+        Game *g = record_load(rec, path, &e);
+        if (!g)
+            fail_msg("%s: %s", path, e.msg);
+        char res[64];
+        assert_string_equal(game_result_text(g, res, sizeof res), result);
+        assert_int_equal(game_history_len(g), plies);
+        assert_true(game_to_act(g) < 0);
+        game_free(g);
+        char cmd[256];
+        snprintf(cmd, sizeof cmd, "run --load %s --trust-rules", path);
+        TuRun r;
+        tu_run(&r, cmd, "status\n");
+        assert_int_equal(r.status, 0);
+        assert_non_null(strstr(r.out, "game over:"));
+        tu_run_free(&r);
+        free(rec);
+        unlink(path);
+    }
+    rmdir(dir);
+    free(json);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -299,6 +532,10 @@ int main(void)
         cmocka_unit_test(test_a_game_starts_mid_turn),
         cmocka_unit_test(test_search_knows_a_check_ends_the_turn),
         cmocka_unit_test(test_random_and_greedy_play_schedules_to_the_end),
+        cmocka_unit_test(test_bots_play_every_schedule_script),
+        cmocka_unit_test(test_search_plays_every_schedule_script),
+        cmocka_unit_test(test_experiment_every_schedule_script),
+        cmocka_unit_test(test_experiment_saves_schedule_games),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
