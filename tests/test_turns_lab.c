@@ -388,7 +388,8 @@ static char *save_text(const Game *g)
 /* Issue 25: the random and greedy bots play every schedule of scripts/ to
  * its end (or 300 plies), every action in the legal list of its moment;
  * a side acts twice in a row somewhere; the same seed gives the same game;
- * the record loads back as the same game, the turn under way included. */
+ * the record loads back as the same game, the turn under way included;
+ * undo takes back to the turn of the game replayed to that ply. */
 static void test_bots_play_every_schedule_script(void **state)
 {
     (void)state;
@@ -418,6 +419,25 @@ static void test_bots_play_every_schedule_script(void **state)
                 fail_msg("%s: the loaded game differs from the one saved", what);
             game_free(l);
             free(text);
+            /* undo three actions: the game replayed to that ply, the
+             * turn under way included (a turn's second move taken back
+             * gives the same side its move again) */
+            if (plies > 3) {
+                Game *u = game_clone(a);
+                Game *r = script_game(SCRIPTS[i].script, SCRIPTS[i].variant, 5, NULL);
+                for (int k = 0; k < plies - 3; k++) {
+                    Action act = game_history(a, k)->action;
+                    assert_int_equal(game_apply(r, &act, &e), 0);
+                }
+                assert_int_equal(game_undo(u, 3, &e), 0);
+                const GameTurn *tu = game_turn(u), *tr = game_turn(r);
+                assert_int_equal(tu->number, tr->number);
+                assert_int_equal(tu->made, tr->made);
+                assert_int_equal(game_to_act(u), game_to_act(r));
+                assert_int_equal(game_history_len(u), plies - 3);
+                game_free(u);
+                game_free(r);
+            }
             ended += game_to_act(a) < 0;
             games++;
             game_free(a);
