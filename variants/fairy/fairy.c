@@ -38,7 +38,11 @@ static Action move_action(int seat, uint32_t m)
     a.seat = (uint8_t)seat;
     a.code = m;
     a.to = sq_coord(FV_TO(m));
-    if (FV_KIND(m) == FV_DROP) {
+    if (FV_KIND(m) == FV_DUCK_PLACE) { /* TURN-4 */
+        a.kind = ACT_PLACE;
+        a.figure = FIG_DUCK;
+        a.from = coord_make(-1, -1);
+    } else if (FV_KIND(m) == FV_DROP) {
         a.kind = ACT_PLACE;
         a.figure = (uint8_t)letter_figure(FV_PT(m) - 1);
         a.from = coord_make(-1, -1);
@@ -134,7 +138,9 @@ static int fairy_apply(const Game *g, void *st, const Action *a, Events *ev)
     if (ev)
         fv_san(r, s, a->code, &san);
     fv_make(r, s, a->code);
-    if (ev)
+    if (ev && FV_KIND(a->code) == FV_DUCK_PLACE)
+        ev_emit(ev, SEATS_ALL, "%s places the duck: %s", SIDE_NAMES[mover], sb_str(&san));
+    else if (ev)
         ev_emit(ev, SEATS_ALL, "%s plays %s", SIDE_NAMES[mover], sb_str(&san));
     sb_free(&san);
     return 0;
@@ -214,7 +220,7 @@ static int insufficient(const FvRules *r, const FvState *s)
     for (int y = 0; y < r->h; y++)
         for (int x = 0; x < r->w; x++) {
             int cell = s->board[FV_SQ(x, y)], t = FV_TYPE(cell);
-            if (!cell || t == FV_T('K'))
+            if (!cell || cell == FV_DUCK || t == FV_T('K'))
                 continue;
             if (t != FV_T('N') && t != FV_T('B'))
                 return 0;
@@ -236,8 +242,11 @@ static void fairy_status(const Game *g, const void *st, Status *out)
     unsigned winners;
     int code;
     char why[128];
-    int check = s->nroyal[s->side] && fv_in_check(r, s, s->side);
-    out->in_check = check ? 1u << s->side : 0;
+    /* while the duck is placed, the side in check is the one moving next */
+    const int mover = fv_mover(s);
+    int check = s->nroyal[mover] && fv_in_check(r, s, mover);
+    out->in_check = check ? 1u << mover : 0;
+    check &= !s->duck_due; /* a placer without a square is stalemated, not mated */
     if (fv_variant_end(r, s, &winners, &code, why, sizeof why)) {
         set_result(out, winners, code, why);
         return;
@@ -304,6 +313,11 @@ static void fairy_view(const Game *g, const void *st, int seat, View *v)
                 continue;
             ViewPiece *vp = &v->pieces[v->npieces++];
             vp->at = coord_make(x, y);
+            if (cell == FV_DUCK) { /* TURN-4: nobody's */
+                vp->side = -1;
+                vp->figure = FIG_DUCK;
+                continue;
+            }
             vp->side = (int8_t)FV_COLOR(cell);
             vp->figure = (uint8_t)letter_figure(FV_TYPE(cell));
             if (s->nroyal[FV_COLOR(cell)] && fv_is_royal(r, FV_TYPE(cell)) &&
@@ -322,7 +336,7 @@ static void fairy_view(const Game *g, const void *st, int seat, View *v)
         return;
     if (s->has_last) {
         v->has_last = 1;
-        if (FV_KIND(s->last) != FV_DROP)
+        if (FV_KIND(s->last) != FV_DROP && FV_KIND(s->last) != FV_DUCK_PLACE)
             v->last_from = sq_coord(FV_FROM(s->last));
         else
             v->last_from = sq_coord(FV_TO(s->last));
@@ -347,8 +361,14 @@ static void fairy_view(const Game *g, const void *st, int seat, View *v)
     if (r->checks)
         view_info_line(v, "checks given: white %d, black %d of %d", s->checks[0], s->checks[1],
                   r->checks);
+    if (s->duck != FV_NO_SQ) {
+        char d[4];
+        fv_square_name(s->duck, d);
+        view_info_line(v, "the duck: %s", d);
+    }
     if (v->seat_to_act >= 0 && seat == v->seat_to_act)
-        snprintf(v->question, sizeof v->question, "%s to move", SIDE_NAMES[s->side]);
+        snprintf(v->question, sizeof v->question,
+                 s->duck_due ? "%s places the duck" : "%s to move", SIDE_NAMES[s->side]);
 }
 
 static uint64_t fairy_perft(const Game *g, const void *st, int depth)
@@ -367,17 +387,90 @@ void fairy_values(const Game *g, int values[FIG_MAX])
 
 /* ---- Edits (house rules' reactions) ----------------------------------------- */
 
+/* EDIT_TURN (issue 25, TURN-2, TURN-4): ed->side acts next.  Without the
+ * duck it moves: the en passant target goes (a side never takes its own
+ * pawn) unless ed->at names one a pawn of the other side has just made.
+ * With the duck it places the duck first and the other side moves after:
+ * the target the last move made stays for that side (ed->at, if given,
+ * must name it).  Refused where the check rule (PART-5) would leave the
+ * side not moving next in check, and while a duck is still to be placed. */
+static int edit_turn(const FvRules *r, FvState *s, const Edit *ed, Events *ev, Error *e)
+{
+    FvState t = *s;
+    char what[64], sq[4];
+    if (ed->side != 0 && ed->side != 1)
+        return err_set(e, "cannot give the turn to side %d: the sides are white and black",
+                       ed->side);
+    const int duck = ed->figure == FIG_DUCK;
+    snprintf(what, sizeof what, duck ? "give %s the duck to place" : "give the turn to %s",
+             SIDE_NAMES[ed->side]);
+    if (ed->figure != FIG_NONE && !duck)
+        return err_set(e, "cannot %s: figure %d is not the duck", what, ed->figure);
+    if (s->duck_due)
+        return err_set(e, "cannot %s: %s must place the duck first (TURN-4)", what,
+                       SIDE_NAMES[s->side]);
+    const int has_at = ed->at.x >= 0 || ed->at.y >= 0;
+    int at = -1;
+    if (has_at) {
+        if (ed->at.x < 0 || ed->at.x >= r->w || ed->at.y < 0 || ed->at.y >= r->h)
+            return err_set(e, "cannot %s: en passant square (%d,%d) is off the %dx%d board",
+                           what, ed->at.x, ed->at.y, r->w, r->h);
+        at = FV_SQ(ed->at.x, ed->at.y);
+        fv_square_name(at, sq);
+    }
+    t.side = (uint8_t)ed->side;
+    t.duck_due = (uint8_t)duck;
+    const int mover = fv_mover(&t); /* who may take en passant */
+    if (duck) {
+        if (t.ep != FV_NO_SQ && t.board[t.ep_victim] != FV_CELL(mover ^ 1, FV_T('P')))
+            t.ep = t.ep_victim = FV_NO_SQ;
+        if (has_at && at != t.ep)
+            return err_set(e, "cannot %s with en passant on %s: the last move made no target "
+                           "there (PART-3)", what, sq);
+    } else {
+        t.ep = t.ep_victim = FV_NO_SQ;
+        if (has_at) {
+            int victim = mover ? at + 16 : at - 16, origin = mover ? at - 16 : at + 16;
+            if (victim < 0 || FV_Y(victim) >= r->h || origin < 0 || FV_Y(origin) >= r->h ||
+                t.board[at] || t.board[origin] ||
+                t.board[victim] != FV_CELL(mover ^ 1, FV_T('P')) ||
+                !((r->ep_ranks[mover ^ 1] >> FV_Y(origin)) & 1))
+                return err_set(e, "cannot %s with en passant on %s: no %s pawn has just "
+                               "stepped over it (PART-3)", what, sq, SIDE_NAMES[mover ^ 1]);
+            t.ep = (uint8_t)at;
+            t.ep_victim = (uint8_t)victim;
+        }
+    }
+    if (r->check && t.nroyal[mover ^ 1] && fv_in_check(r, &t, mover ^ 1))
+        return err_set(e, "cannot %s: %s's royal piece is in check and %s would move next "
+                       "(PART-5)", what, SIDE_NAMES[mover ^ 1], SIDE_NAMES[mover]);
+    if (duck)
+        ev_emit(ev, SEATS_ALL, "house rule: %s places the duck", SIDE_NAMES[ed->side]);
+    else
+        ev_emit(ev, SEATS_ALL, "house rule: %s moves %s", SIDE_NAMES[ed->side],
+                ed->side == s->side ? "next" : "again");
+    *s = t;
+    return 0;
+}
+
 static int fairy_edit(const Game *g, void *st, const Edit *ed, Events *ev, Error *e)
 {
     const FvRules *r = rules_of(g);
     FvState *s = st, t = *s;
     char sq[4];
+    if (ed->kind == EDIT_TURN)
+        return edit_turn(r, s, ed, ev, e);
     if (ed->at.x < 0 || ed->at.x >= r->w || ed->at.y < 0 || ed->at.y >= r->h)
         return err_set(e, "cannot edit: (%d,%d) is off the %dx%d board", ed->at.x, ed->at.y,
                        r->w, r->h);
     int at = FV_SQ(ed->at.x, ed->at.y);
     fv_square_name(at, sq);
     int cell = t.board[at];
+    if (cell == FV_DUCK && ed->kind == EDIT_ADD)
+        return err_set(e, "cannot add a piece on %s: the duck stands there (TURN-4)", sq);
+    if (cell == FV_DUCK && ed->kind == EDIT_CHANGE)
+        return err_set(e, "cannot change the duck on %s: it is nobody's piece and moves only "
+                       "when placed (TURN-4)", sq);
     char letter = ed->figure > 0 && ed->figure < FIG_MAX ? figure_letter(ed->figure) : 0;
     int type = letter >= 'A' && letter <= 'Z' ? FV_T(letter) : -1;
     if ((ed->kind == EDIT_ADD || ed->kind == EDIT_CHANGE) &&
@@ -419,16 +512,19 @@ static int fairy_edit(const Game *g, void *st, const Edit *ed, Events *ev, Error
                 t.board[t.castle_rook[c][w]] != FV_CELL(c, FV_T('R')))
                 t.castle_rook[c][w] = FV_NO_SQ;
     }
-    if (t.ep != FV_NO_SQ && (t.board[t.ep] || t.board[t.ep_victim] !=
-                                                  FV_CELL(t.side ^ 1, FV_T('P'))))
+    const int mover = fv_mover(&t);
+    if (t.ep != FV_NO_SQ && ((t.board[t.ep] && t.board[t.ep] != FV_DUCK) ||
+                             t.board[t.ep_victim] != FV_CELL(mover ^ 1, FV_T('P'))))
         t.ep = t.ep_victim = FV_NO_SQ;
     t.had_royal[0] |= t.nroyal[0] > 0;
     t.had_royal[1] |= t.nroyal[1] > 0;
-    if (r->check && t.nroyal[t.side ^ 1] && fv_in_check(r, &t, t.side ^ 1))
+    if (r->check && t.nroyal[mover ^ 1] && fv_in_check(r, &t, mover ^ 1))
         return err_set(e, "cannot edit %s: %s would be in check with %s to move (PART-5)", sq,
-                       SIDE_NAMES[t.side ^ 1], SIDE_NAMES[t.side]);
+                       SIDE_NAMES[mover ^ 1], SIDE_NAMES[mover]);
     *s = t;
-    if (ed->kind == EDIT_REMOVE)
+    if (cell == FV_DUCK)
+        ev_emit(ev, SEATS_ALL, "house rule: the duck on %s is removed", sq);
+    else if (ed->kind == EDIT_REMOVE)
         ev_emit(ev, SEATS_ALL, "house rule: the %s %s on %s is removed",
                 SIDE_NAMES[FV_COLOR(cell)], r->piece[FV_TYPE(cell)].name, sq);
     else if (ed->kind == EDIT_ADD)
@@ -471,6 +567,9 @@ static int fairy_why(const Game *g, const void *st, int seat, const Action *a,
     uint32_t m = a->code;
     fv_square_name(FV_TO(m), sq);
     switch (FV_KIND(m)) {
+    case FV_DUCK_PLACE:
+        return why_set(out, "TURN-4", "the duck goes onto an empty square (%s), not the one it "
+                       "stood on; it blocks every piece and is nobody's", sq);
     case FV_DROP:
         return why_set(out, "PART-6", "a piece in hand is dropped on an empty square (%s)", sq);
     case FV_CASTLE:
@@ -510,6 +609,8 @@ static const VariantHelp FAIRY_HELP[] = {
     {"promotion", "the pawn's move, = and the piece's letter", "e8=Q"},
     {"drop", "a piece in hand: its letter, @ and the square", "N@f3"},
     {"UCI move", "from-square, to-square (+ a letter to promote)", "g1f3"},
+    {"the duck", "when a house rule's turn asks for it (TURN-4): @ and an empty square",
+     "@e5"},
     {NULL, NULL, NULL},
 };
 

@@ -33,6 +33,13 @@
 #define FV_COLOR(c) (((c) >> 5) & 1)
 #define FV_PROMOTED 64
 #define FV_T(letter) ((letter) - 'A')
+/* The duck (issue 25, TURN-4, docs/FAIRY.md "The duck"): a cell of no
+ * piece type and no side.  It blocks every piece (riders stop before it,
+ * leapers and pawns cannot go onto it, castling cannot pass it), is never
+ * captured nor blown up, attacks nothing and is counted in no side's
+ * material; FV_TYPE of it (30) is beyond FV_TYPES, so code that indexes
+ * by type must test for it first. */
+#define FV_DUCK 31
 
 enum { FV_DRAW = 0, FV_WIN, FV_LOSS, FV_NO };
 
@@ -111,11 +118,14 @@ typedef struct FvState {
     uint8_t has_last;
     uint16_t halfmove, fullmove;
     uint32_t last;                /* the last move, for views */
+    uint8_t duck;                 /* the duck's square (FV_DUCK there), FV_NO_SQ */
+    uint8_t duck_due;             /* 1: `side` places the duck (TURN-4), then the
+                                     other side moves */
 } FvState;
 
 /* A move: from (8 bits), to (8), kind (3), type + 1 of the promotion or
  * the drop (5). */
-enum { FV_NORMAL = 0, FV_DOUBLE, FV_EP, FV_CASTLE, FV_DROP };
+enum { FV_NORMAL = 0, FV_DOUBLE, FV_EP, FV_CASTLE, FV_DROP, FV_DUCK_PLACE };
 #define FV_MOVE(from, to, kind, t1) \
     ((uint32_t)(from) | ((uint32_t)(to) << 8) | ((uint32_t)(kind) << 16) | ((uint32_t)(t1) << 19))
 #define FV_FROM(m) ((int)((m) & 0xFF))
@@ -131,7 +141,8 @@ int fv_is_royal(const FvRules *r, int t);
 /* Read a position string into s (NULL: the rule set's start). */
 int fv_read(const FvRules *r, FvState *s, const char *text, Error *e);
 void fv_write(const FvRules *r, const FvState *s, StrBuf *out);
-/* Recompute counts and royal squares from the board: 0, or -1 with e. */
+/* Recompute counts, royal squares and the duck's square from the board:
+ * 0, or -1 with e (two ducks, too many royal pieces). */
 int fv_derive(const FvRules *r, FvState *s, Error *e);
 void fv_square_name(int sq, char *buf); /* buf of 4 */
 /* A square ("a10") at *p on r's board: its index, p advanced; -1 else. */
@@ -143,6 +154,9 @@ int fv_attacked(const FvRules *r, const FvState *s, int sq, int by);
 /* Is a royal of side c in check (atomic: a royal next to the enemy's is
  * not)? */
 int fv_in_check(const FvRules *r, const FvState *s, int c);
+/* The side whose move comes next: the side to move, or while it must
+ * place the duck first, the other one (TURN-4). */
+static inline int fv_mover(const FvState *s) { return s->duck_due ? s->side ^ 1 : s->side; }
 /* The legal moves of the side to move into out (at least FV_MAX_MOVES):
  * their number. */
 int fv_legal(const FvRules *r, const FvState *s, uint32_t *out);

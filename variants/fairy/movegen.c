@@ -153,7 +153,7 @@ static void gen_pawn(const FvRules *r, const FvState *s, int sq, int c, uint32_t
             continue;
         to = FV_SQ(x + dx, ny);
         int cell = s->board[to];
-        if (cell && FV_COLOR(cell) != c)
+        if (cell && cell != FV_DUCK && FV_COLOR(cell) != c)
             add_pawn(r, s, sq, to, FV_NORMAL, c, out, n);
         else if (!cell && to == s->ep)
             push(out, n, FV_MOVE(sq, to, FV_EP, 0));
@@ -184,7 +184,7 @@ static void gen_atoms(const FvRules *r, const FvState *s, const FvPiece *p, int 
                 continue;
             int to = FV_SQ(nx, ny);
             cell = s->board[to];
-            if (!cell ? (fl & BZ_MOVE) : (FV_COLOR(cell) != c && cap))
+            if (!cell ? (fl & BZ_MOVE) : (cell != FV_DUCK && FV_COLOR(cell) != c && cap))
                 push(out, n, FV_MOVE(sq, to, FV_NORMAL, 0));
             continue;
         }
@@ -196,7 +196,7 @@ static void gen_atoms(const FvRules *r, const FvState *s, const FvPiece *p, int 
                 if (on_board(r, nx + dx, ny + dy)) {
                     int to = FV_SQ(nx + dx, ny + dy);
                     cell = s->board[to];
-                    if (!cell ? (fl & BZ_MOVE) : (FV_COLOR(cell) != c && cap))
+                    if (!cell ? (fl & BZ_MOVE) : (cell != FV_DUCK && FV_COLOR(cell) != c && cap))
                         push(out, n, FV_MOVE(sq, to, FV_NORMAL, 0));
                 }
                 break;
@@ -216,7 +216,7 @@ static void gen_atoms(const FvRules *r, const FvState *s, const FvPiece *p, int 
                     push(out, n, FV_MOVE(sq, to, FV_NORMAL, 0));
                 continue;
             }
-            if (FV_COLOR(cell) != c && cap)
+            if (cell != FV_DUCK && FV_COLOR(cell) != c && cap)
                 push(out, n, FV_MOVE(sq, to, FV_NORMAL, 0));
             break;
         }
@@ -300,6 +300,13 @@ static int gen_pseudo(const FvRules *r, const FvState *s, uint32_t *out)
     const int c = s->side;
     const int pawn = FV_T('P');
     int n = 0;
+    if (s->duck_due) { /* TURN-4: the duck onto any empty square, its own excluded */
+        for (int y = 0; y < r->h; y++)
+            for (int x = 0; x < r->w; x++)
+                if (!s->board[FV_SQ(x, y)])
+                    push(out, &n, FV_MOVE(0, FV_SQ(x, y), FV_DUCK_PLACE, 0));
+        return n;
+    }
     for (int y = 0; y < r->h; y++)
         for (int x = 0; x < r->w; x++) {
             int sq = FV_SQ(x, y), cell = s->board[sq];
@@ -369,9 +376,21 @@ void fv_make(const FvRules *r, FvState *s, uint32_t m)
     const int from = FV_FROM(m), to = FV_TO(m), kind = FV_KIND(m), pt = FV_PT(m);
     const int c = s->side, pawn = FV_T('P');
     const int victim = s->ep_victim;
-    s->ep = s->ep_victim = FV_NO_SQ;
     s->last = m;
     s->has_last = 1;
+    if (kind == FV_DUCK_PLACE) {
+        /* TURN-4: no move -- the counters and the en passant target of the
+         * move before it stay (the target is the other side's, who moves
+         * next; a duck on its square blocks it) */
+        if (s->duck != FV_NO_SQ)
+            s->board[s->duck] = 0;
+        s->board[to] = FV_DUCK;
+        s->duck = (uint8_t)to;
+        s->duck_due = 0;
+        s->side ^= 1;
+        return;
+    }
+    s->ep = s->ep_victim = FV_NO_SQ;
     if (kind == FV_DROP) {
         s->hand[c][pt - 1]--;
         put(r, s, to, FV_CELL(c, pt - 1));
@@ -411,7 +430,7 @@ void fv_make(const FvRules *r, FvState *s, uint32_t m)
                     if ((!dx && !dy) || !on_board(r, nx, ny))
                         continue;
                     int q = FV_SQ(nx, ny), qc = s->board[q];
-                    if (qc && !((r->immune >> FV_TYPE(qc)) & 1)) {
+                    if (qc && qc != FV_DUCK && !((r->immune >> FV_TYPE(qc)) & 1)) {
                         take(r, s, q);
                         touch(s, q);
                     }
@@ -503,10 +522,31 @@ static int quick_legal(const FvRules *r, FvState *t, uint32_t m)
     return ok;
 }
 
+/* The duck's squares (TURN-4): every one, unless a rule the placement
+ * could break holds (it only blocks, but it may become a hopper's screen:
+ * a royal piece of one's own attacked under the check rule, an enemy one
+ * checked under give_check = no). */
+static int legal_ducks(const FvRules *r, const FvState *s, uint32_t *out, int n)
+{
+    if (!r->check && r->give_check)
+        return n;
+    int k = 0;
+    FvState child;
+    for (int i = 0; i < n; i++) {
+        child = *s;
+        fv_make(r, &child, out[i]);
+        if (legal_after(r, s, &child, s->side))
+            out[k++] = out[i];
+    }
+    return k;
+}
+
 int fv_legal(const FvRules *r, const FvState *s, uint32_t *out)
 {
     int n = gen_pseudo(r, s, out), k = 0, caps = 0;
     const int c = s->side;
+    if (s->duck_due)
+        return legal_ducks(r, s, out, n);
     const int quick = !r->explode && r->give_check;
     const int guard = quick && r->check && s->nroyal[c];
     /* not in check and no hopper: a move needs testing only when its piece
@@ -719,5 +759,7 @@ uint64_t fv_hash(const FvRules *r, const FvState *s)
     }
     if (s->ep != FV_NO_SQ)
         h ^= mix64(0x400000ull + s->ep);
+    if (s->duck_due) /* the duck on the board is in the cells above */
+        h ^= mix64(0x500000ull);
     return h;
 }

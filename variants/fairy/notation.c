@@ -2,7 +2,8 @@
  * notation.c -- the fairy variant's move texts (issue 24, docs/FAIRY.md
  * "Moves"): UCI for machines (e2e4, e7e8q, a9a10q, N@f3, the king's move
  * for castling) and SAN for records and people (Nf3, exd5, e8=Q, O-O,
- * N@f3, Axe5, + and #), disambiguated as SAN does; both read back.
+ * N@f3, Axe5, + and #), disambiguated as SAN does; both read back.  The
+ * duck's placement (issue 25, TURN-4) is @e5 in both.
  *
  * Invariant: a text is read only as a move of the legal list given, and an
  * ambiguous one is never guessed.
@@ -39,6 +40,10 @@ void fv_uci(const FvRules *r, const FvState *s, uint32_t m, StrBuf *out)
         castle_rook_sq(s, m) != FV_NO_SQ)
         to = castle_rook_sq(s, m);
     fv_square_name(to, b);
+    if (FV_KIND(m) == FV_DUCK_PLACE) {
+        sb_printf(out, "@%s", b);
+        return;
+    }
     if (FV_KIND(m) == FV_DROP) {
         sb_printf(out, "%c@%s", 'A' + FV_PT(m) - 1, b);
         return;
@@ -56,6 +61,10 @@ static void san_core(const FvRules *r, const FvState *s, uint32_t m, const uint3
     char to[4], from[4];
     const int kind = FV_KIND(m), f = FV_FROM(m), t = FV_TO(m);
     fv_square_name(t, to);
+    if (kind == FV_DUCK_PLACE) {
+        snprintf(buf, size, "@%s", to);
+        return;
+    }
     if (kind == FV_DROP) {
         snprintf(buf, size, "%c@%s", 'A' + FV_PT(m) - 1, to);
         return;
@@ -107,6 +116,8 @@ void fv_san(const FvRules *r, const FvState *s, uint32_t m, StrBuf *out)
     int n = fv_legal(r, s, moves);
     san_core(r, s, m, moves, n, buf, sizeof buf);
     sb_puts(out, buf);
+    if (FV_KIND(m) == FV_DUCK_PLACE)
+        return; /* the move before it carried its + */
     FvState child = *s;
     fv_make(r, &child, m);
     int opp = child.side;
@@ -129,6 +140,57 @@ static void normalize(const char *in, char *out, size_t n)
     out[k] = '\0';
 }
 
+/* Does t begin with the word "duck" (any case)? */
+static int duck_word(const char *t)
+{
+    for (int i = 0; i < 4; i++)
+        if (tolower((unsigned char)t[i]) != "duck"[i])
+            return 0;
+    return !t[4] || isspace((unsigned char)t[4]);
+}
+
+/* "duck e5" or "@e5": the square after it, else NULL. */
+static const char *duck_square_text(const char *t)
+{
+    if (t[0] == '@')
+        return t + 1;
+    if (duck_word(t)) {
+        t += 4;
+        while (isspace((unsigned char)*t))
+            t++;
+        return t;
+    }
+    return NULL;
+}
+
+/* The duck's placement (TURN-4) while it is due: "@e5", "duck e5" or
+ * "e5", onto an empty square of moves (the legal ones). */
+static int parse_duck(const FvRules *r, const FvState *s, const uint32_t *moves, int n,
+                      const char *t, uint32_t *out, Error *e)
+{
+    const char *who = s->side ? "black" : "white";
+    const char *p = duck_square_text(t);
+    p = p ? p : t;
+    int sq = fv_parse_square(r, &p);
+    if (sq < 0 || *p)
+        return err_set(e, "%s: %s places the duck now: type its square (@e5, duck e5 or e5)",
+                       t, who);
+    char nm[4];
+    fv_square_name(sq, nm);
+    for (int i = 0; i < n; i++)
+        if (FV_KIND(moves[i]) == FV_DUCK_PLACE && FV_TO(moves[i]) == sq) {
+            *out = moves[i];
+            return 0;
+        }
+    if (sq == s->duck)
+        return err_set(e, "%s: the duck stands on %s already; it goes to another empty "
+                       "square (TURN-4)", t, nm);
+    if (s->board[sq])
+        return err_set(e, "%s: %s is not empty; the duck goes onto an empty square (TURN-4)", t,
+                       nm);
+    return err_set(e, "%s: the duck may not go to %s here", t, nm);
+}
+
 int fv_parse_move(const FvRules *r, const FvState *s, const uint32_t *moves, int n,
                   const char *text, uint32_t *out, Error *e)
 {
@@ -146,6 +208,12 @@ int fv_parse_move(const FvRules *r, const FvState *s, const uint32_t *moves, int
         return err_set(e, "'%.20s...' is too long for a move", text);
     memcpy(t, text, len);
     t[len] = '\0';
+    if (s->duck_due)
+        return parse_duck(r, s, moves, n, t, out, e);
+    if (duck_word(t) || (t[0] == '@' && !r->hands))
+        return err_set(e, "%s: no duck is to be placed now (a house rule's turn has %s place "
+                       "it after a move, TURN-4)%s", t, s->side ? "black" : "white",
+                       t[0] == '@' ? "; and this rule set has no hands to drop from" : "");
     /* UCI: two squares and a promotion letter */
     const char *p = t;
     int from = fv_parse_square(r, &p), to = -1;

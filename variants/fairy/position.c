@@ -4,7 +4,8 @@
  * lichess write it for large boards (runs of empty squares as numbers up
  * to 16), `~` after a promoted piece, the hand in [..] (or as an extra
  * rank), castling as KQkq or rook files, lichess's check counts (3+3
- * remaining, +0+0 given).
+ * remaining, +0+0 given), the duck as `*` and its placement due as `w*`
+ * or `b*` (issue 25, TURN-4).
  *
  * Invariant: fv_read either fills the whole state consistently (fv_derive)
  * or fails with a message naming the rank, letter or field.
@@ -50,11 +51,23 @@ int fv_derive(const FvRules *r, FvState *s, Error *e)
 {
     memset(s->count, 0, sizeof s->count);
     s->nroyal[0] = s->nroyal[1] = 0;
+    s->duck = FV_NO_SQ;
     for (int y = 0; y < r->h; y++)
         for (int x = 0; x < r->w; x++) {
             int sq = FV_SQ(x, y), cell = s->board[sq];
             if (!cell)
                 continue;
+            if (cell == FV_DUCK) {
+                if (s->duck != FV_NO_SQ) {
+                    char a[4], b[4];
+                    fv_square_name(s->duck, a);
+                    fv_square_name(sq, b);
+                    return err_set(e, "two ducks, on %s and %s: there is one duck (TURN-4)",
+                                   a, b);
+                }
+                s->duck = (uint8_t)sq;
+                continue;
+            }
             int t = FV_TYPE(cell), c = FV_COLOR(cell);
             s->count[c][t]++;
             if (fv_is_royal(r, t)) {
@@ -143,6 +156,13 @@ static int read_board(const FvRules *r, FvState *s, char *f, Error *e)
                     return err_set(e, "rank %d: an empty run of 0 squares", y + 1);
                 x += k;
                 last = -1;
+            } else if (*p == '*') { /* the duck (TURN-4) */
+                if (x >= r->w)
+                    return err_set(e, "rank %d ('%s') has more than %d squares", y + 1,
+                                   ranks[i], r->w);
+                s->board[FV_SQ(x, y)] = FV_DUCK;
+                x++;
+                last = -1;
             } else if (*p == '~') {
                 if (last < 0)
                     return err_set(e, "rank %d: '~' not after a piece", y + 1);
@@ -221,10 +241,13 @@ int fv_read(const FvRules *r, FvState *s, const char *text, Error *e)
                           "(w or b)");
     if (read_board(r, s, f[0], e))
         return -1;
-    if (!strcmp(f[1], "w") || !strcmp(f[1], "b"))
+    if ((f[1][0] == 'w' || f[1][0] == 'b') && (!f[1][1] || (f[1][1] == '*' && !f[1][2]))) {
         s->side = f[1][0] == 'b';
-    else
-        return err_set(e, "the side to move is '%s', not w or b", f[1]);
+        s->duck_due = f[1][1] == '*'; /* that side places the duck first (TURN-4) */
+    } else {
+        return err_set(e, "the side to move is '%s', not w or b (w* or b*: that side places "
+                       "the duck first)", f[1]);
+    }
     if (fv_derive(r, s, e))
         return -1;
     if (n > 2 && strcmp(f[2], "-") && r->castling) /* castling = none: rights are void */
@@ -236,14 +259,15 @@ int fv_read(const FvRules *r, FvState *s, const char *text, Error *e)
         int sq = fv_parse_square(r, &p);
         if (sq < 0 || *p)
             return err_set(e, "the en passant square '%s' is not a square of the board", f[3]);
-        int victim = s->side ? sq + 16 : sq - 16;
-        if (victim < 0 || FV_Y(victim) >= r->h || s->board[sq] ||
-            s->board[victim] != FV_CELL(s->side ^ 1, FV_T('P')))
+        const int mover = fv_mover(s); /* the side that may take it */
+        int victim = mover ? sq + 16 : sq - 16;
+        if (victim < 0 || FV_Y(victim) >= r->h || (s->board[sq] && s->board[sq] != FV_DUCK) ||
+            s->board[victim] != FV_CELL(mover ^ 1, FV_T('P')))
             return err_set(e, "en passant on %s: no %s pawn has just stepped over it", f[3],
-                           s->side ? "white" : "black");
+                           mover ? "white" : "black");
         int origin = 2 * sq - victim; /* where the pawn stepped two from */
         if (origin >= 0 && FV_Y(origin) < r->h &&
-            ((r->ep_ranks[s->side ^ 1] >> FV_Y(origin)) & 1)) {
+            ((r->ep_ranks[mover ^ 1] >> FV_Y(origin)) & 1)) {
             s->ep = (uint8_t)sq;
             s->ep_victim = (uint8_t)victim;
         }
@@ -289,9 +313,10 @@ int fv_read(const FvRules *r, FvState *s, const char *text, Error *e)
      * lets a side play without one (horde, PART-5); then it never had one. */
     for (int c = 0; c < 2; c++)
         s->had_royal[c] = s->nroyal[c] > 0 || (r->royal && (r->explode || !r->check));
-    if (r->check && fv_in_check(r, s, s->side ^ 1))
+    const int waits = fv_mover(s) ^ 1; /* the side whose move is not next */
+    if (r->check && fv_in_check(r, s, waits))
         return err_set(e, "%s is in check with %s to move: the side not to move may not be "
-                       "in check", s->side ? "white" : "black", s->side ? "black" : "white");
+                       "in check", waits ? "black" : "white", waits ? "white" : "black");
     return 0;
 }
 
@@ -321,6 +346,10 @@ void fv_write(const FvRules *r, const FvState *s, StrBuf *out)
             if (run)
                 sb_printf(out, "%d", run);
             run = 0;
+            if (cell == FV_DUCK) {
+                sb_putc(out, '*');
+                continue;
+            }
             char ch = (char)('A' + FV_TYPE(cell));
             sb_putc(out, FV_COLOR(cell) ? (char)tolower((unsigned char)ch) : ch);
             if (cell & FV_PROMOTED)
@@ -340,7 +369,8 @@ void fv_write(const FvRules *r, const FvState *s, StrBuf *out)
                     sb_putc(out, c ? (char)tolower((unsigned char)*o) : *o);
         sb_putc(out, ']');
     }
-    sb_puts(out, s->side ? " b " : " w ");
+    sb_puts(out, s->side ? " b" : " w");
+    sb_puts(out, s->duck_due ? "* " : " ");
     int any = 0;
     for (int c = 0; c < 2; c++)
         for (int w = 1; w >= 0; w--)
