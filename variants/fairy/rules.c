@@ -73,4 +73,10 @@ const char fairy_rules[] =
     "    draws = orthodox: fivefold repetition and the seventy-five-move\n"
     "    rule end the game; threefold repetition and fifty moves may be\n"
     "    claimed (`claim`); insufficient material only on orthodox pieces.\n"
-    "    draws = none: none of these.\n";
+    "    draws = none: none of these.\n"
+    "\n"
+    "The duck (issue 25, TURN-4; a house rule's turn asks for it).\n"
+    "    After a move the mover places the duck (@e5) on an empty square,\n"
+    "    not the one it stood on. It blocks every piece, is nobody's, is\n"
+    "    never captured and gives no check. Duck chess: check = no,\n"
+    "    stalemate = win.\n";
