@@ -256,6 +256,22 @@ static void test_turn4_duck_stalemate_wins(void **state)
     game_free(g);
 }
 
+/* PART-9's goal_reply (racing kings) with the duck: White in the goal
+ * with its duck to place has not won yet -- Black's reply comes after the
+ * placement, and reaching the goal too draws. */
+static void test_turn4_goal_reply_after_the_duck(void **state)
+{
+    (void)state;
+    Game *g = dg("give_check = no\ngoal = K rank 8\ngoal_reply = yes\ncastling = none\n",
+                 "7K/k7/8/8/8/8/8/8 w* - - 0 1", NULL);
+    tu_assert_going_on(g);
+    tu_play(g, 0, "@a8");
+    tu_assert_going_on(g);
+    tu_play(g, 1, "Kb8");
+    tu_assert_over(g, "1/2-1/2", "both reached the goal");
+    game_free(g);
+}
+
 /* ---- TURN-7: en passant over the duck's placement --------------------------- */
 
 /* The target a double step makes is the other side's, who moves after
@@ -377,6 +393,18 @@ static void test_turn4_duck_texts(void **state)
     tu_assert_refused(g, "Nf3", "white places the duck now: type its square");
     tu_assert_refused(g, "@z9", "white places the duck now");
     tu_assert_refused_by(g, 1, "@e5", NULL);
+    /* why (issue 22): a placement and a refusal about the duck name TURN-4 */
+    ActionList l = ACTIONLIST_INIT;
+    assert_int_equal(game_legal_play(g, &l), 0);
+    WhyRule w;
+    const VariantOps *ops = game_variant(g);
+    assert_int_equal(ops->why(g, game_state(g), 0, &l.v[0], NULL, &w), 0);
+    assert_string_equal(w.ids, "TURN-4");
+    al_free(&l);
+    memset(&w, 0, sizeof w);
+    ops->why(g, game_state(g), 0, NULL, "@e4: e4 is not empty; the duck goes onto an empty "
+             "square", &w);
+    assert_string_equal(w.ids, "TURN-4");
     tu_play(g, 0, "e5");
     const HistoryEntry *h = game_history(g, game_history_len(g) - 1);
     assert_string_equal(h->text, "@e5");
@@ -511,6 +539,7 @@ int main(void)
         cmocka_unit_test(test_turn4_duck_is_nobodys),
         cmocka_unit_test(test_turn4_castling_and_the_duck),
         cmocka_unit_test(test_turn4_duck_stalemate_wins),
+        cmocka_unit_test(test_turn4_goal_reply_after_the_duck),
         cmocka_unit_test(test_turn7_en_passant_through_the_duck),
         cmocka_unit_test(test_turn2_edit_turn),
         cmocka_unit_test(test_turn2_edit_turn_refusals),

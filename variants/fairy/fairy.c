@@ -544,6 +544,7 @@ static const WhyWords FAIRY_OVER[] = {
     {"bare", "PART-9"},      {"resigned", "ORTH-8"},    {"agreement", "ORTH-8"},
     {"", "PART-10"},         {NULL, NULL}};
 static const WhyWords FAIRY_REFUSALS[] = {
+    {"duck", "TURN-4"},
     {"castl", "PART-4"},      {"promot", "PART-3"},    {"becomes", "PART-3"},
     {"drop", "PART-6"},       {"en passant", "PART-3"}, {"turn to act", "PART-1"},
     {"'s move", "PART-1"},    {"claimed", "PART-10"},   {"draw", "ORTH-8"},

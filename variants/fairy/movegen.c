@@ -679,7 +679,8 @@ int fv_variant_end(const FvRules *r, const FvState *s, unsigned *winners, int *c
         if (g0 && g1)
             return end_with(0, END_GOAL_REACHED, reason, n, "both reached the goal", winners,
                             code);
-        if (g0 && !(r->goal_reply && s->side == 1 && may_reach(r, s)))
+        /* goal_reply: Black's reply comes after White's duck, if one is due */
+        if (g0 && !(r->goal_reply && fv_mover(s) == 1 && (s->duck_due || may_reach(r, s))))
             return end_with(1u, END_GOAL_REACHED, reason, n, "white reached the goal", winners,
                             code);
         if (g1)
