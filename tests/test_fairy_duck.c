@@ -149,6 +149,14 @@ static void test_turn4_duck_blocks_every_piece(void **state)
     assert_false(tu_is_legal(g, "e4d5"));  /* a pawn does not take the duck */
     assert_true(tu_is_legal(g, "e4e5"));
     tu_assert_refused(g, "exd5", NULL);
+    /* nobody moves it: White's list has no move from its square (the
+     * duck's cell reads as white's colour bits, TURN-4) */
+    tu_assert_refused(g, "d5d6", "the duck on d5 is nobody's; it moves only when placed");
+    ActionList l = ACTIONLIST_INIT;
+    assert_int_equal(game_legal_play(g, &l), 0);
+    for (int i = 0; i < l.n; i++)
+        assert_false(l.v[i].from.x == 3 && l.v[i].from.y == 4);
+    al_free(&l);
     game_free(g);
     dg_refused(RS_DUCK, "4k3/8/8/8/*7/8/5*2/R3K1N1 w - - 0 1", "two ducks, on f2 and a4");
     g = dg(RS_DUCK, "4k3/8/8/8/*7/8/8/R3K1N1 w - - 0 1", NULL);

@@ -310,7 +310,7 @@ static int gen_pseudo(const FvRules *r, const FvState *s, uint32_t *out)
     for (int y = 0; y < r->h; y++)
         for (int x = 0; x < r->w; x++) {
             int sq = FV_SQ(x, y), cell = s->board[sq];
-            if (!cell || FV_COLOR(cell) != c)
+            if (!cell || cell == FV_DUCK || FV_COLOR(cell) != c)
                 continue;
             int t = FV_TYPE(cell);
             if (t == pawn)

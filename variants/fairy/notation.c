@@ -247,6 +247,9 @@ int fv_parse_move(const FvRules *r, const FvState *s, const uint32_t *moves, int
         int cell = s->board[from];
         if (!cell)
             return err_set(e, "%s: no piece on %s", t, a);
+        if (cell == FV_DUCK)
+            return err_set(e, "%s: the duck on %s is nobody's; it moves only when placed "
+                           "(TURN-4)", t, a);
         if (FV_COLOR(cell) != s->side)
             return err_set(e, "%s: the piece on %s is %s's", t, a,
                            FV_COLOR(cell) ? "black" : "white");
