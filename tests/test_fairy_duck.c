@@ -118,6 +118,27 @@ static void test_turn4_duck_perft_from_the_start(void **state)
     game_free(g);
 }
 
+/* Deeper, against Fairy-Stockfish (ffish 0.7.10, variant "duck"; its
+ * move folds the duck in, so its perft n is our 2n): from the start its
+ * perft 2 is 379440; from a position of a random game (its FEN, the duck
+ * as '*') its perft 1 is 1249 and perft 2 1451916 -- 34990 of those are
+ * duck squares after a move that takes White's King, where here the game
+ * is over at the capture (PART-5: nothing is played after it), so ours is
+ * 1451916 - 34990 = 1416926. */
+static void test_turn4_duck_perft_against_fairy_stockfish(void **state)
+{
+    (void)state;
+    Game *g = dg(RS_DUCK, NULL, &DUCK);
+    assert_int_equal(game_perft(g, 4), 379440);
+    game_free(g);
+    g = dg(RS_DUCK, "rnb1kb1r/3p1ppp/1p6/p1p1pQ2/3P2nq/P3PP1P/1PP3P*/RNB1KBNR w KQkq - 1 9",
+           &DUCK);
+    assert_int_equal(game_perft(g, 2), 1249);
+    if (!TU_SANITIZED)
+        assert_int_equal(game_perft(g, 4), 1451916 - 34990);
+    game_free(g);
+}
+
 /* TURN-4: once placed, the duck moves on: the next placement may not
  * leave it where it stands (31 squares then, e4's pawn having moved on
  * and e5 being the duck's). */
@@ -542,6 +563,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_turn4_duck_perft_from_the_start),
+        cmocka_unit_test(test_turn4_duck_perft_against_fairy_stockfish),
         cmocka_unit_test(test_turn4_duck_moves_each_time),
         cmocka_unit_test(test_turn4_duck_blocks_every_piece),
         cmocka_unit_test(test_turn4_duck_is_nobodys),
