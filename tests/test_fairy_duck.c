@@ -137,6 +137,19 @@ static void test_turn4_duck_perft_against_fairy_stockfish(void **state)
     if (!TU_SANITIZED)
         assert_int_equal(game_perft(g, 4), 1451916 - 34990);
     game_free(g);
+    /* two more random games' positions: no King capture inside the first
+     * (1218, 1220774 as it counts them); in the second the knight c6
+     * takes the King at once, which it counts once per duck square (38)
+     * -- its perft 1 is 1596 */
+    g = dg(RS_DUCK, "rnb1k2r/p1pp*1p1/4pn2/1pb1B2p/NP2PpPq/8/P1PPQP1P/RN2KB1R b KQkq - 5 11",
+           &DUCK);
+    assert_int_equal(game_perft(g, 2), 1218);
+    if (!TU_SANITIZED)
+        assert_int_equal(game_perft(g, 4), 1220774);
+    game_free(g);
+    g = dg(RS_DUCK, "r5nr/pbbpkp2/2N4P/1p4p1/1np1PPB1/3*P1P1/P3K3/R1BQ3R w - - 4 22", &DUCK);
+    assert_int_equal(game_perft(g, 2), 1596 - 38);
+    game_free(g);
 }
 
 /* TURN-4: once placed, the duck moves on: the next placement may not
