@@ -182,7 +182,8 @@ static void test_turn4_duck_blocks_every_piece(void **state)
     assert_true(tu_is_legal(g, "a4d4"));
     assert_false(tu_is_legal(g, "e4d5"));  /* a pawn does not take the duck */
     assert_true(tu_is_legal(g, "e4e5"));
-    tu_assert_refused(g, "exd5", NULL);
+    tu_assert_refused(g, "exd5", "exd5: the duck stands on d5; no piece goes there (TURN-4)");
+    tu_assert_refused(g, "Qa5", "Qa5 is not a legal move here"); /* elsewhere: as before */
     /* nobody moves it: White's list has no move from its square (the
      * duck's cell reads as white's colour bits, TURN-4) */
     tu_assert_refused(g, "d5d6", "the duck on d5 is nobody's; it moves only when placed");

@@ -312,5 +312,19 @@ int fv_parse_move(const FvRules *r, const FvState *s, const uint32_t *moves, int
     if (strchr(t, '@'))
         return err_set(e, "%s: that drop is not allowed here (a piece in hand, an empty "
                        "square%s)", t, r->hands ? "" : "; this rule set has no hands");
+    if (s->duck != FV_NO_SQ) { /* the last square named: the duck's? */
+        int last = -1;
+        for (const char *q = t; *q; q++) {
+            const char *at = q;
+            int sq = fv_parse_square(r, &at);
+            if (sq >= 0)
+                last = sq;
+        }
+        if (last == s->duck) {
+            char d[4];
+            fv_square_name(last, d);
+            return err_set(e, "%s: the duck stands on %s; no piece goes there (TURN-4)", t, d);
+        }
+    }
     return err_set(e, "%s is not a legal move here", t);
 }
