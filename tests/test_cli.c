@@ -670,6 +670,38 @@ static void test_perft_and_divide(void **state)
                      .out_is = "Nodes searched: 2039\n"});
 }
 
+/* Issue 25: --moves plays actions first, through the game and its house
+ * rules (so perft may start inside a schedule's turn); an action refused,
+ * or one after the end, stops the command and is named. */
+static void test_perft_moves(void **state)
+{
+    (void)state;
+    static const Expect cases[] = {
+        /* the same count as from the position the moves reach */
+        {.args = "perft orthodox --depth 2 --moves 'e2e4 e7e5 g1f3'",
+         .out_is = "Nodes searched: 779\n"},
+        {.args = "perft orthodox --depth 2 --fen "
+                 "'rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2'",
+         .out_is = "Nodes searched: 779\n"},
+        /* from --fen, typed as at the prompt */
+        {.args = "perft orthodox --depth 1 --fen '" TU_FEN_KIWIPETE "' --moves 'O-O h3g2'",
+         .out_is = "Nodes searched: 48\n"},
+        {.args = "perft orthodox --depth 1 --moves '  e4   e5\tNf3 '",
+         .out_is = "Nodes searched: 29\n"},
+        {.args = "perft orthodox --depth 1 --moves 'e2e4 e2e4'", .status = 2,
+         .err_is = "chessvar perft: --moves: action 2 'e2e4' is refused: e2e4: there is no "
+                   "piece on e2\n"},
+        /* a house rule's veto refuses it as at the prompt */
+        {.args = "perft orthodox --depth 1 --rules scripts/no_queen_before_5.lua "
+                 "--moves 'e2e4 e7e5 d1h5'", .status = 2,
+         .err = {"action 3 'd1h5' is refused", "no queen moves before move 5"}},
+        {.args = "legal orthodox --moves 'f2f3 e7e5 g2g4 d8h4 e1f2'", .status = 2,
+         .err_is = "chessvar legal: --moves: action 5 'e1f2': the game is over (0-1)\n"},
+        {.args = "legal orthodox --moves 'e2e4 e7e5 g1f3'", .lines = 29, .out = {"b8c6\n"}},
+    };
+    expect_all(cases, ARRAY_LEN(cases));
+}
+
 static void test_legal_list(void **state)
 {
     (void)state;
@@ -1629,6 +1661,7 @@ int main(void)
         cmocka_unit_test(test_help_columns_and_json_lines),
         cmocka_unit_test(test_unknown_command_option_variant),
         cmocka_unit_test(test_perft_and_divide),
+        cmocka_unit_test(test_perft_moves),
         cmocka_unit_test(test_legal_list),
         cmocka_unit_test(test_params),
         cmocka_unit_test(test_run_scholars_mate_orth7),

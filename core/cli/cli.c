@@ -62,6 +62,7 @@ enum {
 #define OPT_BUDGET ((uint64_t)1 << 37)
 #define OPT_PRACTICE ((uint64_t)1 << 38)
 #define OPT_UNTIL ((uint64_t)1 << 39)
+#define OPT_MOVES ((uint64_t)1 << 40)
 
 typedef struct OptionDef {
     const char *name;
@@ -140,6 +141,9 @@ static const OptionDef OPTIONS[] = {
                                   "(1 .. 10000000; default 2000)"},
     {"--practice", OPT_PRACTICE, "N", "also play N random games of each rule set and "
                                       "give the experiment's figures side by side"},
+    {"--moves", OPT_MOVES, "LIST", "play these actions first, in order, separated by "
+                                   "spaces (machine notation: \"e2e4 e7e5\"), each "
+                                   "through the game and its house rules"},
 };
 
 enum { VARIANT_NONE, VARIANT_REQUIRED, VARIANT_OPTIONAL };
@@ -214,18 +218,23 @@ static const CommandDef COMMANDS[] = {
      "printed ('  print: ...').  Exit status 0 when every script is clean, 1\n"
      "otherwise.", cmd_check},
     {"perft", "VARIANT [--fen POS] --depth N [--divide] [--param NAME=VALUE]...\n"
-              "                      [--rules FILE]... [--load FILE [--trust-rules]]",
-     GAME_OPTS | OPT_DEPTH | OPT_DIVIDE, VARIANT_OPTIONAL,
+              "                      [--rules FILE]... [--load FILE [--trust-rules]]\n"
+              "                      [--moves LIST]",
+     GAME_OPTS | OPT_DEPTH | OPT_DIVIDE | OPT_MOVES, VARIANT_OPTIONAL,
      "count the leaves of the action tree, like Stockfish's 'go perft'",
      "With --divide, one 'action: count' line per root action (machine\n"
      "notation, UCI for chess), then an empty line.  Always a last line\n"
      "'Nodes searched: N'.  A branch ends where no seat is to act or it has\n"
      "no action, or a house rule ended the game; the automatic draws (75 moves,\n"
      "fivefold repetition, dead material) end none inside the tree, as in\n"
-     "the published counts; a game already over at the root counts 0.", cmd_perft},
+     "the published counts; a game already over at the root counts 0.\n"
+     "--moves plays actions first, as the seats to act would type them, so\n"
+     "the count starts where a house rule's schedule stands after them (a\n"
+     "turn's second move); an action refused stops it, naming the action.",
+     cmd_perft},
     {"legal", "VARIANT [--fen POS] [--param NAME=VALUE]... [--rules FILE]...\n"
-              "                      [--load FILE [--trust-rules]]",
-     GAME_OPTS, VARIANT_OPTIONAL,
+              "                      [--load FILE [--trust-rules]] [--moves LIST]",
+     GAME_OPTS | OPT_MOVES, VARIANT_OPTIONAL,
      "list the legal actions of the seat to act, one per line",
      "Machine notation (UCI for chess); resign and draw actions are not\n"
      "listed.", cmd_legal},
@@ -550,6 +559,7 @@ static int option_value(const CommandDef *c, const OptionDef *d,
         break;
     }
     case OPT_UNTIL: o->until = val; break;
+    case OPT_MOVES: o->moves = val; break;
     case OPT_PORT:
         if (parse_int(val, 0, 65535, &o->port))
             return usage_error(c->name, "--port %s: give a number from 0 to 65535 (0: a "
@@ -1431,6 +1441,41 @@ static Game *start_or_report(const CliOptions *o, uint64_t seed, int *status)
     return g;
 }
 
+/* --moves (issue 25): play the actions of o->moves on g, in order, each by
+ * the seat to act and through the game (its house rules and schedule), as
+ * typed at the prompt.  0, or -1 after saying on stderr which action was
+ * refused and why. */
+static int play_moves(const CliOptions *o, Game *g)
+{
+    const char *s = o->moves;
+    for (int k = 1; s && *(s += strspn(s, " \t")); k++) {
+        size_t len = strcspn(s, " \t");
+        char text[64];
+        if (len >= sizeof text) {
+            fprintf(stderr, "chessvar %s: --moves: action %d '%.*s...' is too long\n",
+                    o->command, k, 16, s);
+            return -1;
+        }
+        memcpy(text, s, len);
+        text[len] = '\0';
+        s += len;
+        int seat = game_to_act(g);
+        Error e = {""};
+        if (seat < 0) {
+            char buf[64];
+            fprintf(stderr, "chessvar %s: --moves: action %d '%s': the game is over (%s)\n",
+                    o->command, k, text, game_result_text(g, buf, sizeof buf));
+            return -1;
+        }
+        if (game_play(g, seat, text, &e) != 0) {
+            fprintf(stderr, "chessvar %s: --moves: action %d '%s' is refused: %s\n",
+                    o->command, k, text, e.msg[0] ? e.msg : "illegal here");
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static void print_divide(void *ud, const char *move, uint64_t n)
 {
     (void)ud;
@@ -1447,6 +1492,10 @@ static int cmd_perft(const CliOptions *o)
     Game *g = start_or_report(o, 0, &status);
     if (!g)
         return status;
+    if (play_moves(o, g) != 0) {
+        game_free(g);
+        return CLI_EXIT_USAGE;
+    }
     uint64_t n;
     if (o->depth == 0) {
         n = 1; /* the root alone, as Stockfish counts it */
@@ -1474,6 +1523,10 @@ static int cmd_legal(const CliOptions *o)
     Game *g = start_or_report(o, 0, &status);
     if (!g)
         return status;
+    if (play_moves(o, g) != 0) {
+        game_free(g);
+        return CLI_EXIT_USAGE;
+    }
     int seat = game_to_act(g);
     if (seat < 0) {
         char buf[64];

@@ -100,6 +100,7 @@ typedef struct CliOptions {
     const VariantOps *variant_b;
     long budget;                /* --budget N, 0: the default */
     long practice;              /* --practice N, 0: none */
+    const char *moves;          /* perft, legal: --moves LIST, played first (issue 25) */
 } CliOptions;
 
 /* The menu's answer to "which house rules": numbers from 1 to n separated
