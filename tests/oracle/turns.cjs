@@ -26,7 +26,10 @@
 //   node tests/oracle/turns.cjs plan [--small]
 //       one line per comparison: SCRIPT<TAB>LABEL<TAB>DEPTH<TAB>COUNT<TAB>MOVES
 //       (MOVES: the actions from the script's start, space-separated, or
-//       "-"), each script's start and 3 positions of seeded random games
+//       "-"), each script's start and 3 positions of seeded random games;
+//       first the counter checks itself against chessops: with one move a
+//       turn its perft is chessops', and the duck generator without a duck,
+//       its moves that leave the King safe kept, gives chessops' legal moves
 //   node tests/oracle/turns.cjs perft SCRIPT DEPTH [MOVES]
 //   node tests/oracle/turns.cjs divide SCRIPT DEPTH [MOVES]
 //       "action: count" lines, then "Nodes searched: N", as chessvar's
@@ -262,6 +265,74 @@ function duckText(s) {
   return '@' + sqName(s);
 }
 
+// The duck generator's own check: without a duck, its moves that leave the
+// mover's King unattacked (castling: not from, over or onto an attacked
+// square) are orthodox chess's legal moves, chessops'.
+function duckFromFen(fen) {
+  const [rows, side, castle, ep] = fen.split(' ');
+  const board = new Array(64).fill('');
+  rows.split('/').forEach((row, i) => {
+    let f = 0;
+    for (const ch of row) {
+      if (ch >= '1' && ch <= '8')
+        f += Number(ch);
+      else
+        board[(7 - i) * 8 + f++] = ch;
+    }
+  });
+  const epSq = ep === '-' ? -1 : FILES.indexOf(ep[0]) + 8 * (Number(ep[1]) - 1);
+  return { board, side, castle: castle === '-' ? '' : castle, ep: epSq, duck: -1,
+    phase: 'move', over: false };
+}
+
+// Is square s attacked by a piece of side `by` on board b?
+function attacked(b, s, by) {
+  const f = s & 7;
+  const r = s >> 3;
+  const mine = p => (by === 'w' ? isWhite(p) : isBlack(p));
+  const is = (sq, role) => sq >= 0 && mine(b[sq]) && b[sq].toLowerCase() === role;
+  const dir = by === 'w' ? -1 : 1; // a pawn of `by` attacks from behind s
+  if (is(at(f - 1, r + dir), 'p') || is(at(f + 1, r + dir), 'p'))
+    return true;
+  if (KNIGHT.some(([df, dr]) => is(at(f + df, r + dr), 'n')))
+    return true;
+  if (KING.some(([df, dr]) => is(at(f + df, r + dr), 'k')))
+    return true;
+  for (const [dirs, roles] of [[ROOK, 'rq'], [BISHOP, 'bq']]) {
+    for (const [df, dr] of dirs) {
+      for (let i = 1; ; i++) {
+        const t = at(f + i * df, r + i * dr);
+        if (t < 0)
+          break;
+        if (b[t] !== '') {
+          if (mine(b[t]) && roles.includes(b[t].toLowerCase()))
+            return true;
+          break;
+        }
+      }
+    }
+  }
+  return false;
+}
+
+function duckSelfCheck(fen) {
+  const st = duckFromFen(fen);
+  const other = st.side === 'w' ? 'b' : 'w';
+  const king = st.side === 'w' ? 'K' : 'k';
+  const mine = [];
+  for (const m of duckMoves(st)) {
+    if (m.castle && [m.from, (m.from + m.to) / 2, m.to].some(s => attacked(st.board, s, other)))
+      continue;
+    const after = duckPlay(st, m).board;
+    if (!attacked(after, after.indexOf(king), other))
+      mine.push(m.text);
+  }
+  mine.sort();
+  const theirs = oracle.legalMoves(oracle.position('orthodox', fen)).map(m => m.text);
+  if (mine.join(' ') !== theirs.join(' '))
+    throw new Error(`the duck generator's orthodox moves differ from chessops' in ${fen}: ${mine.join(' ')} / ${theirs.join(' ')}`);
+}
+
 /* ------------------------------------------------------------------ common */
 
 function startNode(name) {
@@ -373,6 +444,25 @@ async function main(argv) {
       if (mine !== theirs)
         throw new Error(`the counter with one move a turn gives ${mine} at depth ${d} of ${fen}, chessops ${theirs}`);
     }
+    // ... and the duck generator's, at every node two plies deep from
+    // positions with castling, en passant and promotions (the published
+    // perft positions 2 to 5), and at random games' positions
+    const tree = (pos, d) => {
+      duckSelfCheck(oracle.fenOf(pos));
+      if (d > 0)
+        for (const { move } of oracle.legalMoves(pos)) {
+          const c = pos.clone();
+          c.play(move);
+          tree(c, d - 1);
+        }
+    };
+    for (const fen of ['r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1',
+      '8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1',
+      'r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1',
+      'rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8'])
+      tree(oracle.position('orthodox', fen), small ? 1 : 2);
+    for (let seed = 1; seed <= (small ? 20 : 200); seed++)
+      duckSelfCheck(oracle.randomPosition('orthodox', seed, 10 + seed % 60).fen);
     for (const name of only.length ? only : PLAN) {
       const lines = [['start', []]];
       for (let seed = 1; seed <= 3; seed++) {
