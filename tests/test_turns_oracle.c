@@ -9,9 +9,11 @@
  * engine's code: chessops (lichess's rules library, from build/oracle as
  * for test_fairy_oracle) gives orthodox chess's legal moves and the
  * counter lays each schedule on top; duck chess is a small generator of its
- * own.  `node tests/oracle/turns.cjs plan` prints, per script, its start
- * and three positions of seeded random games (the actions that reach them,
- * so a position in the middle of a turn is one too), each with the
+ * own.  `node tests/oracle/turns.cjs plan` prints, per script, its start,
+ * positions where a rule shows (en passant after a turn's last move only, a
+ * check ending a turn, a capture on an extra move) and three positions of
+ * seeded random games (the actions that reach them, so a position in the
+ * middle of a turn is one too), each with the
  * counter's perft at a depth of 10^4 to 10^5 leaves; the plan first checks
  * the counter with one move a turn against chessops' own perft.  Each line
  * is counted here as a user counts it:

@@ -49,9 +49,11 @@ const SCHEDULES = {
   progressive: { moves: t => t.number },
   balanced: { moves: t => (t.number === 1 ? 1 : 2) },
   double_move: { moves: () => 2 },
-  // one extra move after a capture by Black; a capture on the extra move
-  // gives none (the answer after the second move stands at 2)
-  black_extra_capture: { moves: t => (t.made === 0 ? 1 : t.made === 1 ? (t.side === 'black' && t.capture ? 2 : 1) : t.n) },
+  // the design's table: "Black gets an extra move after each capture" --
+  // every capture of Black's, one on an extra move too, gives one more
+  // (the script's own words: "When Black takes a piece, Black moves again
+  // at once")
+  black_extra_capture: { moves: t => (t.made === 0 ? 1 : t.made + (t.side === 'black' && t.capture ? 1 : 0)) },
   // no schedule: the counter's own check against chessops' perft
   alternate: { moves: () => 1 },
   duck: { duck: true },
@@ -424,6 +426,15 @@ function pickDepth(name, node, most) {
   return { depth, count: cur };
 }
 
+// Positions of the plan besides the random ones, where a rule shows: en
+// passant after a turn's last move only (TURN-7), a capture on Black's
+// extra move, a check on the first move of a turn (TURN-2).
+const FIXED = {
+  double_move: [['en passant on', 'e2e4 e4e5 a7a6 d7d5'], ['en passant gone', 'e2e4 e4e5 d7d5 a7a6']],
+  black_extra_capture: [['a capture, then another', 'e2e4 d7d5 d1g4 c8g4']],
+  marseillais: [['a check ends the turn', 'e2e4 e7e5 f7f6'], ['in check', 'e2e4 e7e5 f7f6 d1h5']],
+};
+
 const PLAN = ['monster', 'marseillais', 'progressive', 'balanced', 'double_move',
   'black_extra_capture', 'duck'];
 
@@ -465,6 +476,8 @@ async function main(argv) {
       duckSelfCheck(oracle.randomPosition('orthodox', seed, 10 + seed % 60).fen);
     for (const name of only.length ? only : PLAN) {
       const lines = [['start', []]];
+      for (const [label, moves] of FIXED[name] || [])
+        lines.push([label, moves.split(' ')]);
       for (let seed = 1; seed <= 3; seed++) {
         const plies = 10 + oracle.rng(`turns-plies:${name}`, seed)(31); // 10 .. 40
         lines.push([`seed ${seed}`, randomLine(name, seed, plies)]);
