@@ -377,10 +377,25 @@ static void test_turns_black_extra_capture(void **state)
     check_script("black_extra_capture");
 }
 
+/* scripts/duck.lua comes with the fairy engine's duck (issue 25, another
+ * part of it): until both are there the duck's comparisons are skipped,
+ * saying so. */
+static void need_duck(void)
+{
+    FILE *f = fopen("scripts/duck.lua", "r");
+    if (f) {
+        fclose(f);
+        return;
+    }
+    print_message("SKIPPED: scripts/duck.lua is not there yet (issue 25's duck chess)\n");
+    skip();
+}
+
 /* Duck chess (TURN-4): after each move the mover places the duck. */
 static void test_turns_duck(void **state)
 {
     (void)state;
+    need_duck();
     check_script("duck");
 }
 
@@ -391,6 +406,7 @@ static void test_turns_duck_start_20_640(void **state)
 {
     (void)state;
     need_oracle();
+    need_duck();
     static const uint64_t want[] = {20, 640};
     for (int d = 1; d <= 2; d++) {
         char cmd[128], err[700] = "";
