@@ -444,7 +444,7 @@ async function main(argv) {
   const movesOf = s => (s && s !== '-' ? s.trim().split(/\s+/) : []);
   if (cmd === 'plan') {
     const small = rest.includes('--small');
-    const most = small ? 3000 : 120000;
+    const most = small ? 3000 : 250000;
     const only = rest.filter(a => !a.startsWith('--'));
     // the counter's own check: with one move a turn it is chessops' perft
     for (const [fen, d] of [[START, small ? 3 : 4],
