@@ -1157,6 +1157,43 @@ static void public_view(const Game *g, View *v)
     v->side_to_move = game_side_to_move(g);
     v->seat_to_act = game_to_act(g);
     game_status(g, &v->status);
+    const GameTurn *t = game_turn(g); /* a schedule's turn (issue 25) */
+    if (t->moves > 0 && !v->status.over) {
+        v->turn_number = t->number;
+        v->turn_made = t->made;
+        v->turn_moves = t->moves;
+        v->turn_duck = t->duck;
+    }
+}
+
+int cli_history_turns(const Game *g, int *out)
+{
+    int n = game_history_len(g), any = 0;
+    for (int i = 0; i < n; i++)
+        out[i] = 0;
+    if (!game_hooked(g) || n == 0) /* only a house rule runs a schedule */
+        return 0;
+    /* the turn is kept with the game, not with each action: replay the
+     * actions on a copy taken back to the start */
+    Game *c = game_clone(g);
+    Error e;
+    if (!c)
+        return -1;
+    if (game_undo(c, n, &e)) {
+        game_free(c);
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        const GameTurn *t = game_turn(c);
+        out[i] = t->moves > 0 ? t->number : 0;
+        any |= out[i] > 0;
+        if (game_apply(c, &game_history(g, i)->action, &e)) {
+            game_free(c);
+            return -1;
+        }
+    }
+    game_free(c);
+    return any;
 }
 
 void cli_status_line(const Game *g, StrBuf *out)

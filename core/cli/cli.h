@@ -151,6 +151,11 @@ void cli_names(const Game *g, RenderNames *n);
  * (checkmate)") and its JSON object, from public facts only. */
 void cli_status_line(const Game *g, StrBuf *out);
 void cli_status_json(const Game *g, StrBuf *out);
+/* The turn of a house rule's schedule each action of g's history was made
+ * in (issue 25): out[i] (game_history_len(g) entries) its number, 0 where
+ * no schedule ran.  1 when some action has one, 0 when none has, -1 when
+ * the history could not be replayed (out of memory). */
+int cli_history_turns(const Game *g, int *out);
 
 /* The side named `name` ("white") of g in *side; -1 with e listing the
  * sides otherwise. */

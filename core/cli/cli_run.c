@@ -546,6 +546,13 @@ static int cmd_history(Batch *b, const char *arg, Error *e)
     if (seat < 0)
         return -1;
     int n = game_history_len(b->g);
+    /* a schedule's turns (issue 25): "1. d4 e4 2. d5" */
+    int *turns = malloc(((size_t)n + 1) * sizeof *turns);
+    int grouped = turns ? cli_history_turns(b->g, turns) : -1;
+    if (grouped < 0) {
+        free(turns);
+        return err_set(e, "out of memory");
+    }
     StrBuf t = STRBUF_INIT;
     json_seat(b, "asker", seat);
     sb_puts(&b->json, ",\"history\":[");
@@ -561,12 +568,18 @@ static int cmd_history(Batch *b, const char *arg, Error *e)
         sb_json_str(&b->json, sb_str(&t));
         sb_puts(&b->json, ",\"machine\":");
         sb_json_str(&b->json, machine);
+        if (grouped && turns[i])
+            sb_printf(&b->json, ",\"turn\":%d", turns[i]);
         sb_putc(&b->json, '}');
-        sb_printf(&b->text, "%s%s", i ? " " : "", sb_str(&t));
+        sb_puts(&b->text, i ? " " : "");
+        if (grouped && turns[i] && (i == 0 || turns[i] != turns[i - 1]))
+            sb_printf(&b->text, "%d. ", turns[i]);
+        sb_puts(&b->text, sb_str(&t));
     }
     sb_putc(&b->json, ']');
     sb_puts(&b->text, n ? "\n" : "(no actions yet)\n");
     sb_free(&t);
+    free(turns);
     return 0;
 }
 

@@ -63,7 +63,7 @@ static int npieces(const View *v)
 
 static int known_figure(int fig)
 {
-    return (fig >= FIG_PAWN && fig <= FIG_KING) || figure_is_lettered(fig);
+    return (fig >= FIG_PAWN && fig <= FIG_KING) || figure_is_lettered(fig) || fig == FIG_DUCK;
 }
 
 /* A lettered figure (issue 24: a piece of a rule set from parts) in its own
@@ -84,7 +84,9 @@ static void piece_token(const ViewPiece *p, int nsides, int ascii, Token *t)
     int fig = p->figure;
     char letter = known_figure(fig) ? figure_letter(fig) : '?';
     memset(t, 0, sizeof *t);
-    if (p->flags & VP_MERGED) {
+    if (fig == FIG_DUCK) /* issue 25: nobody's, one column like the figures */
+        tok_put(t, ascii ? "*" : "\u229B", 1);
+    else if (p->flags & VP_MERGED) {
         tok_putc(t, letter);
         tok_putc(t, '*');
     } else if (nsides <= 2 && (p->side == 0 || p->side == 1)) {
@@ -564,7 +566,13 @@ void render_status_line(const View *v, const RenderNames *n, StrBuf *out)
                             ? name_of(n->side, n->nsides, v->side_to_move) : NULL;
     const char *actor = v->seat_to_act >= 0
                             ? name_of(n->seat, n->nseats, v->seat_to_act) : NULL;
-    if (mover)
+    if (mover && v->turn_moves > 0 && v->turn_duck) /* issue 25: a schedule */
+        sb_printf(out, "%s places the duck", mover);
+    else if (mover && v->turn_moves > 0)
+        sb_printf(out, "%s to move (move %d of %d this turn)", mover,
+                  v->turn_made < v->turn_moves ? v->turn_made + 1 : v->turn_moves,
+                  v->turn_moves);
+    else if (mover)
         sb_printf(out, "%s to move", mover);
     if (actor && (!mover || strcmp(actor, mover) != 0))
         sb_printf(out, "%s%s must act", mover ? "; " : "", actor);
@@ -981,6 +989,12 @@ void render_view_json(const View *v, const RenderNames *n,
     render_json_name(out, n->side, n->nsides, v->side_to_move);
     sb_puts(out, ",\"seat_to_act\":");
     render_json_name(out, n->seat, n->nseats, v->seat_to_act);
+    if (v->turn_moves > 0) /* issue 25: a house rule's schedule runs */
+        sb_printf(out, ",\"turn\":{\"number\":%d,\"made\":%d,\"moves\":%d,\"left\":%d,"
+                       "\"duck\":%s}",
+                  v->turn_number, v->turn_made, v->turn_moves,
+                  v->turn_moves > v->turn_made ? v->turn_moves - v->turn_made : 0,
+                  v->turn_duck ? "true" : "false");
     sb_puts(out, ",\"pieces\":");
     json_pieces(v, v->pieces, npieces(v), 1, n, out);
     sb_puts(out, ",\"captured\":");

@@ -51,7 +51,9 @@ static const char CSS[] =
     ".marked { fill: none; stroke: #0a7d3b; stroke-width: .08; pointer-events: none; }\n"
     ".arrow { stroke: rgba(10, 125, 59, .8); stroke-width: .13; stroke-linecap: round; "
     "pointer-events: none; }\n"
-    ".arrow-head { fill: rgba(10, 125, 59, .8); pointer-events: none; }\n";
+    ".arrow-head { fill: rgba(10, 125, 59, .8); pointer-events: none; }\n"
+    ".piece .duck { fill: #f2c230; stroke: #111; stroke-width: .035; }\n"
+    ".piece .duck-beak { fill: #e07000; stroke: #111; stroke-width: .025; }\n";
 
 const char *draw_css(void)
 {
@@ -377,8 +379,9 @@ static void coords(const Layout *l, StrBuf *out)
 
 static int known_figure(int fig)
 {
-    return (fig > FIG_NONE && fig < FIG_HIDDEN) || figure_is_lettered(fig);
+    return (fig > FIG_NONE && fig < FIG_HIDDEN) || figure_is_lettered(fig) || fig == FIG_DUCK;
 }
+
 
 /* A lettered figure's body (issue 24: a piece of a rule set from parts):
  * a rounded square where the orthodox figures have a disc, so its letter
@@ -408,6 +411,23 @@ static void circle(StrBuf *out, const char *cls, double cx, double cy, double r,
     if (stroke)
         attr(out, "stroke", stroke);
     sb_puts(out, "/>");
+}
+
+/* The duck (issue 25, duck chess): nobody's piece, so no side's disc: a
+ * yellow body and head looking right, an orange beak, an eye. */
+static void duck_body(StrBuf *out, double cx, double cy)
+{
+    sb_puts(out, "<ellipse class=\"duck\"");
+    attr_num(out, "cx", cx - 0.04);
+    attr_num(out, "cy", cy + 0.1);
+    attr_num(out, "rx", 0.3);
+    attr_num(out, "ry", 0.19);
+    sb_puts(out, "/>");
+    circle(out, "duck", cx + 0.12, cy - 0.13, 0.14, NULL, NULL);
+    sb_puts(out, "<path class=\"duck-beak\" d=\"M");
+    num(out, cx + 0.24), sb_putc(out, ' '), num(out, cy - 0.17);
+    sb_puts(out, " l0.16 0.05 l-0.16 0.05 Z\"/>");
+    circle(out, "duck-eye", cx + 0.15, cy - 0.17, 0.025, "#111", NULL);
 }
 
 /* A half disc of radius r, left (sweep 0) or right (sweep 1). */
@@ -466,7 +486,9 @@ static void piece(const View *v, const DrawOpts *o, const Layout *l, const ViewP
     else if (king && threatened)
         circle(out, "threat-halo", cx, cy, 0.48, NULL, NULL);
     const char *fill, *ink;
-    if (merged) {
+    if (p->figure == FIG_DUCK) {
+        duck_body(out, cx, cy);
+    } else if (merged) {
         const char *fill2, *ink2;
         colour(o, side ? side : "white", &fill, &ink);
         colour(o, side2 ? side2 : "black", &fill2, &ink2);
@@ -504,8 +526,11 @@ static void piece(const View *v, const DrawOpts *o, const Layout *l, const ViewP
         sb_puts(out, " l-0.18 -0.18\"/>");
     }
     StrBuf title = STRBUF_INIT;
-    sb_printf(&title, "%s: %s%s%s %s", sq, side ? side : "merged", merged && side2 ? "+" : "",
-              merged && side2 ? side2 : "", fig);
+    if (p->figure == FIG_DUCK) /* nobody's (issue 25) */
+        sb_printf(&title, "%s: %s", sq, fig);
+    else
+        sb_printf(&title, "%s: %s%s%s %s", sq, side ? side : "merged",
+                  merged && side2 ? "+" : "", merged && side2 ? side2 : "", fig);
     for (size_t i = 0, n = 0; i < ARRAY_LEN(FLAGS); i++) /* "(trapped, check)" */
         if (p->flags & FLAGS[i].bit)
             sb_printf(&title, "%s%s", n++ ? ", " : " (", FLAGS[i].name);
