@@ -627,7 +627,10 @@ function drawHand(view, D) {
     const had = box.contains(document.activeElement) ? document.activeElement.dataset.figure : null;
     box.dataset.key = key;
     box.replaceChildren(h('span', {}, 'Place: '), ...figs.map(fg => {
-      const b = h('button', { type: 'button', class: 'hand-piece', 'data-figure': fg, style: `background:${fill};color:${ink}` }, fg);
+      // the duck (issue 25) is nobody's: its own colour and name
+      const b = fg === '*'
+        ? h('button', { type: 'button', class: 'hand-piece duck', 'data-figure': fg }, 'duck')
+        : h('button', { type: 'button', class: 'hand-piece', 'data-figure': fg, style: `background:${fill};color:${ink}` }, fg);
       // (detail 0: Enter or Space, not a pointer: the board takes the focus to place it)
       b.addEventListener('click', ev => pickFigure(G.handFigure === fg ? null : fg, ev.detail === 0));
       b.addEventListener('pointerdown', ev => { handDrag = { figure: fg, x: ev.clientX, y: ev.clientY }; });
@@ -757,6 +760,11 @@ function drawSide(f, D) {
   const st = view.status || f.status || {};
   $('#turn').textContent = st.over ? 'Game over' :
     (view.question || (view.seat_to_act ? `${view.seat_to_act} to act` : ''));
+  // A house rule's schedule (issue 25): which move of the turn, or the duck.
+  const tm = $('#turn-moves'), tn = view.turn;
+  tm.hidden = st.over || !tn || !view.side_to_move;
+  tm.textContent = tm.hidden ? '' : tn.duck ? `${view.side_to_move}: place the duck` :
+    `${view.side_to_move}: move ${Math.min(tn.made + 1, tn.moves)} of ${tn.moves}`;
   $('#result').textContent = st.over ? `${st.result}${st.reason ? ` — ${st.reason}` : ''}` :
     (st.in_check && st.in_check.length ? `check: ${st.in_check.join(', ')}` : '');
   document.body.classList.toggle('over', !!st.over);
@@ -824,7 +832,10 @@ function drawSide(f, D) {
   drawSeats(f);
 
   const hist = $('#history');
-  hist.replaceChildren(...(f.history || []).map(e => h('li', { title: e.seat }, `${e.seat}: ${e.text}`)));
+  // With a schedule (issue 25) each action has its turn: a turn's number
+  // before its first action.
+  hist.replaceChildren(...(f.history || []).map((e, i, all) => h('li', { title: e.seat, 'data-turn': e.turn || null },
+    e.turn && (i === 0 || all[i - 1].turn !== e.turn) ? `${e.turn}. ${e.seat}: ${e.text}` : `${e.seat}: ${e.text}`)));
   hist.scrollTop = hist.scrollHeight;
   const ms = $('#messages');
   ms.replaceChildren(...G.messages.slice(-50).map(t => h('li', {}, t)));

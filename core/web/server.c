@@ -256,9 +256,17 @@ static int spectator_parts(WebGame *g, StrBuf *view, StrBuf *history, StrBuf *ms
         sb_putc(msgs, '}');
     }
     *nmsgs = k;
+    int nh = game_history_len(gm);
+    int *turns = malloc(((size_t)nh + 1) * sizeof *turns); /* issue 25 */
+    if (!turns || cli_history_turns(gm, turns) < 0) {
+        free(turns);
+        free(v);
+        free(list);
+        return -1;
+    }
     StrBuf t = STRBUF_INIT;
     sb_putc(history, '[');
-    for (int i = 0; i < game_history_len(gm); i++) {
+    for (int i = 0; i < nh; i++) {
         const HistoryEntry *h = game_history(gm, i);
         sb_reset(&t);
         game_history_text(gm, i, -1, &t);
@@ -269,10 +277,13 @@ static int spectator_parts(WebGame *g, StrBuf *view, StrBuf *history, StrBuf *ms
         sb_json_str(history, sb_str(&t));
         sb_puts(history, ",\"machine\":");
         sb_json_str(history, machine);
+        if (turns[i])
+            sb_printf(history, ",\"turn\":%d", turns[i]);
         sb_putc(history, '}');
     }
     sb_putc(history, ']');
     sb_free(&t);
+    free(turns);
     free(list);
     free(v);
     return 0;
