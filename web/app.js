@@ -833,9 +833,15 @@ function drawSide(f, D) {
 
   const hist = $('#history');
   // With a schedule (issue 25) each action has its turn: a turn's number
-  // before its first action.
-  hist.replaceChildren(...(f.history || []).map((e, i, all) => h('li', { title: e.seat, 'data-turn': e.turn || null },
-    e.turn && (i === 0 || all[i - 1].turn !== e.turn) ? `${e.turn}. ${e.seat}: ${e.text}` : `${e.seat}: ${e.text}`)));
+  // before its first action (the list's own numbers, one per action, give
+  // way to them); the turn's other actions are indented under it.
+  const turns = (f.history || []).some(e => e.turn);
+  hist.classList.toggle('by-turn', turns);
+  hist.replaceChildren(...(f.history || []).map((e, i, all) => {
+    const first = e.turn && (i === 0 || all[i - 1].turn !== e.turn);
+    return h('li', { title: e.seat, 'data-turn': e.turn || null, class: turns && !first ? 'more' : null },
+      first ? `${e.turn}. ${e.seat}: ${e.text}` : `${e.seat}: ${e.text}`);
+  }));
   hist.scrollTop = hist.scrollHeight;
   const ms = $('#messages');
   ms.replaceChildren(...G.messages.slice(-50).map(t => h('li', {}, t)));
