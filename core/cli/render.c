@@ -967,6 +967,12 @@ void render_facts_json(const View *v, const RenderNames *n, StrBuf *out)
     json_mask(out, v->threatened, n);
     sb_puts(out, ",\"scores\":");
     json_scores(v, n, out);
+    if (v->turn_moves > 0) /* issue 25: a house rule's schedule runs */
+        sb_printf(out, ",\"turn\":{\"number\":%d,\"made\":%d,\"moves\":%d,\"left\":%d,"
+                       "\"duck\":%s}",
+                  v->turn_number, v->turn_made, v->turn_moves,
+                  v->turn_moves > v->turn_made ? v->turn_moves - v->turn_made : 0,
+                  v->turn_duck ? "true" : "false");
 }
 
 void render_view_json(const View *v, const RenderNames *n,
@@ -989,12 +995,6 @@ void render_view_json(const View *v, const RenderNames *n,
     render_json_name(out, n->side, n->nsides, v->side_to_move);
     sb_puts(out, ",\"seat_to_act\":");
     render_json_name(out, n->seat, n->nseats, v->seat_to_act);
-    if (v->turn_moves > 0) /* issue 25: a house rule's schedule runs */
-        sb_printf(out, ",\"turn\":{\"number\":%d,\"made\":%d,\"moves\":%d,\"left\":%d,"
-                       "\"duck\":%s}",
-                  v->turn_number, v->turn_made, v->turn_moves,
-                  v->turn_moves > v->turn_made ? v->turn_moves - v->turn_made : 0,
-                  v->turn_duck ? "true" : "false");
     sb_puts(out, ",\"pieces\":");
     json_pieces(v, v->pieces, npieces(v), 1, n, out);
     sb_puts(out, ",\"captured\":");
