@@ -155,7 +155,7 @@ async function checkPieces(page, view) {
 const DOC_SHOTS = { 'orthodox': 'web-orthodox.png', 'masques-spectator': 'web-masques-spectator.png', 'tile-6-board': 'web-tile-board.png',
   'class-teacher': 'web-class-teacher.png', 'class-student': 'web-class-student.png',
   'learn-both': 'web-learn-both.png', 'lab-measure': 'web-lab-measure.png',
-  'lab-editor': 'web-lab-editor.png', 'fairy': 'web-fairy.png' };
+  'lab-editor': 'web-lab-editor.png', 'fairy': 'web-fairy.png', 'turns-monster': 'web-monster.png' };
 async function shot(page, name) {
   fs.mkdirSync(OUT, { recursive: true });
   const file = path.join(OUT, `${name}.png`);
