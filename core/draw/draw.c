@@ -51,9 +51,7 @@ static const char CSS[] =
     ".marked { fill: none; stroke: #0a7d3b; stroke-width: .08; pointer-events: none; }\n"
     ".arrow { stroke: rgba(10, 125, 59, .8); stroke-width: .13; stroke-linecap: round; "
     "pointer-events: none; }\n"
-    ".arrow-head { fill: rgba(10, 125, 59, .8); pointer-events: none; }\n"
-    ".piece .duck { fill: #f2c230; stroke: #111; stroke-width: .035; }\n"
-    ".piece .duck-beak { fill: #e07000; stroke: #111; stroke-width: .025; }\n";
+    ".arrow-head { fill: rgba(10, 125, 59, .8); pointer-events: none; }\n";
 
 const char *draw_css(void)
 {
@@ -414,19 +412,26 @@ static void circle(StrBuf *out, const char *cls, double cx, double cy, double r,
 }
 
 /* The duck (issue 25, duck chess): nobody's piece, so no side's disc: a
- * yellow body and head looking right, an orange beak, an eye. */
+ * yellow body and head looking right, an orange beak, an eye.  Its colours
+ * are its own attributes (the stylesheet is every board's). */
 static void duck_body(StrBuf *out, double cx, double cy)
 {
+    static const char YELLOW[] = " fill=\"#f2c230\" stroke=\"#111\" stroke-width=\"0.035\"";
     sb_puts(out, "<ellipse class=\"duck\"");
     attr_num(out, "cx", cx - 0.04);
     attr_num(out, "cy", cy + 0.1);
     attr_num(out, "rx", 0.3);
     attr_num(out, "ry", 0.19);
-    sb_puts(out, "/>");
-    circle(out, "duck", cx + 0.12, cy - 0.13, 0.14, NULL, NULL);
+    sb_printf(out, "%s/>", YELLOW);
+    sb_puts(out, "<circle class=\"duck\"");
+    attr_num(out, "cx", cx + 0.12);
+    attr_num(out, "cy", cy - 0.13);
+    attr_num(out, "r", 0.14);
+    sb_printf(out, "%s/>", YELLOW);
     sb_puts(out, "<path class=\"duck-beak\" d=\"M");
     num(out, cx + 0.24), sb_putc(out, ' '), num(out, cy - 0.17);
-    sb_puts(out, " l0.16 0.05 l-0.16 0.05 Z\"/>");
+    sb_puts(out, " l0.16 0.05 l-0.16 0.05 Z\" fill=\"#e07000\" stroke=\"#111\" "
+                 "stroke-width=\"0.025\"/>");
     circle(out, "duck-eye", cx + 0.15, cy - 0.17, 0.025, "#111", NULL);
 }
 
