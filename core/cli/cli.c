@@ -1171,7 +1171,9 @@ int cli_history_turns(const Game *g, int *out)
     int n = game_history_len(g), any = 0;
     for (int i = 0; i < n; i++)
         out[i] = 0;
-    if (!game_hooked(g) || n == 0) /* only a house rule runs a schedule */
+    /* only a house rule runs a schedule, from the start on (its start
+     * hook sets the first turn, which stays set after the end) */
+    if (!game_hooked(g) || game_turn(g)->moves == 0 || n == 0)
         return 0;
     /* the turn is kept with the game, not with each action: replay the
      * actions on a copy taken back to the start */
