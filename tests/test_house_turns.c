@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "../core/game.h"
@@ -140,6 +141,68 @@ static void test_turn1_monster(void **state)
     assert_turn(s.g, 1, 2, 0, 1);
     tu_play_line(s.g, "e5");
     assert_turn(s.g, 0, 3, 0, 2);
+    scripted_close(&s);
+}
+
+/* TURN-1, TURN-5: progressive chess -- turns of 1, 2, 3, 4 moves. */
+static void test_turn1_progressive_one_two_three(void **state)
+{
+    (void)state;
+    Scripted s;
+    scripted(&s, "scripts/progressive.lua", NULL, NULL);
+    assert_turn(s.g, 0, 1, 0, 1);
+    tu_play_line(s.g, "e4");
+    assert_turn(s.g, 1, 2, 0, 2);
+    tu_play_line(s.g, "e5 Nc6");
+    assert_turn(s.g, 0, 3, 0, 3);
+    tu_play_line(s.g, "d4 Nf3");
+    assert_turn(s.g, 0, 3, 2, 3);
+    tu_play_line(s.g, "Bc4");
+    assert_turn(s.g, 1, 4, 0, 4);
+    /* TURN-2: Black's check on its second move ends its turn of four */
+    tu_play_line(s.g, "exd4 Bb4+");
+    assert_turn(s.g, 0, 5, 0, 5);
+    scripted_close(&s);
+}
+
+/* TURN-1: balanced alternation W B B W W ...; double-move chess two moves
+ * from White's first turn on. */
+static void test_turn1_balanced_and_double_move(void **state)
+{
+    (void)state;
+    Scripted s;
+    scripted(&s, "scripts/balanced.lua", NULL, NULL);
+    static const int ORDER[] = {0, 1, 1, 0, 0, 1, 1, 0};
+    static const char *const MOVES[] = {"e4", "e5", "Nc6", "Nf3", "Bc4", "Nf6", "Be7", "O-O"};
+    for (int i = 0; i < 8; i++) {
+        if (game_side_to_move(s.g) != ORDER[i])
+            fail_msg("balanced: move %d by side %d, wanted %d", i + 1,
+                     game_side_to_move(s.g), ORDER[i]);
+        tu_play_line(s.g, MOVES[i]);
+    }
+    scripted_close(&s);
+    scripted(&s, "scripts/double_move.lua", NULL, NULL);
+    assert_turn(s.g, 0, 1, 0, 2);
+    tu_play_line(s.g, "e4 d4");
+    assert_turn(s.g, 1, 2, 0, 2);
+    scripted_close(&s);
+}
+
+/* TURN-1: t.capture -- Black moves again after each capture, White never. */
+static void test_turn1_black_extra_capture(void **state)
+{
+    (void)state;
+    Scripted s;
+    scripted(&s, "scripts/black_extra_capture.lua", NULL, NULL);
+    tu_play_line(s.g, "e4 d5 exd5");
+    assert_turn(s.g, 1, 4, 0, 1); /* White's capture: no extra move */
+    tu_play_line(s.g, "Qxd5");
+    assert_turn(s.g, 1, 4, 1, 2); /* Black's: Black again */
+    tu_play_line(s.g, "Qe6+");
+    assert_turn(s.g, 0, 5, 0, 1);
+    tu_play_line(s.g, "Be2 Qxe2+");
+    /* a capture that gives check: the turn cannot go on (TURN-2) */
+    assert_turn(s.g, 0, 7, 0, 1);
     scripted_close(&s);
 }
 
@@ -354,6 +417,37 @@ static void test_turn_undo_mid_turn(void **state)
     scripted_close(&b);
 }
 
+/* A record saved in the middle of a turn loads with the turn where it
+ * was: Black, after its first move of two, moves again. */
+static void test_turn_record_mid_turn(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/chessvar_turns_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    char args[256], input[256];
+    snprintf(input, sizeof input, "e4\ne5\nsave %s\n", path);
+    TuRun r;
+    tu_run(&r, "run orthodox --rules scripts/marseillais.lua", input);
+    assert_int_equal(r.status, 0);
+    assert_has(r.out, "house rule: black moves again");
+    tu_run_free(&r);
+    snprintf(args, sizeof args, "run orthodox --load %s --trust-rules", path);
+    tu_run(&r, args, "status\nNc6\nstatus\nNf3\nstatus\n");
+    assert_int_equal(r.status, 0);
+    assert_has(r.out, "black to move (2 actions played)\n"
+                      "black: Nc6 (b8c6)\n"
+                      "message to white, black: black plays Nc6\n"
+                      "white to move\n"
+                      "white to move (3 actions played)\n"
+                      "white: Nf3 (g1f3)\n"
+                      "message to white, black: white plays Nf3\n"
+                      "message to white, black: house rule: white moves again\n");
+    tu_run_free(&r);
+    unlink(path);
+}
+
 /* ---- Hostile schedules --------------------------------------------------- */
 
 typedef struct Hostile {
@@ -480,9 +574,13 @@ int main(void)
         cmocka_unit_test(test_turn1_marseillais_two_moves_a_turn),
         cmocka_unit_test(test_turn2_check_ends_the_turn),
         cmocka_unit_test(test_turn1_monster),
+        cmocka_unit_test(test_turn1_progressive_one_two_three),
+        cmocka_unit_test(test_turn1_balanced_and_double_move),
+        cmocka_unit_test(test_turn1_black_extra_capture),
         cmocka_unit_test(test_turn_perft_from_the_start),
         cmocka_unit_test(test_turn_perft_against_the_counter),
         cmocka_unit_test(test_turn_undo_mid_turn),
+        cmocka_unit_test(test_turn_record_mid_turn),
         cmocka_unit_test(test_turn1_hostile_turn_refused),
         cmocka_unit_test(test_turn_field_checked_and_last_stands),
         cmocka_unit_test(test_turn_game_turn_in_lua),

@@ -4787,9 +4787,18 @@ static int turn_after(House *h, Game *g, const Action *act, Error *e)
     GameTurn t = *game_turn(g);
     Status s;
     game_status(g, &s);
-    if (t.moves == 0 || s.over || action_is_meta(act->kind))
+    if (s.over || action_is_meta(act->kind))
         return 0;
     int side = game_side_to_move(g), capture = 0;
+    if (t.moves == 0) {
+        /* nobody's turn on the start position (a setup phase): turn 1
+         * begins once the variant names a side to move */
+        if (side < 0)
+            return 0;
+        if (turn_keep_pieces(g, turn_pieces(h, g), e))
+            return -1;
+        return turn_begin(h, g, 1, 0, e);
+    }
     int duck_placed = act->kind == ACT_PLACE && act->figure == FIG_DUCK;
     if (t.duck) {
         if (!duck_placed)
