@@ -144,6 +144,24 @@ static void test_turn1_monster(void **state)
     scripted_close(&s);
 }
 
+/* The schedule composes: Marseillais on Échecs ambigus, where a move is a
+ * naming and the opponent's choice (here each naming has one candidate,
+ * so the choice is made with it), and no check ends a turn (AMBI-4). */
+static void test_turn1_marseillais_composes_with_ambigus(void **state)
+{
+    (void)state;
+    Scripted s;
+    scripted_in(&s, "ambigus", "scripts/marseillais.lua", NULL, NULL);
+    assert_turn(s.g, 0, 1, 0, 1);
+    tu_play(s.g, 0, "e4");
+    assert_turn(s.g, 1, 2, 0, 2);
+    tu_play(s.g, 1, "e5");
+    assert_turn(s.g, 1, 2, 1, 2);
+    tu_play(s.g, 1, "d5");
+    assert_turn(s.g, 0, 3, 0, 2);
+    scripted_close(&s);
+}
+
 /* TURN-1, TURN-5: progressive chess -- turns of 1, 2, 3, 4 moves. */
 static void test_turn1_progressive_one_two_three(void **state)
 {
@@ -574,6 +592,7 @@ int main(void)
         cmocka_unit_test(test_turn1_marseillais_two_moves_a_turn),
         cmocka_unit_test(test_turn2_check_ends_the_turn),
         cmocka_unit_test(test_turn1_monster),
+        cmocka_unit_test(test_turn1_marseillais_composes_with_ambigus),
         cmocka_unit_test(test_turn1_progressive_one_two_three),
         cmocka_unit_test(test_turn1_balanced_and_double_move),
         cmocka_unit_test(test_turn1_black_extra_capture),
