@@ -454,11 +454,11 @@ static void test_turn_record_mid_turn(void **state)
     snprintf(args, sizeof args, "run orthodox --load %s --trust-rules", path);
     tu_run(&r, args, "status\nNc6\nstatus\nNf3\nstatus\n");
     assert_int_equal(r.status, 0);
-    assert_has(r.out, "black to move (2 actions played)\n"
+    assert_has(r.out, "black to move (move 2 of 2 this turn) (2 actions played)\n"
                       "black: Nc6 (b8c6)\n"
                       "message to white, black: black plays Nc6\n"
-                      "white to move\n"
-                      "white to move (3 actions played)\n"
+                      "white to move (move 1 of 2 this turn)\n"
+                      "white to move (move 1 of 2 this turn) (3 actions played)\n"
                       "white: Nf3 (g1f3)\n"
                       "message to white, black: white plays Nf3\n"
                       "message to white, black: house rule: white moves again\n");
