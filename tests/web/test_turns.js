@@ -6,7 +6,9 @@
 // 1 of 2", then "white: move 2 of 2" on both pages while White moves
 // again, then "black: move 1 of 1", numbers the turns in the history, and
 // is played by clicks to its end
-// (Black promotes on a1 and mates the King White walks d1-e1 each turn).
+// (Black promotes on a1 and mates the King White walks d1-e1 each turn);
+// in duck chess (scripts/duck.lua on the fairy variant) White places the
+// duck by a click on an empty square, drawn as a duck for both pages.
 //
 //   node tests/web/test_turns.js            (make test-web)
 // Environment: as tests/web/lib.js says.
@@ -64,7 +66,7 @@ test('issue25_monster_move_2_of_2_on_both_pages_to_the_end', async () => {
     assert(offered.includes(f), `the lobby offers ${offered} for orthodox`);
   // the lab offers them to start from too
   const lab = await open('/#lab');
-  for (const f of ['monster.lua', 'marseillais.lua', 'progressive.lua', 'balanced.lua', 'double_move.lua'])
+  for (const f of ['monster.lua', 'marseillais.lua', 'progressive.lua', 'balanced.lua', 'double_move.lua', 'duck.lua'])
     await lab.waitForSelector(`#lab-script option[value="${f}"]`);
   await waitTurnLine(w, 'white: move 1 of 2');
   await waitTurnLine(b, 'white: move 1 of 2');
@@ -101,6 +103,34 @@ test('issue25_monster_move_2_of_2_on_both_pages_to_the_end', async () => {
   const last = await b.$$eval('#history li', ls => ls.slice(-3).map(l => l.textContent));
   assert(JSON.stringify(last) === JSON.stringify(['9. white: Kd1', 'white: Ke1', '10. black: a1=Q#']),
     `the history's end: ${JSON.stringify(last)}`);
+  assert(w.errors.length === 0 && b.errors.length === 0, `page errors: ${w.errors} ${b.errors}`);
+});
+
+// issue 25 (TURN-4): duck chess (scripts/duck.lua, fairy variant): after
+// e4 White is asked to place the duck ("white: place the duck", the duck
+// button in the place box); a click on the empty square e5 places it
+// ("@e5"), drawn as a duck, nobody's, on both pages, and Black is to move.
+test('issue25_duck_placed_by_a_click', async () => {
+  const { w, b } = await lobbyGame('fairy', 'duck.lua');
+  await waitTurnLine(w, 'white: move 1 of 1');
+  await move(w, b, [4, 1], [4, 3], 1); // e4
+  await waitTurnLine(w, 'white: place the duck');
+  await waitTurnLine(b, 'white: place the duck');
+  await w.waitForSelector('#hand button.hand-piece.duck[data-figure="*"]');
+  // every empty square is a target, no occupied one
+  await w.waitForSelector('#board circle.target[data-x="4"][data-y="4"]');
+  assert(!(await w.$('#board circle.target[data-x="4"][data-y="3"]')), 'the duck may land on the pawn');
+  await clickSquare(w, 4, 4);
+  await waitPly(w, 2);
+  await waitPly(b, 2);
+  for (const p of [w, b]) {
+    const duck = await p.$eval('#board g.piece[data-square="e5"]', e => ({ figure: e.dataset.figure, side: e.dataset.side, body: !!e.querySelector('ellipse.duck') }));
+    assert(duck.figure === 'duck' && duck.side === 'null' && duck.body, `e5: ${JSON.stringify(duck)}`);
+  }
+  const hist = await b.$$eval('#history li', ls => ls.map(l => l.textContent));
+  assert(JSON.stringify(hist) === JSON.stringify(['1. white: e4', 'white: @e5']), `the history: ${JSON.stringify(hist)}`);
+  await waitTurnLine(b, 'black: move 1 of 1');
+  await shot(w, 'turns-duck');
   assert(w.errors.length === 0 && b.errors.length === 0, `page errors: ${w.errors} ${b.errors}`);
 });
 
