@@ -127,7 +127,8 @@ static void test_issue25_record_round_trip(void **state)
  * finished game.  A bot plays its whole turn, then the board is drawn
  * once: the boards say move 1 of the turn's moves, which the schedule
  * sets (Monster: White 2, Black 1; Marseillais: White 1 at first, then 2
- * each; progressive: 1, 2, 3 ...). */
+ * each; progressive: 1, 2, 3 ...); duck chess (fairy) places the duck
+ * after each move. */
 static void test_issue25_each_schedule_plays_to_its_end(void **state)
 {
     (void)state;
@@ -146,6 +147,9 @@ static void test_issue25_each_schedule_plays_to_its_end(void **state)
                                   "\nblack to move (move 1 of 2 this turn)\n"}},
         {"orthodox", "double_move", {"\nwhite to move (move 1 of 2 this turn)\n",
                                      "\nblack to move (move 1 of 2 this turn)\n"}},
+        /* TURN-4: each move is followed by the mover's duck, shown on the
+         * status line of the next side to move */
+        {"fairy", "duck", {"\n* white places the duck: @", "\nthe duck: "}},
     };
     for (size_t i = 0; i < sizeof S / sizeof S[0]; i++) {
         char args[200];
