@@ -463,6 +463,63 @@ static void test_search_plays_every_schedule_script(void **state)
     }
 }
 
+/* Duck chess (scripts/duck.lua, issue 25 TURN-4): a rook takes the King
+ * along its back rank unless the duck stands between them; the King
+ * cannot leave that rank (its own pawns).  A duck off the rank loses the
+ * King; the search bot makes its move and then blocks the rank with the
+ * duck, and no reply takes the King.  Both sides: White's rank 1 (b1..g1),
+ * and Black's rank 8 (b8..g8), where the empty squares of the first ranks
+ * come first in the list and none of them blocks. */
+static void test_search_blocks_a_mate_with_the_duck(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *fen, *lost[3];
+        int seat;
+        char rank;
+    } P[] = {
+        {"k7/8/8/8/8/8/6PP/r6K w - - 0 1", {"g2g3", "@e4", "a1h1"}, 0, '1'},
+        {"k6R/pp6/8/8/8/8/8/7K b - - 0 1", {"a7a6", "@a1", "h8a8"}, 1, '8'},
+    };
+    for (size_t p = 0; p < sizeof P / sizeof P[0]; p++) {
+        int seat = P[p].seat;
+        /* the rank left open, the rook takes the King */
+        Game *open = script_game("duck.lua", "fairy", 5, P[p].fen);
+        tu_play(open, seat, P[p].lost[0]);
+        tu_play(open, seat, P[p].lost[1]);
+        tu_play(open, 1 - seat, P[p].lost[2]);
+        tu_assert_over(open, seat ? "1-0" : "0-1",
+                       seat ? "black's royal piece captured" : "white's royal piece captured");
+        game_free(open);
+
+        Game *g = script_game("duck.lua", "fairy", 5, P[p].fen);
+        char move[16], duck[16];
+        search_choice(g, 3, move, sizeof move);
+        tu_play(g, seat, move);
+        assert_int_equal(game_to_act(g), seat);
+        assert_true(game_turn(g)->duck);
+        search_choice(g, 2, duck, sizeof duck);
+        tu_play(g, seat, duck);
+        if (duck[0] != '@' || duck[1] < 'b' || duck[1] > 'g' || duck[2] != P[p].rank || duck[3])
+            fail_msg("%s: after %s the duck went to %s, not between the rook and the King",
+                     P[p].fen, move, duck);
+        assert_int_equal(game_to_act(g), 1 - seat);
+        ActionList l = ACTIONLIST_INIT;
+        assert_int_equal(game_legal_play(g, &l), 0);
+        assert_true(l.n > 0);
+        for (int i = 0; i < l.n; i++) {
+            Game *c = game_clone(g);
+            Error e;
+            assert_int_equal(game_apply(c, &l.v[i], &e), 0);
+            if (game_to_act(c) < 0)
+                fail_msg("%s: after %s %s a reply ends the game", P[p].fen, move, duck);
+            game_free(c);
+        }
+        al_free(&l);
+        game_free(g);
+    }
+}
+
 static char *run_ok(const char *args)
 {
     TuRun r;
@@ -557,6 +614,7 @@ int main(void)
         cmocka_unit_test(test_random_and_greedy_play_schedules_to_the_end),
         cmocka_unit_test(test_bots_play_every_schedule_script),
         cmocka_unit_test(test_search_plays_every_schedule_script),
+        cmocka_unit_test(test_search_blocks_a_mate_with_the_duck),
         cmocka_unit_test(test_experiment_every_schedule_script),
         cmocka_unit_test(test_experiment_saves_schedule_games),
     };
