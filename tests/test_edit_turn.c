@@ -196,6 +196,31 @@ static uint64_t count_double(const char *variant, int nsides, const char *pos, i
     return total;
 }
 
+/* TURN-2 by perft: the double-move schedule on each position of pos[]
+ * counts what count_double counts from plain games at depths 1 to max,
+ * and differs from the plain game's perft at depth `differs` (so the
+ * extra moves really happen).  The plain game has nseats seats (0: the
+ * variant's default). */
+static void check_double_perft(const char *variant, int nsides, int nseats,
+                               const char *const *pos, size_t n, int differs, int max,
+                               Rewrite rw)
+{
+    for (size_t i = 0; i < n; i++) {
+        Game *g = game_double(variant, nsides, pos[i]);
+        Game *alt = tu_game(&(TuGame){.variant = tu_variant(variant), .nsides = nsides,
+                                      .nseats = nseats, .position = pos[i]});
+        assert_true(game_perft(g, differs) != game_perft(alt, differs)); /* the schedule counts */
+        game_free(alt);
+        for (int d = 1; d <= max; d++) {
+            uint64_t want = count_double(variant, nsides, pos[i], d, 0, rw);
+            if (game_perft(g, d) != want)
+                fail_msg("%s depth %d: %llu, expected %llu", pos[i], d,
+                         (unsigned long long)game_perft(g, d), (unsigned long long)want);
+        }
+        game_free(g);
+    }
+}
+
 /* ---- Tile Chess (TILE-1 .. TILE-12) ------------------------------------ */
 
 /* White's Queen checks Black's King from 2,1, then takes it with its extra
@@ -334,19 +359,8 @@ static void test_tile_turn2_perft_double_move(void **state)
         "wK0,0 bK1,2 bQ1,-1 bR1,1 turn:b",
         "wQ0,0 hand:w=K,b=KN turn:b first:w",
     };
-    for (size_t i = 0; i < sizeof POS / sizeof *POS; i++) {
-        Game *g = game_double("tile", 2, POS[i]);
-        Game *alt = tu_game(&(TuGame){.variant = tu_variant("tile"), .position = POS[i]});
-        assert_true(game_perft(g, 2) != game_perft(alt, 2)); /* the schedule counts */
-        game_free(alt);
-        for (int d = 1; d <= 3; d++) {
-            uint64_t want = count_double("tile", 2, POS[i], d, 0, tile_rewrite);
-            if (game_perft(g, d) != want)
-                fail_msg("%s depth %d: %llu, expected %llu", POS[i], d,
-                         (unsigned long long)game_perft(g, d), (unsigned long long)want);
-        }
-        game_free(g);
-    }
+    check_double_perft("tile", 2, 0, POS, sizeof POS / sizeof *POS, 2, 3,
+                       tile_rewrite);
 }
 
 /* ---- Les Échecs Masqués (MASQ-1 .. MASQ-16) ---------------------------- */
@@ -659,20 +673,8 @@ static void test_echq_turn2_perft_double_move(void **state)
         "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1",
         "4k3/3p4/8/8/1Q6/8/8/4K3 w - - 0 1",
     };
-    for (size_t i = 0; i < sizeof POS / sizeof *POS; i++) {
-        Game *g = game_double("echiquete", 3, POS[i]);
-        Game *alt = tu_game(&(TuGame){.variant = tu_variant("echiquete"), .nsides = 3,
-                                      .nseats = 2, .position = POS[i]});
-        assert_true(game_perft(g, 2) != game_perft(alt, 2)); /* the schedule counts */
-        game_free(alt);
-        for (int d = 1; d <= 3; d++) {
-            uint64_t want = count_double("echiquete", 3, POS[i], d, 0, echq_rewrite);
-            if (game_perft(g, d) != want)
-                fail_msg("%s depth %d: %llu, expected %llu", POS[i], d,
-                         (unsigned long long)game_perft(g, d), (unsigned long long)want);
-        }
-        game_free(g);
-    }
+    check_double_perft("echiquete", 3, 2, POS, sizeof POS / sizeof *POS, 2, 3,
+                       echq_rewrite);
 }
 
 /* ---- Échecs ambigus (AMBI-1 .. AMBI-7) --------------------------------- */
@@ -764,19 +766,8 @@ static void test_ambi_turn2_perft_double_move(void **state)
         "4k3/8/8/8/8/8/4PP2/4K1N1 w - - 0 1",
         "4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1",
     };
-    for (size_t i = 0; i < sizeof POS / sizeof *POS; i++) {
-        Game *g = game_double("ambigus", 2, POS[i]);
-        Game *alt = tu_game(&(TuGame){.variant = tu_variant("ambigus"), .position = POS[i]});
-        assert_true(game_perft(g, 3) != game_perft(alt, 3)); /* the schedule counts */
-        game_free(alt);
-        for (int d = 1; d <= 4; d++) {
-            uint64_t want = count_double("ambigus", 2, POS[i], d, 0, ambi_rewrite);
-            if (game_perft(g, d) != want)
-                fail_msg("%s depth %d: %llu, expected %llu", POS[i], d,
-                         (unsigned long long)game_perft(g, d), (unsigned long long)want);
-        }
-        game_free(g);
-    }
+    check_double_perft("ambigus", 2, 0, POS, sizeof POS / sizeof *POS, 3, 4,
+                       ambi_rewrite);
 }
 
 int main(void)
